@@ -1,0 +1,10 @@
+//! Weft: a vault of Markdown notes with `[[wikilinks]]` as one live index.
+//!
+//! `vault` is the domain (parse, resolve, index, queries) and does no IO;
+//! `io` loads and watches a vault on disk; `cli` is the command line face.
+//! Protocol faces (`lsp`, `mcp`) are thin adapters over `vault`.
+
+pub mod cli;
+pub mod config;
+pub mod io;
+pub mod vault;

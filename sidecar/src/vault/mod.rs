@@ -1,0 +1,16 @@
+//! The vault model: notes, links, the one resolver and the index.
+//!
+//! Nothing here does IO or knows any protocol (LSP, MCP, JSON-RPC) or async
+//! runtime. Offsets are byte offsets into a note's text; lines are 0-based.
+
+pub mod index;
+pub mod key;
+pub mod note;
+pub mod parse;
+pub mod query;
+pub mod resolve;
+
+pub use index::{LinkRef, NoteId, VaultIndex};
+pub use note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, TagUse};
+pub use parse::parse_note;
+pub use resolve::{FragmentTarget, Resolution, resolve_fragment};

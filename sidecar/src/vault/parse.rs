@@ -1,0 +1,662 @@
+//! Parsing one note's text into a [`Note`]: frontmatter, title, aliases,
+//! tags, headings, block ids and every link form.
+//!
+//! Parsing never fails: any bytes give a note, with diagnostics for what was
+//! wrong (invalid UTF-8, malformed YAML, duplicate block ids). Nothing inside
+//! code spans, code blocks, math or HTML (comments included) counts.
+
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
+
+use super::note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md};
+
+/// Notes are indexed with `u32` offsets; text past this is not parsed.
+const MAX_PARSED_LEN: usize = u32::MAX as usize - 1;
+
+/// Parses a note from raw bytes; invalid UTF-8 is replaced and reported.
+pub fn parse_note(path: &str, bytes: &[u8]) -> Note {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_text(path, text),
+        Err(error) => {
+            let text = String::from_utf8_lossy(bytes);
+            let mut note = parse_text(path, &text);
+            let at = error.valid_up_to().min(note.len as usize) as u32;
+            note.diagnostics.insert(
+                0,
+                NoteDiagnostic {
+                    span: at..at,
+                    message: format!(
+                        "invalid UTF-8 at byte {}: the note was read with replacement characters; \
+                         save it as UTF-8 before editing it with Weft",
+                        error.valid_up_to()
+                    )
+                    .into(),
+                },
+            );
+            note
+        }
+    }
+}
+
+/// Parses a note from its text.
+pub fn parse_text(path: &str, text: &str) -> Note {
+    let mut text = text;
+    let mut diagnostics = Vec::new();
+    if text.len() > MAX_PARSED_LEN {
+        let mut end = MAX_PARSED_LEN;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text = &text[..end];
+        diagnostics.push(NoteDiagnostic {
+            span: end as u32..end as u32,
+            message: "the note is larger than 4 GiB; only its beginning is indexed".into(),
+        });
+    }
+    let mut parser = NoteParser::new(path, text);
+    parser.diagnostics = diagnostics;
+    parser.run();
+    parser.finish()
+}
+
+/// Offsets of line starts, to turn byte offsets into 0-based line numbers.
+pub struct LineStarts(Vec<u32>);
+
+impl LineStarts {
+    pub fn new(text: &str) -> Self {
+        let mut starts = Vec::with_capacity(text.len() / 40 + 1);
+        starts.push(0);
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
+        LineStarts(starts)
+    }
+
+    pub fn line(&self, offset: u32) -> u32 {
+        (self.0.partition_point(|&start| start <= offset) - 1) as u32
+    }
+
+    pub fn line_start(&self, line: u32) -> Option<u32> {
+        self.0.get(line as usize).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+struct NoteParser<'a> {
+    path: &'a str,
+    /// The whole text; offsets are into it.
+    text: &'a str,
+    /// Where the Markdown starts (after a BOM).
+    base: usize,
+    lines: LineStarts,
+    title_h1: Option<Box<str>>,
+    frontmatter: Option<Box<serde_json::Map<String, serde_json::Value>>>,
+    frontmatter_span: Option<Span>,
+    yaml: Option<Range<usize>>,
+    tags: Vec<TagUse>,
+    headings: Vec<Heading>,
+    blocks: Vec<Block>,
+    links: Vec<Link>,
+    diagnostics: Vec<NoteDiagnostic>,
+}
+
+impl<'a> NoteParser<'a> {
+    fn new(path: &'a str, text: &'a str) -> Self {
+        let base = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        NoteParser {
+            path,
+            text,
+            base,
+            lines: LineStarts::new(text),
+            title_h1: None,
+            frontmatter: None,
+            frontmatter_span: None,
+            yaml: None,
+            tags: Vec::new(),
+            headings: Vec::new(),
+            blocks: Vec::new(),
+            links: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn line(&self, offset: usize) -> u32 {
+        self.lines.line(offset as u32)
+    }
+
+    fn span(range: &Range<usize>) -> Span {
+        range.start as u32..range.end as u32
+    }
+
+    fn run(&mut self) {
+        let body = &self.text[self.base..];
+        let options = Options::ENABLE_WIKILINKS
+            | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+            | Options::ENABLE_TABLES
+            | Options::ENABLE_STRIKETHROUGH
+            | Options::ENABLE_TASKLISTS
+            | Options::ENABLE_FOOTNOTES
+            | Options::ENABLE_MATH;
+        let base = self.base;
+
+        let mut in_metadata = false;
+        let mut code_depth = 0usize;
+        // The link being read: its index in `self.links` and its text so far.
+        let mut open_links: Vec<(Option<usize>, String)> = Vec::new();
+        let mut heading: Option<(u8, Range<usize>, String)> = None;
+        // Open paragraphs and list items: where they started.
+        let mut blocks: Vec<usize> = Vec::new();
+
+        for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
+            let range = range.start + base..range.end + base;
+            match event {
+                Event::Start(Tag::MetadataBlock(_)) => {
+                    in_metadata = true;
+                    self.frontmatter_span = Some(Self::span(&range));
+                }
+                Event::End(TagEnd::MetadataBlock(_)) => in_metadata = false,
+                Event::Text(_) if in_metadata => {
+                    // Several text events may make up the YAML; keep their hull.
+                    self.yaml = Some(match self.yaml.take() {
+                        Some(r) => r.start..range.end,
+                        None => range.clone(),
+                    });
+                }
+                Event::Start(Tag::CodeBlock(_)) => code_depth += 1,
+                Event::End(TagEnd::CodeBlock) => code_depth = code_depth.saturating_sub(1),
+                _ if code_depth > 0 => {}
+                Event::Start(Tag::Heading { level, .. }) => {
+                    heading = Some((level as u8, range, String::new()));
+                }
+                Event::End(TagEnd::Heading(_)) => {
+                    if let Some((level, range, text)) = heading.take() {
+                        let text = text.trim();
+                        if level == 1 && self.title_h1.is_none() && !text.is_empty() {
+                            self.title_h1 = Some(text.into());
+                        }
+                        self.headings.push(Heading {
+                            level,
+                            text: text.into(),
+                            span: Self::span(&range),
+                            line: self.line(range.start),
+                        });
+                    }
+                }
+                Event::Start(Tag::Paragraph) | Event::Start(Tag::Item) => blocks.push(range.start),
+                Event::End(TagEnd::Paragraph) | Event::End(TagEnd::Item) => {
+                    if let Some(start) = blocks.pop() {
+                        self.block_id(start..range.end);
+                    }
+                }
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    ..
+                }) => {
+                    let index = self.link(link_type, &dest_url, range, false);
+                    open_links.push((index, String::new()));
+                }
+                Event::Start(Tag::Image {
+                    link_type,
+                    dest_url,
+                    ..
+                }) => {
+                    let index = self.link(link_type, &dest_url, range, true);
+                    open_links.push((index, String::new()));
+                }
+                Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => {
+                    if let Some((Some(index), text)) = open_links.pop() {
+                        let link = &mut self.links[index];
+                        if link.kind == LinkKind::Markdown && !text.trim().is_empty() {
+                            link.alias = Some(text.trim().into());
+                        }
+                    }
+                }
+                Event::Text(ref t) | Event::Code(ref t) => {
+                    if let Some((_, _, text)) = heading.as_mut() {
+                        text.push_str(t);
+                    }
+                    if let Some((_, text)) = open_links.last_mut() {
+                        text.push_str(t);
+                    } else if matches!(event, Event::Text(_)) {
+                        self.inline_tags(range);
+                    }
+                }
+                Event::SoftBreak | Event::HardBreak => {
+                    if let Some((_, _, text)) = heading.as_mut() {
+                        text.push(' ');
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Records the link starting an event; returns its index, or `None` for
+    /// links that are not into the vault (URLs, e-mail addresses).
+    fn link(
+        &mut self,
+        link_type: LinkType,
+        dest: &str,
+        range: Range<usize>,
+        embed: bool,
+    ) -> Option<usize> {
+        let raw = &self.text[range.clone()];
+        let link = match link_type {
+            LinkType::WikiLink { .. } => {
+                let open = raw.find("[[")?;
+                let inner_start = range.start + open + 2;
+                let inner_end = if raw.ends_with("]]") {
+                    range.end - 2
+                } else {
+                    range.end
+                };
+                if inner_end < inner_start {
+                    return None;
+                }
+                wiki_link(
+                    self.text,
+                    inner_start..inner_end,
+                    range.clone(),
+                    embed || raw.starts_with('!'),
+                )
+            }
+            LinkType::Inline | LinkType::Reference | LinkType::Collapsed | LinkType::Shortcut => {
+                markdown_link(raw, dest, range.clone(), embed)?
+            }
+            _ => return None,
+        };
+        let line = self.line(range.start);
+        self.links.push(Link { line, ..link });
+        Some(self.links.len() - 1)
+    }
+
+    /// A block id `^id` ending the paragraph or list item at `range`.
+    fn block_id(&mut self, range: Range<usize>) {
+        let raw = self.text[range.clone()].trim_end();
+        let end = range.start + raw.len();
+        if self
+            .blocks
+            .last()
+            .is_some_and(|b| b.span.end as usize == end)
+        {
+            return; // an inner block already claimed it
+        }
+        let Some(caret) = raw.rfind('^') else { return };
+        let id = &raw[caret + 1..];
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+            return;
+        }
+        let before = raw[..caret].chars().next_back();
+        if before.is_some_and(|c| !c.is_whitespace()) {
+            return;
+        }
+        let at = range.start + caret;
+        let span = at as u32..end as u32;
+        if self.blocks.iter().any(|b| b.id.eq_ignore_ascii_case(id)) {
+            self.diagnostics.push(NoteDiagnostic {
+                span: span.clone(),
+                message: format!("duplicate block id ^{id}: links to it reach only the first one")
+                    .into(),
+            });
+        }
+        self.blocks.push(Block {
+            id: id.into(),
+            span,
+            block_span: Self::span(&range),
+            line: self.line(at),
+        });
+    }
+
+    /// Inline `#tags` in the source of a text event.
+    fn inline_tags(&mut self, range: Range<usize>) {
+        let raw = &self.text[range.clone()];
+        for (i, _) in raw.match_indices('#') {
+            let at = range.start + i;
+            let before = self.text[..at].chars().next_back();
+            if before.is_some_and(|c| !(c.is_whitespace() || matches!(c, '(' | '[' | ',' | ';'))) {
+                continue;
+            }
+            let name = tag_name(&raw[i + 1..]);
+            if name.is_empty() {
+                continue;
+            }
+            let end = at + 1 + name.len();
+            self.tags.push(TagUse {
+                name: name.into(),
+                span: Some(at as u32..end as u32),
+                line: self.line(at),
+                in_frontmatter: false,
+            });
+        }
+    }
+
+    fn frontmatter(&mut self) {
+        let Some(yaml_range) = self.yaml.clone() else {
+            if self.frontmatter_span.is_some() {
+                self.frontmatter = Some(Box::default());
+            }
+            return;
+        };
+        let yaml = &self.text[yaml_range.clone()];
+        match serde_norway::from_str::<serde_norway::Value>(yaml) {
+            Ok(serde_norway::Value::Mapping(map)) => {
+                let mut object = serde_json::Map::new();
+                for (key, value) in map {
+                    let key = match key {
+                        serde_norway::Value::String(s) => s,
+                        other => match serde_norway::to_string(&other) {
+                            Ok(s) => s.trim().to_string(),
+                            Err(_) => continue,
+                        },
+                    };
+                    object.insert(key, yaml_to_json(value));
+                }
+                self.frontmatter = Some(Box::new(object));
+            }
+            Ok(serde_norway::Value::Null) => self.frontmatter = Some(Box::default()),
+            Ok(_) => self.diagnostics.push(NoteDiagnostic {
+                span: Self::span(&yaml_range),
+                message: "the frontmatter is not a mapping of `key: value` lines; it is ignored"
+                    .into(),
+            }),
+            Err(error) => {
+                let at = error.location().map_or(yaml_range.start, |l| {
+                    (yaml_range.start + l.index()).min(yaml_range.end)
+                });
+                self.diagnostics.push(NoteDiagnostic {
+                    span: at as u32..at as u32,
+                    message: format!(
+                        "malformed YAML frontmatter ({error}); its properties are ignored"
+                    )
+                    .into(),
+                });
+            }
+        }
+        self.frontmatter_links(yaml_range.clone());
+        self.frontmatter_tags(yaml_range);
+    }
+
+    /// `[[wikilinks]]` inside frontmatter values, each tagged with its key.
+    fn frontmatter_links(&mut self, yaml_range: Range<usize>) {
+        let yaml = &self.text[yaml_range.clone()];
+        let mut search = 0;
+        while let Some(open) = yaml[search..].find("[[") {
+            let open = search + open;
+            let Some(close) = yaml[open + 2..].find("]]") else {
+                break;
+            };
+            let close = open + 2 + close;
+            search = close + 2;
+            if yaml[open..close].contains('\n') {
+                search = open + 2;
+                continue;
+            }
+            let line_start = yaml[..open].rfind('\n').map_or(0, |i| i + 1);
+            let key = yaml[..line_start]
+                .lines()
+                .chain(std::iter::once(&yaml[line_start..]))
+                .rev()
+                .find_map(top_level_key);
+            let start = yaml_range.start + open;
+            let embed = yaml[..open].ends_with('!');
+            let whole = if embed {
+                start - 1..start + close - open + 2
+            } else {
+                start..start + close - open + 2
+            };
+            let mut link = wiki_link(self.text, start + 2..yaml_range.start + close, whole, embed);
+            link.line = self.line(start);
+            link.rel = key.map(Into::into);
+            self.links.push(link);
+        }
+    }
+
+    /// `tags:` in frontmatter, located in the YAML text where possible.
+    fn frontmatter_tags(&mut self, yaml_range: Range<usize>) {
+        let Some(fm) = &self.frontmatter else { return };
+        let mut names: Vec<String> = Vec::new();
+        for key in ["tags", "tag"] {
+            match fm.get(key) {
+                Some(serde_json::Value::String(s)) => names.extend(split_tag_list(s)),
+                Some(serde_json::Value::Array(items)) => {
+                    for item in items {
+                        if let serde_json::Value::String(s) = item {
+                            names.extend(split_tag_list(s));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let yaml = &self.text[yaml_range.clone()];
+        let key_at = yaml
+            .find("tags:")
+            .or_else(|| yaml.find("tag:"))
+            .unwrap_or(0);
+        let mut from = key_at;
+        for name in names {
+            let found = yaml[from..].find(name.as_str()).map(|i| from + i);
+            let span = found.map(|i| {
+                from = i + name.len();
+                (yaml_range.start + i) as u32..(yaml_range.start + i + name.len()) as u32
+            });
+            let line = self.line(span.as_ref().map_or(yaml_range.start, |s| s.start as usize));
+            self.tags.push(TagUse {
+                name: name.into(),
+                span,
+                line,
+                in_frontmatter: true,
+            });
+        }
+    }
+
+    fn finish(mut self) -> Note {
+        self.frontmatter();
+        self.links.sort_by_key(|l| l.span.start);
+        self.tags
+            .sort_by_key(|t| t.span.as_ref().map_or(0, |s| s.start));
+        let fm = self.frontmatter.as_deref();
+        let fm_title = fm.and_then(|m| m.get("title")).and_then(|v| match v {
+            serde_json::Value::String(s) if !s.trim().is_empty() => Some(s.trim().into()),
+            _ => None,
+        });
+        let stem = strip_md(self.path);
+        let stem = stem.rsplit('/').next().unwrap_or(stem);
+        let title = fm_title
+            .or(self.title_h1.take())
+            .unwrap_or_else(|| stem.into());
+        let mut aliases: Vec<Box<str>> = Vec::new();
+        for key in ["aliases", "alias"] {
+            match fm.and_then(|m| m.get(key)) {
+                Some(serde_json::Value::String(s)) if !s.trim().is_empty() => {
+                    aliases.push(s.trim().into())
+                }
+                Some(serde_json::Value::Array(items)) => {
+                    aliases.extend(items.iter().filter_map(|v| match v {
+                        serde_json::Value::String(s) if !s.trim().is_empty() => {
+                            Some(s.trim().into())
+                        }
+                        serde_json::Value::Number(n) => Some(n.to_string().into()),
+                        _ => None,
+                    }))
+                }
+                _ => {}
+            }
+        }
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.text.hash(&mut hasher);
+        Note {
+            path: self.path.into(),
+            title,
+            aliases,
+            tags: self.tags,
+            headings: self.headings,
+            blocks: self.blocks,
+            links: self.links,
+            frontmatter: self.frontmatter,
+            frontmatter_span: self.frontmatter_span,
+            diagnostics: self.diagnostics,
+            len: self.text.len() as u32,
+            content_hash: hasher.finish(),
+        }
+    }
+}
+
+/// Reads `target#fragment|alias` between `[[` and `]]`.
+fn wiki_link(text: &str, inner: Range<usize>, whole: Range<usize>, embed: bool) -> Link {
+    let inner_text = &text[inner.clone()];
+    let (dest, alias) = match inner_text.find('|') {
+        Some(bar) => (&inner_text[..bar], Some(inner_text[bar + 1..].trim())),
+        None => (inner_text, None),
+    };
+    let (target, fragment) = match dest.find('#') {
+        Some(hash) => (&dest[..hash], Some(dest[hash + 1..].trim())),
+        None => (dest, None),
+    };
+    let lead = target.len() - target.trim_start().len();
+    let target_trimmed = target.trim();
+    let start = inner.start + lead;
+    Link {
+        kind: LinkKind::Wiki,
+        embed,
+        target: target_trimmed.into(),
+        fragment: fragment.filter(|f| !f.is_empty()).map(Into::into),
+        alias: alias.filter(|a| !a.is_empty()).map(Into::into),
+        span: whole.start as u32..whole.end as u32,
+        target_span: start as u32..(start + target_trimmed.len()) as u32,
+        line: 0,
+        rel: None,
+    }
+}
+
+/// A Markdown link `[text](dest)` into the vault; `None` for URLs.
+fn markdown_link(raw: &str, dest: &str, range: Range<usize>, embed: bool) -> Option<Link> {
+    let dest = dest.trim();
+    if dest.is_empty() || has_scheme(dest) || dest.starts_with("//") {
+        return None;
+    }
+    let (path, fragment) = match dest.find('#') {
+        Some(hash) => (&dest[..hash], Some(&dest[hash + 1..])),
+        None => (dest, None),
+    };
+    let path = path.split('?').next().unwrap_or(path);
+    let decode = |s: &str| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    let target = decode(path);
+    // Where the destination stands in the source, when it is written inline.
+    let target_span = raw
+        .rfind("](")
+        .and_then(|open| raw[open + 2..].find(path).map(|i| open + 2 + i))
+        .filter(|_| !path.is_empty())
+        .map_or(range.start..range.end, |i| {
+            range.start + i..range.start + i + path.len()
+        });
+    Some(Link {
+        kind: LinkKind::Markdown,
+        embed,
+        target: target.into(),
+        fragment: fragment
+            .map(decode)
+            .filter(|f| !f.is_empty())
+            .map(Into::into),
+        alias: None,
+        span: range.start as u32..range.end as u32,
+        target_span: target_span.start as u32..target_span.end as u32,
+        line: 0,
+        rel: None,
+    })
+}
+
+/// `https:`, `mailto:`, `obsidian:`: a URL scheme (not a Windows drive).
+fn has_scheme(dest: &str) -> bool {
+    match dest.find(':') {
+        Some(colon) if colon > 1 => {
+            let scheme = &dest[..colon];
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        }
+        _ => false,
+    }
+}
+
+/// The tag name at the start of `s` (after `#`): letters, digits, `_`, `-`,
+/// `/`; at least one non-digit; no trailing `/`.
+fn tag_name(s: &str) -> &str {
+    let end = s
+        .char_indices()
+        .find(|&(_, c)| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '/')))
+        .map_or(s.len(), |(i, _)| i);
+    let name = s[..end].trim_end_matches('/');
+    if name.starts_with('/')
+        || name
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '/' || c == '-')
+    {
+        return "";
+    }
+    name
+}
+
+fn split_tag_list(s: &str) -> impl Iterator<Item = String> + '_ {
+    s.split([',', ' ', '\t'])
+        .map(|t| t.trim().trim_start_matches('#'))
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+}
+
+/// `key:` at the start of a line with no indentation.
+fn top_level_key(line: &str) -> Option<&str> {
+    if line.starts_with([' ', '\t', '-', '#']) {
+        return None;
+    }
+    let colon = line.find(':')?;
+    let key = line[..colon].trim().trim_matches(['"', '\'']);
+    (!key.is_empty()).then_some(key)
+}
+
+fn yaml_to_json(value: serde_norway::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    use serde_norway::Value as Y;
+    match value {
+        Y::Null => J::Null,
+        Y::Bool(b) => J::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                J::from(i)
+            } else if let Some(u) = n.as_u64() {
+                J::from(u)
+            } else {
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or(J::Null, J::Number)
+            }
+        }
+        Y::String(s) => J::String(s),
+        Y::Sequence(items) => J::Array(items.into_iter().map(yaml_to_json).collect()),
+        Y::Mapping(map) => J::Object(
+            map.into_iter()
+                .filter_map(|(k, v)| {
+                    let key = match k {
+                        Y::String(s) => s,
+                        other => serde_norway::to_string(&other).ok()?.trim().to_string(),
+                    };
+                    Some((key, yaml_to_json(v)))
+                })
+                .collect(),
+        ),
+        Y::Tagged(tagged) => yaml_to_json(tagged.value),
+    }
+}

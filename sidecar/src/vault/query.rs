@@ -1,0 +1,2 @@
+//! Queries shared by every face: backlinks with context, outgoing links,
+//! graph walks, vault checks.

@@ -1,0 +1,185 @@
+//! The one resolver: what a link target names, used by every feature.
+//!
+//! Given target text T in a note in folder F (fragment and alias removed,
+//! `.md` stripped, NFC, case-insensitive):
+//! 1. `./` or `../`: relative to F. T with `/`: a vault path, else a unique
+//!    path suffix. (Markdown links first try T relative to F, as in HTML.)
+//! 2. Else the notes whose file stem is T: one wins; of several, the one in
+//!    F, else the shortest path, else the first by path (ambiguous).
+//! 3. Else a note whose alias or title is T (same tie-break).
+//! 4. Else an attachment with that path or name; else unresolved.
+
+use super::index::{NoteId, VaultIndex};
+use super::key::{heading_matches, join_relative, path_key};
+use super::note::{LinkKind, Note, folder_of};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolution {
+    Note(NoteId),
+    /// Several notes match; `chosen` is the one the tie-break picks and
+    /// `candidates` (sorted by path) includes it.
+    Ambiguous {
+        chosen: NoteId,
+        candidates: Vec<NoteId>,
+    },
+    /// A non-Markdown file, by its vault path.
+    Attachment(Box<str>),
+    Unresolved,
+}
+
+impl Resolution {
+    /// The note the link leads to, ambiguous links included.
+    pub fn note(&self) -> Option<NoteId> {
+        match self {
+            Resolution::Note(id) | Resolution::Ambiguous { chosen: id, .. } => Some(*id),
+            _ => None,
+        }
+    }
+}
+
+/// What a fragment (`#Heading`, `#H1#H2`, `#^block`) names in a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FragmentTarget {
+    /// Index into the note's `headings`.
+    Heading(usize),
+    /// Index into the note's `blocks`.
+    Block(usize),
+    Missing,
+}
+
+impl VaultIndex {
+    /// Resolves target text written in a note in `folder`.
+    pub fn resolve(&self, folder: &str, target: &str, kind: LinkKind) -> Resolution {
+        let target = target.trim();
+        if target.is_empty() {
+            return Resolution::Unresolved;
+        }
+        if target.starts_with("./") || target.starts_with("../") {
+            return match join_relative(folder, target) {
+                Some(path) => self
+                    .by_exact_path(&path_key(&path))
+                    .unwrap_or(Resolution::Unresolved),
+                None => Resolution::Unresolved,
+            };
+        }
+        if kind == LinkKind::Markdown && !target.starts_with('/') {
+            if let Some(found) =
+                join_relative(folder, target).and_then(|p| self.by_exact_path(&path_key(&p)))
+            {
+                return found;
+            }
+        }
+        let key = path_key(target.trim_start_matches('/'));
+        if key.contains('/') {
+            if let Some(found) = self.by_exact_path(&key) {
+                return found;
+            }
+            let stem = key.rsplit('/').next().unwrap_or(&key);
+            let suffix = format!("/{key}");
+            let matches: Vec<NoteId> = self
+                .by_stem
+                .get(stem)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&id| path_key(&self.note(id).path).ends_with(&suffix))
+                .collect();
+            if let Some(found) = self.pick(folder, matches) {
+                return found;
+            }
+        } else if let Some(found) = self
+            .by_stem
+            .get(key.as_str())
+            .and_then(|ids| self.pick(folder, ids.clone()))
+        {
+            return found;
+        }
+        if let Some(found) = self
+            .by_name
+            .get(key.as_str())
+            .and_then(|ids| self.pick(folder, ids.clone()))
+        {
+            return found;
+        }
+        self.attachment(&key).unwrap_or(Resolution::Unresolved)
+    }
+
+    /// A note or attachment at exactly this path key.
+    fn by_exact_path(&self, key: &str) -> Option<Resolution> {
+        if let Some(&id) = self.by_path.get(key) {
+            return Some(Resolution::Note(id));
+        }
+        self.attachments
+            .get(key)
+            .map(|p| Resolution::Attachment(p.clone()))
+    }
+
+    /// An attachment by path, path suffix or file name.
+    fn attachment(&self, key: &str) -> Option<Resolution> {
+        if let Some(path) = self.attachments.get(key) {
+            return Some(Resolution::Attachment(path.clone()));
+        }
+        let name = key.rsplit('/').next().unwrap_or(key);
+        let suffix = format!("/{key}");
+        self.attachments_by_name
+            .get(name)?
+            .iter()
+            .find(|k| !key.contains('/') || k.ends_with(&suffix))
+            .map(|k| Resolution::Attachment(self.attachments[k].clone()))
+    }
+
+    /// Applies the tie-break to candidates sorted by path.
+    fn pick(&self, folder: &str, mut candidates: Vec<NoteId>) -> Option<Resolution> {
+        match candidates.len() {
+            0 => None,
+            1 => Some(Resolution::Note(candidates[0])),
+            _ => {
+                candidates.sort_by(|a, b| self.note(*a).path.cmp(&self.note(*b).path));
+                let folder_key = path_key(folder);
+                let chosen = candidates
+                    .iter()
+                    .copied()
+                    .find(|&id| path_key(folder_of(&self.note(id).path)) == folder_key)
+                    .unwrap_or_else(|| {
+                        *candidates
+                            .iter()
+                            .min_by_key(|&&id| self.note(id).path.len())
+                            .expect("two or more candidates")
+                    });
+                Some(Resolution::Ambiguous { chosen, candidates })
+            }
+        }
+    }
+}
+
+/// Resolves a fragment inside a note: `^id` to a block, `H1#H2` by walking
+/// nested headings, a heading by its text or its slug.
+pub fn resolve_fragment(note: &Note, fragment: &str) -> FragmentTarget {
+    let fragment = fragment.trim();
+    if let Some(id) = fragment.strip_prefix('^') {
+        return note
+            .blocks
+            .iter()
+            .position(|b| b.id.eq_ignore_ascii_case(id.trim()))
+            .map_or(FragmentTarget::Missing, FragmentTarget::Block);
+    }
+    let mut scope = 0..note.headings.len();
+    let mut found = None;
+    for part in fragment.split('#').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some(index) = scope
+            .clone()
+            .find(|&i| heading_matches(&note.headings[i].text, part))
+        else {
+            return FragmentTarget::Missing;
+        };
+        found = Some(index);
+        // The next part must be inside this heading's section.
+        let level = note.headings[index].level;
+        let end = note.headings[index + 1..]
+            .iter()
+            .position(|h| h.level <= level)
+            .map_or(note.headings.len(), |p| index + 1 + p);
+        scope = index + 1..end;
+    }
+    found.map_or(FragmentTarget::Missing, FragmentTarget::Heading)
+}

@@ -1,0 +1,1 @@
+//! End-to-end tests: real clients against the built `weft` binary.
