@@ -14,3 +14,6 @@ pub use index::{LinkRef, NoteId, VaultIndex};
 pub use note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, TagUse};
 pub use parse::parse_note;
 pub use resolve::{FragmentTarget, Resolution, resolve_fragment};
+
+#[cfg(test)]
+mod tests;

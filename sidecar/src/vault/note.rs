@@ -101,6 +101,7 @@ impl Link {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NoteDiagnostic {
     pub span: Span,
+    pub line: u32,
     pub message: Box<str>,
 }
 

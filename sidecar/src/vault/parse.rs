@@ -23,10 +23,15 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Note {
             let text = String::from_utf8_lossy(bytes);
             let mut note = parse_text(path, &text);
             let at = error.valid_up_to().min(note.len as usize) as u32;
+            let line = text.as_bytes()[..at as usize]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count() as u32;
             note.diagnostics.insert(
                 0,
                 NoteDiagnostic {
                     span: at..at,
+                    line,
                     message: format!(
                         "invalid UTF-8 at byte {}: the note was read with replacement characters; \
                          save it as UTF-8 before editing it with Weft",
@@ -52,6 +57,7 @@ pub fn parse_text(path: &str, text: &str) -> Note {
         text = &text[..end];
         diagnostics.push(NoteDiagnostic {
             span: end as u32..end as u32,
+            line: 0,
             message: "the note is larger than 4 GiB; only its beginning is indexed".into(),
         });
     }
@@ -303,6 +309,7 @@ impl<'a> NoteParser<'a> {
         if self.blocks.iter().any(|b| b.id.eq_ignore_ascii_case(id)) {
             self.diagnostics.push(NoteDiagnostic {
                 span: span.clone(),
+                line: self.line(at),
                 message: format!("duplicate block id ^{id}: links to it reach only the first one")
                     .into(),
             });
@@ -310,7 +317,7 @@ impl<'a> NoteParser<'a> {
         self.blocks.push(Block {
             id: id.into(),
             span,
-            block_span: Self::span(&range),
+            block_span: range.start as u32..end as u32,
             line: self.line(at),
         });
     }
@@ -364,6 +371,7 @@ impl<'a> NoteParser<'a> {
             Ok(serde_norway::Value::Null) => self.frontmatter = Some(Box::default()),
             Ok(_) => self.diagnostics.push(NoteDiagnostic {
                 span: Self::span(&yaml_range),
+                line: self.line(yaml_range.start),
                 message: "the frontmatter is not a mapping of `key: value` lines; it is ignored"
                     .into(),
             }),
@@ -373,6 +381,7 @@ impl<'a> NoteParser<'a> {
                 });
                 self.diagnostics.push(NoteDiagnostic {
                     span: at as u32..at as u32,
+                    line: self.line(at),
                     message: format!(
                         "malformed YAML frontmatter ({error}); its properties are ignored"
                     )

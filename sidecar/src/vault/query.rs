@@ -1,2 +1,450 @@
-//! Queries shared by every face: backlinks with context, outgoing links,
-//! graph walks, vault checks.
+//! Queries shared by every face (CLI, language server, MCP): finding a note
+//! from what a person typed, backlinks with context, outgoing links, graph
+//! walks and vault checks.
+//!
+//! Note text is supplied by the caller through [`TextSource`], so that the
+//! domain does no IO and editors can supply unsaved buffers.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use super::index::{LinkRef, NoteId, VaultIndex};
+use super::key::{name_key, path_key};
+use super::note::{Link, Note, Span};
+use super::resolve::{FragmentTarget, Resolution, resolve_fragment};
+
+/// Supplies a note's current text by vault path (disk, or an open buffer).
+pub trait TextSource {
+    fn text(&self, path: &str) -> Option<String>;
+}
+
+impl<F: Fn(&str) -> Option<String>> TextSource for F {
+    fn text(&self, path: &str) -> Option<String> {
+        self(path)
+    }
+}
+
+/// What a person's name for a note turned out to mean.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    Found(NoteId),
+    /// Several notes fit equally well, sorted by path.
+    Ambiguous(Vec<NoteId>),
+    /// No note, but links point at this name: a note that does not exist yet.
+    Unresolved {
+        target: String,
+        links: Vec<LinkRef>,
+    },
+    /// Nothing; the closest names, best first.
+    NotFound {
+        suggestions: Vec<NoteId>,
+    },
+}
+
+/// Finds a note from a path (with or without `.md`), a `[[wikilink]]` target,
+/// a title or an alias, as the resolver would from the vault root.
+pub fn lookup(index: &VaultIndex, input: &str) -> Lookup {
+    let input = input.trim().trim_start_matches("[[").trim_end_matches("]]");
+    let input = input.split(['|', '#']).next().unwrap_or(input).trim();
+    if let Some(id) = index.id_of(input) {
+        return Lookup::Found(id);
+    }
+    match index.resolve("", input, super::note::LinkKind::Wiki) {
+        Resolution::Note(id) => return Lookup::Found(id),
+        Resolution::Ambiguous { candidates, .. } => return Lookup::Ambiguous(candidates),
+        _ => {}
+    }
+    let links = index.unresolved_links_to(input);
+    if !links.is_empty() {
+        return Lookup::Unresolved {
+            target: input.to_string(),
+            links,
+        };
+    }
+    Lookup::NotFound {
+        suggestions: suggest(index, input, 5),
+    }
+}
+
+/// The notes whose stem, title, alias or path is closest to `input`.
+pub fn suggest(index: &VaultIndex, input: &str, limit: usize) -> Vec<NoteId> {
+    let wanted = path_key(input);
+    let mut scored: Vec<(f64, &str, NoteId)> = index
+        .notes()
+        .map(|(id, note)| {
+            let path = path_key(&note.path);
+            let stem = path.rsplit('/').next().unwrap_or(&path).to_string();
+            let mut best = score(&wanted, &stem).max(score(&wanted, &path));
+            best = best.max(score(&wanted, &name_key(&note.title)));
+            for alias in &note.aliases {
+                best = best.max(score(&wanted, &name_key(alias)));
+            }
+            (best, &*note.path, id)
+        })
+        .filter(|(s, _, _)| *s >= 0.6)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    scored
+        .into_iter()
+        .take(limit)
+        .map(|(_, _, id)| id)
+        .collect()
+}
+
+fn score(wanted: &str, candidate: &str) -> f64 {
+    let similarity = strsim::jaro_winkler(wanted, candidate);
+    if candidate.contains(wanted) && !wanted.is_empty() {
+        similarity.max(0.9)
+    } else {
+        similarity
+    }
+}
+
+/// One link with where it stands, for listings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkHit {
+    pub source: NoteId,
+    pub link: u32,
+    /// 0-based line of the link.
+    pub line: u32,
+    /// The line around the link, trimmed and bounded.
+    pub context: String,
+}
+
+/// Adds line context to links, reading each source note's text once.
+pub fn with_context(index: &VaultIndex, refs: &[LinkRef], texts: &dyn TextSource) -> Vec<LinkHit> {
+    let mut cache: HashMap<NoteId, Option<String>> = HashMap::new();
+    refs.iter()
+        .map(|r| {
+            let note = index.note(r.source);
+            let link = &note.links[r.link as usize];
+            let text = cache
+                .entry(r.source)
+                .or_insert_with(|| texts.text(&note.path));
+            let context = text
+                .as_deref()
+                .map(|t| line_context(t, &link.span, 160))
+                .unwrap_or_default();
+            LinkHit {
+                source: r.source,
+                link: r.link,
+                line: link.line,
+                context,
+            }
+        })
+        .collect()
+}
+
+/// The line holding `span`, trimmed, cut to about `max` characters around it.
+pub fn line_context(text: &str, span: &Span, max: usize) -> String {
+    let start = (span.start as usize).min(text.len());
+    let end = (span.end as usize).clamp(start, text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let line = &text[line_start..line_end];
+    if line.chars().count() <= max {
+        return line.trim().to_string();
+    }
+    // Keep the link in view: start a little before it.
+    let link_at = start - line_start;
+    let mut from = link_at.saturating_sub(max / 3);
+    while !line.is_char_boundary(from) {
+        from -= 1;
+    }
+    let rest = &line[from..];
+    let cut: String = rest.chars().take(max).collect();
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    out.push_str(cut.trim());
+    if cut.len() < rest.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// An outgoing link with what it resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutLink {
+    pub link: u32,
+    pub resolution: Resolution,
+    /// For a link with a fragment into a note: whether the fragment exists.
+    pub fragment: Option<FragmentTarget>,
+}
+
+pub fn outgoing(index: &VaultIndex, source: NoteId) -> Vec<OutLink> {
+    let note = index.note(source);
+    note.links
+        .iter()
+        .enumerate()
+        .map(|(i, link)| {
+            let resolution = index.resolve_link(source, link);
+            let fragment = fragment_target(index, &resolution, link);
+            OutLink {
+                link: i as u32,
+                resolution,
+                fragment,
+            }
+        })
+        .collect()
+}
+
+fn fragment_target(
+    index: &VaultIndex,
+    resolution: &Resolution,
+    link: &Link,
+) -> Option<FragmentTarget> {
+    let fragment = link.fragment.as_deref()?;
+    let target = resolution.note()?;
+    Some(resolve_fragment(index.note(target), fragment))
+}
+
+/// A node of a link graph: a note, or a target that does not exist yet.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum GraphNode {
+    Note(NoteId),
+    Unresolved(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Graph {
+    /// Nodes with their distance from the start, in breadth-first order.
+    pub nodes: Vec<(GraphNode, u32)>,
+    /// Directed edges `from → to` with how many links make them.
+    pub edges: Vec<(usize, usize, u32)>,
+    /// Whether `max_nodes` cut the walk short.
+    pub truncated: bool,
+}
+
+/// Walks links both ways from `start` up to `depth` steps, at most
+/// `max_nodes` nodes. Edges are every link between nodes that were reached.
+pub fn graph(index: &VaultIndex, start: GraphNode, depth: u32, max_nodes: usize) -> Graph {
+    let mut order: Vec<(GraphNode, u32)> = vec![(start.clone(), 0)];
+    let mut seen: HashMap<GraphNode, usize> = HashMap::from([(start.clone(), 0)]);
+    let mut queue = VecDeque::from([(start, 0u32)]);
+    let mut truncated = false;
+    while let Some((node, d)) = queue.pop_front() {
+        if d >= depth {
+            continue;
+        }
+        for next in neighbours(index, &node) {
+            if seen.contains_key(&next) {
+                continue;
+            }
+            if order.len() >= max_nodes {
+                truncated = true;
+                break;
+            }
+            seen.insert(next.clone(), order.len());
+            order.push((next.clone(), d + 1));
+            queue.push_back((next, d + 1));
+        }
+    }
+    let mut edges: BTreeMap<(usize, usize), u32> = BTreeMap::new();
+    for (from_index, (node, _)) in order.iter().enumerate() {
+        let GraphNode::Note(id) = node else { continue };
+        for out in outgoing(index, *id) {
+            let to = match &out.resolution {
+                r if r.note().is_some() => GraphNode::Note(r.note().unwrap_or(*id)),
+                Resolution::Unresolved => {
+                    GraphNode::Unresolved(unresolved_key(index, *id, out.link))
+                }
+                _ => continue,
+            };
+            if let Some(&to_index) = seen.get(&to) {
+                if to_index != from_index {
+                    *edges.entry((from_index, to_index)).or_default() += 1;
+                }
+            }
+        }
+    }
+    Graph {
+        nodes: order,
+        edges: edges.into_iter().map(|((a, b), n)| (a, b, n)).collect(),
+        truncated,
+    }
+}
+
+fn unresolved_key(index: &VaultIndex, source: NoteId, link: u32) -> String {
+    let link = &index.note(source).links[link as usize];
+    path_key(link.target.trim_start_matches('/'))
+}
+
+/// Linked notes in both directions, in a stable order.
+fn neighbours(index: &VaultIndex, node: &GraphNode) -> Vec<GraphNode> {
+    let mut out: Vec<GraphNode> = Vec::new();
+    match node {
+        GraphNode::Note(id) => {
+            for o in outgoing(index, *id) {
+                match &o.resolution {
+                    Resolution::Unresolved => {
+                        out.push(GraphNode::Unresolved(unresolved_key(index, *id, o.link)));
+                    }
+                    r => out.extend(r.note().filter(|n| n != id).map(GraphNode::Note)),
+                }
+            }
+            out.extend(
+                index
+                    .backlinks(*id)
+                    .into_iter()
+                    .map(|r| r.source)
+                    .filter(|s| s != id)
+                    .map(GraphNode::Note),
+            );
+        }
+        GraphNode::Unresolved(key) => {
+            out.extend(
+                index
+                    .unresolved_links_to(key)
+                    .into_iter()
+                    .map(|r| GraphNode::Note(r.source)),
+            );
+        }
+    }
+    let mut unique = Vec::with_capacity(out.len());
+    for n in out {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    unique
+}
+
+/// A problem `check` found, with where it stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    UnresolvedLink {
+        link: LinkRef,
+    },
+    AmbiguousLink {
+        link: LinkRef,
+        candidates: Vec<NoteId>,
+        chosen: NoteId,
+    },
+    BrokenFragment {
+        link: LinkRef,
+        target: NoteId,
+    },
+    /// A diagnostic from parsing (invalid UTF-8, malformed YAML, duplicate
+    /// block id).
+    Parse {
+        note: NoteId,
+        index: usize,
+    },
+}
+
+impl Problem {
+    pub fn note(&self) -> NoteId {
+        match self {
+            Problem::UnresolvedLink { link }
+            | Problem::AmbiguousLink { link, .. }
+            | Problem::BrokenFragment { link, .. } => link.source,
+            Problem::Parse { note, .. } => *note,
+        }
+    }
+
+    /// 0-based line.
+    pub fn line(&self, index: &VaultIndex) -> u32 {
+        match self {
+            Problem::UnresolvedLink { link }
+            | Problem::AmbiguousLink { link, .. }
+            | Problem::BrokenFragment { link, .. } => index.link(*link).line,
+            Problem::Parse { note, index: i } => index.note(*note).diagnostics[*i].line,
+        }
+    }
+}
+
+/// Every problem of the notes under `path_prefix` (a vault path, `""` for
+/// all), sorted by note path and line.
+pub fn check(index: &VaultIndex, path_prefix: &str) -> Vec<Problem> {
+    let prefix = path_key(path_prefix);
+    let mut notes: Vec<(NoteId, &Note)> = index
+        .notes()
+        .filter(|(_, n)| prefix.is_empty() || path_key(&n.path).starts_with(&prefix))
+        .collect();
+    notes.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+    let mut problems = Vec::new();
+    for (id, note) in notes {
+        for (i, _) in note.diagnostics.iter().enumerate() {
+            problems.push(Problem::Parse { note: id, index: i });
+        }
+        for out in outgoing(index, id) {
+            let link = LinkRef {
+                source: id,
+                link: out.link,
+            };
+            match out.resolution {
+                Resolution::Unresolved => problems.push(Problem::UnresolvedLink { link }),
+                Resolution::Ambiguous { chosen, candidates } => {
+                    problems.push(Problem::AmbiguousLink {
+                        link,
+                        candidates,
+                        chosen,
+                    })
+                }
+                _ => {}
+            }
+            if let (Some(FragmentTarget::Missing), Some(target)) =
+                (out.fragment, index.resolve_ref(link).note())
+            {
+                problems.push(Problem::BrokenFragment { link, target });
+            }
+        }
+    }
+    problems
+}
+
+/// Vault-wide counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub notes: usize,
+    pub attachments: usize,
+    pub bytes: u64,
+    pub links: usize,
+    pub resolved: usize,
+    pub ambiguous: usize,
+    pub unresolved: usize,
+    pub unresolved_targets: usize,
+    pub tags: usize,
+    pub headings: usize,
+    pub blocks: usize,
+    pub orphans: usize,
+}
+
+pub fn stats(index: &VaultIndex) -> Stats {
+    let mut s = Stats {
+        attachments: index.attachments().count(),
+        tags: index.tags().len(),
+        ..Stats::default()
+    };
+    let mut linked: std::collections::HashSet<NoteId> = std::collections::HashSet::new();
+    for (id, note) in index.notes() {
+        s.notes += 1;
+        s.bytes += u64::from(note.len);
+        s.headings += note.headings.len();
+        s.blocks += note.blocks.len();
+        for out in outgoing(index, id) {
+            s.links += 1;
+            match &out.resolution {
+                Resolution::Unresolved => s.unresolved += 1,
+                Resolution::Ambiguous { chosen, .. } => {
+                    s.ambiguous += 1;
+                    s.resolved += 1;
+                    linked.insert(*chosen);
+                    linked.insert(id);
+                }
+                Resolution::Note(target) => {
+                    s.resolved += 1;
+                    if *target != id {
+                        linked.insert(*target);
+                        linked.insert(id);
+                    }
+                }
+                Resolution::Attachment(_) => s.resolved += 1,
+            }
+        }
+    }
+    s.orphans = s.notes - linked.len();
+    s.unresolved_targets = index.unresolved().len();
+    s
+}

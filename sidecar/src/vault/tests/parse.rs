@@ -1,0 +1,257 @@
+use expect_test::{Expect, expect};
+
+use super::dump;
+use crate::vault::parse::{parse_note, parse_text};
+
+fn check(text: &str, expect: Expect) {
+    let note = parse_text("folder/Note.md", text);
+    expect.assert_eq(&dump(text, &note));
+}
+
+#[test]
+fn every_link_form() {
+    check(
+        r#"# Links
+[[Target]] and [[Target|Alias]] and [[Target#Heading]] and [[Target#H1#H2|shown]].
+[[Target#^block-1]], [[#Local]], [[#^local-block]], ![[Embedded]], ![[image.png]].
+[md](other/Note%20One.md#Some%20Part), [angle](<with space.md>), ![img](pics/a.png).
+[[ spaced target ]] [[folder/Deep Note]] [[../up/There]] [[./here]]
+Not links: [web](https://example.com), <https://x.y>, [mail](mailto:a@b.c), [[]].
+"#,
+        expect![[r#"
+            title: Links
+            heading L0 h1 "Links"
+            link L1 Wiki "[[Target]]" target="Target"@"Target"
+            link L1 Wiki "[[Target|Alias]]" target="Target"@"Target" alias="Alias"
+            link L1 Wiki "[[Target#Heading]]" target="Target"@"Target" frag="Heading"
+            link L1 Wiki "[[Target#H1#H2|shown]]" target="Target"@"Target" frag="H1#H2" alias="shown"
+            link L2 Wiki "[[Target#^block-1]]" target="Target"@"Target" frag="^block-1"
+            link L2 Wiki "[[#Local]]" target=""@"" frag="Local"
+            link L2 Wiki "[[#^local-block]]" target=""@"" frag="^local-block"
+            link L2 Wiki embed "![[Embedded]]" target="Embedded"@"Embedded"
+            link L2 Wiki embed "![[image.png]]" target="image.png"@"image.png"
+            link L3 Markdown "[md](other/Note%20One.md#Some%20Part)" target="other/Note One.md"@"other/Note%20One.md" frag="Some Part" alias="md"
+            link L3 Markdown "[angle](<with space.md>)" target="with space.md"@"with space.md" alias="angle"
+            link L3 Markdown embed "![img](pics/a.png)" target="pics/a.png"@"pics/a.png" alias="img"
+            link L4 Wiki "[[ spaced target ]]" target="spaced target"@"spaced target"
+            link L4 Wiki "[[folder/Deep Note]]" target="folder/Deep Note"@"folder/Deep Note"
+            link L4 Wiki "[[../up/There]]" target="../up/There"@"../up/There"
+            link L4 Wiki "[[./here]]" target="./here"@"./here"
+        "#]],
+    );
+}
+
+#[test]
+fn nothing_counts_inside_code_math_or_html() {
+    check(
+        r#"`[[inline code]] #tag`
+
+```
+[[fenced]] #fenced-tag
+```
+
+    [[indented code]] #indented
+
+<!-- [[commented]] #commented -->
+
+Text <!-- [[inline comment]] --> after, $[[math]]$ and [[real]] #real-tag.
+"#,
+        expect![[r##"
+            title: Note
+            tag L10 real-tag at="#real-tag"
+            link L10 Wiki "[[real]]" target="real"@"real"
+        "##]],
+    );
+}
+
+#[test]
+fn tags_inline_nested_and_frontmatter() {
+    check(
+        "---\ntags: [Project/Weft, \"#quoted\"]\ntag: extra, more\n---\n\
+         #top and #Nested/Tag/Deep, (#paren) #Ünïcode #with-dash_under.\n\
+         Not tags: #123, a#b, https://x.y/#anchor, &#35;, \\#escaped, # heading-like\n\
+         ## Heading with #htag\n",
+        expect![[r##"
+            title: Note
+            heading L6 h2 "Heading with #htag"
+            tag L1 Project/Weft (frontmatter) at="Project/Weft"
+            tag L1 quoted (frontmatter) at="quoted"
+            tag L2 extra (frontmatter) at="extra"
+            tag L2 more (frontmatter) at="more"
+            tag L4 top at="#top"
+            tag L4 Nested/Tag/Deep at="#Nested/Tag/Deep"
+            tag L4 paren at="#paren"
+            tag L4 Ünïcode at="#Ünïcode"
+            tag L4 with-dash_under at="#with-dash_under"
+            tag L6 htag at="#htag"
+        "##]],
+    );
+}
+
+#[test]
+fn headings_and_block_ids() {
+    check(
+        "# Title\n\nA paragraph ^para-1\n\n- item one ^item1\n- item two\n  - nested ^nested\n\n\
+         Setext\n======\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n^table-id\n\nx^2 is not an id\n\n\
+         Dup ^para-1\n\n### Deep *emphasis* `code`\n",
+        expect![[r#"
+            title: Title
+            heading L0 h1 "Title"
+            heading L8 h1 "Setext"
+            heading L21 h3 "Deep emphasis code"
+            block L2 ^para-1 span="^para-1" block="A paragraph ^para-1"
+            block L4 ^item1 span="^item1" block="- item one ^item1"
+            block L6 ^nested span="^nested" block="- nested ^nested"
+            block L15 ^table-id span="^table-id" block="^table-id"
+            block L19 ^para-1 span="^para-1" block="Dup ^para-1"
+            diagnostic L19: duplicate block id ^para-1: links to it reach only the first one
+        "#]],
+    );
+}
+
+#[test]
+fn title_aliases_and_frontmatter_links() {
+    check(
+        "---\ntitle: From Frontmatter\naliases:\n  - First Alias\n  - 42\nrelated: \"[[Other Note]]\"\n\
+         part_of:\n  - \"[[Parent#Section|p]]\"\nup: \"![[Embedded]]\"\n---\n# H1 Title\n",
+        expect![[r#"
+            title: From Frontmatter
+            aliases: ["First Alias", "42"]
+            heading L10 h1 "H1 Title"
+            link L5 Wiki "[[Other Note]]" target="Other Note"@"Other Note" rel="related"
+            link L7 Wiki "[[Parent#Section|p]]" target="Parent"@"Parent" frag="Section" alias="p" rel="part_of"
+            link L8 Wiki embed "![[Embedded]]" target="Embedded"@"Embedded" rel="up"
+        "#]],
+    );
+    check(
+        "---\nalias: Single\n---\nNo heading\n",
+        expect![[r#"
+        title: Note
+        aliases: ["Single"]
+    "#]],
+    );
+    check(
+        "## Not h1\n# Real H1\n# Second H1\n",
+        expect![[r#"
+        title: Real H1
+        heading L0 h2 "Not h1"
+        heading L1 h1 "Real H1"
+        heading L2 h1 "Second H1"
+    "#]],
+    );
+}
+
+#[test]
+fn malformed_and_odd_frontmatter() {
+    check(
+        "---\ntitle: [unclosed\n---\n[[Link]]\n",
+        expect![[r#"
+        title: Note
+        link L3 Wiki "[[Link]]" target="Link"@"Link"
+        diagnostic L2: malformed YAML frontmatter (did not find expected ',' or ']' at line 2 column 1, while parsing a flow sequence at line 1 column 8); its properties are ignored
+    "#]],
+    );
+    check(
+        "---\n- a list\n---\nbody\n",
+        expect![[r#"
+        title: Note
+        diagnostic L1: the frontmatter is not a mapping of `key: value` lines; it is ignored
+    "#]],
+    );
+    // A `---` that is not at the very start is a thematic break, not frontmatter.
+    check(
+        "text\n---\ntitle: x\n---\n",
+        expect![[r#"
+        title: Note
+        heading L0 h2 "text"
+        heading L2 h2 "title: x"
+    "#]],
+    );
+}
+
+#[test]
+fn bom_crlf_and_offsets() {
+    let text = "\u{feff}---\r\ntitle: T\r\n---\r\n# Heading\r\nSee [[Target#Part]] #tag ^blk";
+    check(
+        text,
+        expect![[r##"
+        title: T
+        heading L3 h1 "Heading"
+        block L4 ^blk span="^blk" block="See [[Target#Part]] #tag ^blk"
+        tag L4 tag at="#tag"
+        link L4 Wiki "[[Target#Part]]" target="Target"@"Target" frag="Part"
+    "##]],
+    );
+}
+
+#[test]
+fn invalid_utf8_still_gives_a_note() {
+    let bytes = b"# Caf\xe9\n[[Link]] \xff\xfe\n";
+    let note = parse_note("bad.md", bytes);
+    expect![[r#"
+        title: Caf�
+        heading L0 h1 "Caf�"
+        link L1 Wiki "[[Link]]" target="Link"@"Link"
+        diagnostic L0: invalid UTF-8 at byte 5: the note was read with replacement characters; save it as UTF-8 before editing it with Weft
+    "#]]
+    .assert_eq(&dump(&String::from_utf8_lossy(bytes), &note));
+}
+
+#[test]
+fn empty_and_tiny_inputs() {
+    for text in [
+        "", "\n", "#", "[[", "]]", "![[", "---", "---\n", "---\n---", "[[|]]", "[[#]]", "[[#^]]",
+        "^", "\u{feff}",
+    ] {
+        let note = parse_text("x.md", text);
+        assert_eq!(note.len as usize, text.len(), "{text:?}");
+    }
+}
+
+#[test]
+fn a_huge_line_parses() {
+    // A 50 MB line of prose with a link at its end.
+    let mut text = "word ".repeat(10_000_000);
+    text.push_str("[[End]]\n");
+    let note = parse_text("huge.md", &text);
+    assert_eq!(note.links.len(), 1);
+    assert_eq!(note.links[0].target.as_ref(), "End");
+}
+
+/// Random byte soup from Markdown's special characters never panics and
+/// always yields spans inside the text on character boundaries.
+#[test]
+fn random_inputs_never_panic() {
+    const ALPHABET: &[&str] = &[
+        "[", "]", "[[", "]]", "!", "#", "^", "|", "(", ")", "<", ">", "`", "```", "~", "-", "---",
+        "\n", "\r\n", " ", "    ", "*", "_", "$", "%", ":", "a", "é", "😀", "\u{feff}", "<!--",
+        "-->", "\\", "title:", "tags:", "\"", "'", "1.", ">", "|---|", "%20", "../", "./", "/",
+    ];
+    let mut rng = fastrand::Rng::with_seed(7);
+    for _ in 0..3_000 {
+        let len = rng.usize(0..60);
+        let text: String = (0..len)
+            .map(|_| ALPHABET[rng.usize(..ALPHABET.len())])
+            .collect();
+        let note = parse_text("fuzz/n.md", &text);
+        let ok = |s: &std::ops::Range<u32>| {
+            s.start <= s.end
+                && text.is_char_boundary(s.start as usize)
+                && text.is_char_boundary(s.end as usize)
+        };
+        for l in &note.links {
+            assert!(ok(&l.span) && ok(&l.target_span), "{text:?}: {l:?}");
+        }
+        for t in note.tags.iter().filter_map(|t| t.span.as_ref()) {
+            assert!(ok(t), "{text:?}");
+        }
+        for h in &note.headings {
+            assert!(ok(&h.span), "{text:?}");
+        }
+        for b in &note.blocks {
+            assert!(ok(&b.span) && ok(&b.block_span), "{text:?}");
+        }
+        let bytes: Vec<u8> = (0..len).map(|_| rng.u8(..)).collect();
+        parse_note("fuzz/b.md", &bytes);
+    }
+}
