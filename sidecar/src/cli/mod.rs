@@ -1,1 +1,207 @@
-//! CLI.
+//! The command line face: `weft query …`, `weft stats`, `weft check`.
+//!
+//! Parses arguments, opens the vault, calls the domain's queries and renders
+//! their answers as compact Markdown (`--format text`) or JSON. Knows nothing
+//! of LSP or MCP.
+
+mod render;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::io::LiveVault;
+use crate::vault::query::{self, GraphNode, Lookup};
+use crate::vault::{NoteId, VaultIndex};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "weft",
+    version,
+    about = "A vault of Markdown notes with [[wikilinks]] as one live index.",
+    long_about = "A vault of Markdown notes with [[wikilinks]] (Obsidian, Foam, Zettelkasten) as one live index: \
+                  one-shot queries here; a language server (`weft lsp`) and an MCP server (`weft mcp`) for editors \
+                  and agents.\n\n\
+                  A NOTE argument is a vault path with or without `.md` (`projects/plan`), a file name, a title, \
+                  an alias or a [[wikilink]] target, resolved as a link written at the vault root would be.\n\n\
+                  Exit status: 0 on success, 1 when `check` finds problems, 2 on errors (unknown note, bad vault)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    #[command(flatten)]
+    global: GlobalOpts,
+}
+
+#[derive(Args, Debug)]
+struct GlobalOpts {
+    /// The vault folder [default: the current directory; `/` is refused].
+    #[arg(long, global = true, env = "WEFT_VAULT", value_name = "DIR")]
+    vault: Option<PathBuf>,
+    /// Output: compact Markdown for people and agents, or JSON for programs.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// One-shot questions about the vault's links.
+    Query {
+        #[command(subcommand)]
+        query: Query,
+    },
+    /// Counts: notes, links (resolved, ambiguous, unresolved), tags, orphans.
+    Stats,
+    /// Broken, ambiguous and broken-fragment links, and notes that did not
+    /// parse cleanly, each with file:line. Exits 1 when it finds any.
+    Check {
+        /// Only check notes under this folder.
+        #[arg(long, value_name = "FOLDER")]
+        path_prefix: Option<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum Query {
+    /// Notes linking to NOTE, with line numbers and context. Works for a
+    /// note that does not exist yet (an unresolved link target).
+    Backlinks { note: String },
+    /// Links going out of NOTE, resolved or not.
+    Links { note: String },
+    /// The link neighbourhood of NOTE, both directions.
+    Graph {
+        note: String,
+        /// How many steps to walk.
+        #[arg(long, default_value_t = 1)]
+        depth: u32,
+        /// Stop after this many notes.
+        #[arg(long, default_value_t = 200)]
+        max_nodes: usize,
+    },
+    /// What a name or link target resolves to, with candidates.
+    Resolve { text: String },
+}
+
+/// An error for the person at the terminal; exits 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("weft: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    let format = cli.global.format;
+    let root = vault_root(cli.global.vault.as_deref())?;
+    let vault = LiveVault::open(&root).map_err(|e| CliError(e.to_string()))?;
+    let index = vault.index.read().unwrap_or_else(|e| e.into_inner());
+    let texts = |path: &str| {
+        std::fs::read(vault.root.join(path))
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    let out = render::Out {
+        index: &index,
+        texts: &texts,
+        format,
+    };
+    let (text, code) = match cli.command {
+        Command::Query {
+            query: Query::Backlinks { note },
+        } => (out.backlinks(&note, lookup(&index, &note, true)?), 0),
+        Command::Query {
+            query: Query::Links { note },
+        } => (out.links(find_note(&index, &note)?), 0),
+        Command::Query {
+            query:
+                Query::Graph {
+                    note,
+                    depth,
+                    max_nodes,
+                },
+        } => {
+            let start = match lookup(&index, &note, true)? {
+                Lookup::Found(id) => GraphNode::Note(id),
+                Lookup::Unresolved { target, .. } => {
+                    GraphNode::Unresolved(crate::vault::key::path_key(&target))
+                }
+                _ => unreachable!("lookup returns found or unresolved"),
+            };
+            (
+                out.graph(&query::graph(&index, start, depth, max_nodes.max(1)), depth),
+                0,
+            )
+        }
+        Command::Query {
+            query: Query::Resolve { text },
+        } => (out.resolve(&text, query::lookup(&index, &text)), 0),
+        Command::Stats => (out.stats(&query::stats(&index)), 0),
+        Command::Check { path_prefix } => {
+            let problems = query::check(&index, path_prefix.as_deref().unwrap_or(""));
+            let code = u8::from(!problems.is_empty());
+            (out.check(&problems), code)
+        }
+    };
+    print!("{text}");
+    if !text.ends_with('\n') {
+        println!();
+    }
+    Ok(ExitCode::from(code))
+}
+
+/// `--vault`, else the current directory; never `/`.
+pub fn vault_root(given: Option<&Path>) -> Result<PathBuf, CliError> {
+    let root = match given {
+        Some(p) => p.to_path_buf(),
+        None => std::env::current_dir()
+            .map_err(|e| CliError(format!("cannot read the current directory: {e}")))?,
+    };
+    let canonical = root.canonicalize().map_err(|e| {
+        CliError(format!(
+            "the vault folder {} cannot be opened: {e}",
+            root.display()
+        ))
+    })?;
+    if canonical.parent().is_none() {
+        return Err(CliError(
+            "refusing to index `/` as a vault: pass the notes folder with --vault DIR (or run weft inside it)".into(),
+        ));
+    }
+    Ok(canonical)
+}
+
+/// A note, or (when `allow_unresolved`) a target other notes link to.
+fn lookup(index: &VaultIndex, input: &str, allow_unresolved: bool) -> Result<Lookup, CliError> {
+    match query::lookup(index, input) {
+        found @ Lookup::Found(_) => Ok(found),
+        unresolved @ Lookup::Unresolved { .. } if allow_unresolved => Ok(unresolved),
+        other => Err(CliError(render::lookup_error(index, input, &other))),
+    }
+}
+
+fn find_note(index: &VaultIndex, input: &str) -> Result<NoteId, CliError> {
+    match lookup(index, input, false)? {
+        Lookup::Found(id) => Ok(id),
+        _ => unreachable!("lookup without unresolved returns found"),
+    }
+}

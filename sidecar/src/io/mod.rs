@@ -1,1 +1,17 @@
-//! IO.
+//! The vault on disk: load it ([`scan`]), keep one live index equal to it
+//! ([`LiveVault`]), and follow changes made outside Weft ([`Watcher`]).
+//!
+//! This is the only bridge between the file system and the domain: `vault`
+//! does no IO, and this module must not know any protocol (LSP, MCP,
+//! JSON-RPC) or async runtime. Paths handed to the domain are vault-relative
+//! with `/` separators.
+
+mod filter;
+mod live;
+mod load;
+mod watch;
+
+pub use filter::{PathFilter, relative_path};
+pub use live::{LiveVault, OpenError};
+pub use load::{Scan, scan, scan_with};
+pub use watch::{DEBOUNCE, WatchError, Watcher};

@@ -46,8 +46,11 @@ impl TagStat {
 pub struct VaultIndex {
     notes: Vec<Option<Note>>,
     free: Vec<u32>,
-    /// Path key (no `.md`) → note.
-    pub(super) by_path: HashMap<Box<str>, NoteId>,
+    /// Exact vault path (with `.md`) → note: a note's identity.
+    by_exact: HashMap<Box<str>, NoteId>,
+    /// Path key (no `.md`, case-folded) → notes, sorted by path. Two notes
+    /// may share a key (`A.md` and `a.md` on a case-sensitive disk).
+    pub(super) by_path: HashMap<Box<str>, Vec<NoteId>>,
     /// File stem key → notes, sorted by path.
     pub(super) by_stem: HashMap<Box<str>, Vec<NoteId>>,
     /// Alias and title keys → notes, sorted by path.
@@ -73,11 +76,11 @@ impl VaultIndex {
     }
 
     pub fn len(&self) -> usize {
-        self.by_path.len()
+        self.by_exact.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_path.is_empty()
+        self.by_exact.is_empty()
     }
 
     pub fn note(&self, id: NoteId) -> &Note {
@@ -92,9 +95,20 @@ impl VaultIndex {
             .filter_map(|(i, n)| n.as_ref().map(|n| (NoteId(i as u32), n)))
     }
 
-    /// The note at a vault path (with or without `.md`, any case).
+    /// The note at a vault path, with or without `.md`: the exact path
+    /// first, else the one note whose path matches ignoring case and
+    /// Unicode normal form.
     pub fn id_of(&self, path: &str) -> Option<NoteId> {
-        self.by_path.get(path_key(path).as_str()).copied()
+        if let Some(&id) = self.by_exact.get(path) {
+            return Some(id);
+        }
+        if let Some(&id) = self.by_exact.get(format!("{path}.md").as_str()) {
+            return Some(id);
+        }
+        match self.by_path.get(path_key(path).as_str()).map(Vec::as_slice) {
+            Some([id]) => Some(*id),
+            _ => None,
+        }
     }
 
     pub fn link(&self, r: LinkRef) -> &Link {
@@ -109,11 +123,10 @@ impl VaultIndex {
         &self.tags
     }
 
-    /// Adds or replaces the note at `note.path`; returns its id.
+    /// Adds or replaces the note at `note.path` (exact); returns its id.
     pub fn upsert(&mut self, note: Note) -> NoteId {
         self.generation += 1;
-        let key: Box<str> = path_key(&note.path).into();
-        if let Some(&id) = self.by_path.get(&key) {
+        if let Some(&id) = self.by_exact.get(&note.path) {
             let old = self.notes[id.0 as usize].take().expect("a live NoteId");
             self.unlink_entries(id, &old);
             self.link_entries(id, &note);
@@ -127,43 +140,20 @@ impl VaultIndex {
                 NoteId(self.notes.len() as u32 - 1)
             }
         };
-        self.by_path.insert(key, id);
+        self.by_exact.insert(note.path.clone(), id);
         self.link_entries(id, &note);
         self.notes[id.0 as usize] = Some(note);
         id
     }
 
-    /// Removes the note at `path`; returns it if there was one.
+    /// Removes the note at exactly `path`; returns it if there was one.
     pub fn remove(&mut self, path: &str) -> Option<Note> {
-        let id = self.by_path.remove(path_key(path).as_str())?;
+        let id = self.by_exact.remove(path)?;
         self.generation += 1;
         let note = self.notes[id.0 as usize].take().expect("a live NoteId");
         self.unlink_entries(id, &note);
         self.free.push(id.0);
         Some(note)
-    }
-
-    /// Removes every note and attachment under `folder` (a vault path).
-    pub fn remove_folder(&mut self, folder: &str) -> usize {
-        let prefix = format!("{}/", path_key(folder).trim_end_matches('/'));
-        let notes: Vec<Box<str>> = self
-            .notes()
-            .filter(|(_, n)| path_key(&n.path).starts_with(&prefix))
-            .map(|(_, n)| n.path.clone())
-            .collect();
-        let attachments: Vec<Box<str>> = self
-            .attachments
-            .iter()
-            .filter(|(k, _)| k.starts_with(&prefix))
-            .map(|(_, p)| p.clone())
-            .collect();
-        for path in &notes {
-            self.remove(path);
-        }
-        for path in &attachments {
-            self.remove_attachment(path);
-        }
-        notes.len() + attachments.len()
     }
 
     pub fn add_attachment(&mut self, path: &str) {
@@ -176,6 +166,12 @@ impl VaultIndex {
                 key,
                 |k| k.clone(),
             );
+        }
+    }
+
+    pub fn add_attachments(&mut self, paths: &[String]) {
+        for path in paths {
+            self.add_attachment(path);
         }
     }
 
@@ -204,12 +200,12 @@ impl VaultIndex {
                 .collect();
         }
         let plain = path_key(target.trim_start_matches('/'));
-        if link.kind == LinkKind::Markdown && !target.starts_with('/') {
-            if let Some(joined) = join_relative(source_folder, target).map(|p| path_key(&p)) {
-                if joined != plain {
-                    return vec![joined, plain];
-                }
-            }
+        if link.kind == LinkKind::Markdown
+            && !target.starts_with('/')
+            && let Some(joined) = join_relative(source_folder, target).map(|p| path_key(&p))
+            && joined != plain
+        {
+            return vec![joined, plain];
         }
         vec![plain]
     }
@@ -316,6 +312,19 @@ impl VaultIndex {
         let path = path_key(&note.path);
         let stem = path.rsplit('/').next().unwrap_or(&path).to_string();
         let paths = &self.notes;
+        insert_sorted(
+            self.by_path.entry(path.as_str().into()).or_default(),
+            id,
+            |n: &NoteId| -> Box<str> {
+                if *n == id {
+                    note.path.clone()
+                } else {
+                    paths[n.0 as usize]
+                        .as_ref()
+                        .map_or_else(Default::default, |n| n.path.clone())
+                }
+            },
+        );
         let path_of = |n: &NoteId| -> Box<str> {
             if *n == id {
                 note.path.clone()
@@ -360,6 +369,7 @@ impl VaultIndex {
     fn unlink_entries(&mut self, id: NoteId, note: &Note) {
         let path = path_key(&note.path);
         let stem = path.rsplit('/').next().unwrap_or(&path);
+        remove_from(&mut self.by_path, &path, |n| *n == id);
         remove_from(&mut self.by_stem, stem, |n| *n == id);
         for name in name_keys(note) {
             remove_from(&mut self.by_name, &name, |n| *n == id);

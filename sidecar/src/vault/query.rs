@@ -251,10 +251,10 @@ pub fn graph(index: &VaultIndex, start: GraphNode, depth: u32, max_nodes: usize)
                 }
                 _ => continue,
             };
-            if let Some(&to_index) = seen.get(&to) {
-                if to_index != from_index {
-                    *edges.entry((from_index, to_index)).or_default() += 1;
-                }
+            if let Some(&to_index) = seen.get(&to)
+                && to_index != from_index
+            {
+                *edges.entry((from_index, to_index)).or_default() += 1;
             }
         }
     }

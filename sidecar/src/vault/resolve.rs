@@ -57,21 +57,21 @@ impl VaultIndex {
         if target.starts_with("./") || target.starts_with("../") {
             return match join_relative(folder, target) {
                 Some(path) => self
-                    .by_exact_path(&path_key(&path))
+                    .by_exact_path(folder, &path_key(&path))
                     .unwrap_or(Resolution::Unresolved),
                 None => Resolution::Unresolved,
             };
         }
-        if kind == LinkKind::Markdown && !target.starts_with('/') {
-            if let Some(found) =
-                join_relative(folder, target).and_then(|p| self.by_exact_path(&path_key(&p)))
-            {
-                return found;
-            }
+        if kind == LinkKind::Markdown
+            && !target.starts_with('/')
+            && let Some(found) = join_relative(folder, target)
+                .and_then(|p| self.by_exact_path(folder, &path_key(&p)))
+        {
+            return found;
         }
         let key = path_key(target.trim_start_matches('/'));
         if key.contains('/') {
-            if let Some(found) = self.by_exact_path(&key) {
+            if let Some(found) = self.by_exact_path(folder, &key) {
                 return found;
             }
             let stem = key.rsplit('/').next().unwrap_or(&key);
@@ -105,9 +105,13 @@ impl VaultIndex {
     }
 
     /// A note or attachment at exactly this path key.
-    fn by_exact_path(&self, key: &str) -> Option<Resolution> {
-        if let Some(&id) = self.by_path.get(key) {
-            return Some(Resolution::Note(id));
+    fn by_exact_path(&self, folder: &str, key: &str) -> Option<Resolution> {
+        if let Some(found) = self
+            .by_path
+            .get(key)
+            .and_then(|ids| self.pick(folder, ids.clone()))
+        {
+            return Some(found);
         }
         self.attachments
             .get(key)

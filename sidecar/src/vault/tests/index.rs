@@ -79,7 +79,7 @@ fn creating_a_note_resolves_links_and_ambiguity_appears() {
         Resolution::Ambiguous { .. }
     ));
     index.remove("folder/New.md");
-    index.remove("other/New");
+    index.remove("other/New.md");
     assert_eq!(index.unresolved().len(), 1);
 }
 
@@ -286,4 +286,34 @@ fn random_note(rng: &mut fastrand::Rng, names: &[&str]) -> String {
 #[test]
 fn fixture_parser_reads_files() {
     assert_eq!(files("//- /a.md\nx\n//- /b.png\n").len(), 2);
+}
+
+/// Regression: notes whose paths differ only in case are two notes on a
+/// case-sensitive disk; indexing one must not replace the other.
+#[test]
+fn paths_differing_in_case_are_distinct_notes() {
+    let mut index = fixture("//- /Plan.md\n# Upper\n//- /plan.md\n# Lower\n//- /S.md\n[[Plan]]\n");
+    assert_eq!(index.len(), 3);
+    assert_eq!(
+        index.note(index.id_of("Plan.md").unwrap()).title.as_ref(),
+        "Upper"
+    );
+    assert_eq!(
+        index.note(index.id_of("plan").unwrap()).title.as_ref(),
+        "Lower"
+    );
+    let s = index.id_of("S").unwrap();
+    assert!(matches!(
+        index.resolve_ref(crate::vault::LinkRef { source: s, link: 0 }),
+        Resolution::Ambiguous { .. }
+    ));
+    index.remove("plan.md");
+    assert_eq!(
+        index.note(index.id_of("PLAN").unwrap()).title.as_ref(),
+        "Upper"
+    );
+    assert!(matches!(
+        index.resolve_ref(crate::vault::LinkRef { source: s, link: 0 }),
+        Resolution::Note(_)
+    ));
 }

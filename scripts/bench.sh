@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Benchmarks the index on generated vaults of 1k, 10k and 100k notes and
+# prints one Markdown table per vault (see sidecar/src/testkit/bench.rs for
+# what each row measures). Timings are reported, never asserted.
+#
+#   scripts/bench.sh                 # 1000 10000 100000 notes
+#   scripts/bench.sh 10000           # only these sizes
+#   scripts/bench.sh --json 10000    # JSON instead of tables
+#
+# Vaults go to $HOME/.cache/weft/bench-vaults/notes-N-seed-S and are reused
+# while the generator version and spec match (generate_or_reuse).
+# Environment: WEFT_BENCH_SEED (1), WEFT_BENCH_RUNS (5), WEFT_BENCH_VAULTS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/weft/target}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+seed="${WEFT_BENCH_SEED:-1}"
+runs="${WEFT_BENCH_RUNS:-5}"
+vaults="${WEFT_BENCH_VAULTS:-$HOME/.cache/weft/bench-vaults}"
+
+format=()
+sizes=()
+for arg in "$@"; do
+  case "$arg" in
+    --json) format=(--json) ;;
+    *[!0-9]* | '') echo "usage: scripts/bench.sh [--json] [NOTES...]" >&2; exit 2 ;;
+    *) sizes+=("$arg") ;;
+  esac
+done
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
+
+echo "==> cargo build --release -p weft" >&2
+cargo build --release -p weft >&2
+weft="$CARGO_TARGET_DIR/release/weft"
+
+# The hidden `weft bench` subcommand, or until it is wired the `index` bench
+# target, which takes the same arguments.
+if "$weft" bench --help 2>/dev/null | grep -q generate; then
+  bench=("$weft" bench)
+else
+  echo "==> weft has no 'bench' subcommand: using the 'index' bench target" >&2
+  exe="$(cargo bench -p weft --bench index --no-run 2>&1 | tee /dev/stderr |
+    sed -n 's/^ *Executable .*(\(.*\))$/\1/p' | tail -n 1)"
+  [ -x "$exe" ] || { echo "could not find the bench executable" >&2; exit 1; }
+  bench=("$exe")
+fi
+
+mkdir -p "$vaults"
+for n in "${sizes[@]}"; do
+  dir="$vaults/notes-$n-seed-$seed"
+  echo "==> $n notes: $dir" >&2
+  "${bench[@]}" generate --notes "$n" --seed "$seed" "$dir" >&2
+  "${bench[@]}" index "$dir" --runs "$runs" "${format[@]}"
+done

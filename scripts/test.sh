@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs everything the tests need on a fresh machine, then runs them all:
+# formatting, lints, the sidecar's unit and end-to-end tests, and the Zed
+# extension built exactly as Zed builds it.
+#
+# Builds reuse a target directory outside the clone ($HOME/.cache/weft/target
+# unless CARGO_TARGET_DIR is set), so a second run does not rebuild tantivy
+# and friends from zero.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/weft/target}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+mkdir -p "$CARGO_TARGET_DIR"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "toolchain: wasm32-wasip2 target"
+if ! rustup target list --installed | grep -qx wasm32-wasip2; then
+  rustup target add wasm32-wasip2
+fi
+rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+
+step "real clients: Neovim 0.11 and the MCP Python SDK (venv), the MCP Inspector (npm)"
+cache="${WEFT_CACHE:-$HOME/.cache/weft}"
+venv="$cache/venv"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+if ! cmp -s tests/requirements.txt "$venv/.weft-requirements" 2>/dev/null; then
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/requirements.txt
+  cp tests/requirements.txt "$venv/.weft-requirements"
+fi
+inspector_dir="$cache/npm"
+if [ ! -x "$inspector_dir/node_modules/.bin/mcp-inspector" ]; then
+  mkdir -p "$inspector_dir"
+  (cd "$inspector_dir" && npm install --silent --no-audit --no-fund --prefix . @modelcontextprotocol/inspector@0.15.0)
+fi
+export WEFT_PYTHON="$venv/bin/python"
+export WEFT_NVIM="$venv/bin/nvim"
+export WEFT_MCP_INSPECTOR="$inspector_dir/node_modules/.bin/mcp-inspector"
+
+step "formatting"
+cargo fmt --all -- --check
+
+step "build: the weft sidecar"
+cargo build --locked -p weft
+
+step "build: the Zed extension, as Zed builds it (cargo build --target wasm32-wasip2)"
+cargo build --locked --target wasm32-wasip2
+test -f "$CARGO_TARGET_DIR/wasm32-wasip2/debug/weft_extension.wasm"
+
+step "lints"
+cargo clippy --locked -p weft -p weft-e2e --all-targets -- -D warnings
+cargo clippy --locked --target wasm32-wasip2 -- -D warnings
+
+step "tests"
+cargo test --locked -p weft -p weft-e2e

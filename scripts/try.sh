@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs `weft` (into ~/.cargo/bin) and runs it on the example vault kept in
+# this repository. Pass another vault folder as the first argument to try it
+# on your own notes: scripts/try.sh ~/notes
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/weft/target}"
+vault="${1:-examples/vault}"
+
+cargo install --locked --path sidecar --root "${WEFT_INSTALL_ROOT:-$HOME/.cargo}"
+weft="${WEFT_INSTALL_ROOT:-$HOME/.cargo}/bin/weft"
+
+run() { printf '\n$ weft %s\n' "$*"; "$weft" "$@" --vault "$vault" || true; }
+run stats
+run query backlinks Weft
+run query links Welcome
+run query graph Weft --depth 1
+run query resolve Plan
+run check

@@ -1,0 +1,438 @@
+//! Renders query answers as compact Markdown or JSON. Line numbers shown to
+//! people are 1-based.
+
+use std::fmt::Write;
+
+use serde_json::{Value, json};
+
+use super::Format;
+use crate::vault::query::{self, Graph, GraphNode, LinkHit, Lookup, Problem, Stats, TextSource};
+use crate::vault::{FragmentTarget, LinkRef, NoteId, Resolution, VaultIndex};
+
+pub struct Out<'a> {
+    pub index: &'a VaultIndex,
+    pub texts: &'a dyn TextSource,
+    pub format: Format,
+}
+
+impl Out<'_> {
+    fn name(&self, id: NoteId) -> String {
+        let note = self.index.note(id);
+        format!("**{}** (`{}`)", note.title, note.path)
+    }
+
+    fn note_json(&self, id: NoteId) -> Value {
+        let note = self.index.note(id);
+        json!({ "path": note.path, "title": note.title })
+    }
+
+    fn emit(&self, text: String, value: Value) -> String {
+        match self.format {
+            Format::Text => text,
+            Format::Json => serde_json::to_string_pretty(&value).unwrap_or_default() + "\n",
+        }
+    }
+
+    /// The link's source text, `[[Target|alias]]`, read from the note.
+    fn link_text(&self, r: LinkRef) -> String {
+        let note = self.index.note(r.source);
+        let link = self.index.link(r);
+        self.texts
+            .text(&note.path)
+            .and_then(|t| {
+                t.get(link.span.start as usize..link.span.end as usize)
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| format!("[[{}]]", link.target))
+    }
+
+    pub fn backlinks(&self, input: &str, found: Lookup) -> String {
+        let (heading, refs, target) = match &found {
+            Lookup::Found(id) => (
+                format!("Backlinks to {}", self.name(*id)),
+                self.index.backlinks(*id),
+                self.note_json(*id),
+            ),
+            Lookup::Unresolved { target, links } => (
+                format!("Backlinks to “{target}” (no such note yet)"),
+                links.clone(),
+                json!({ "target": target, "exists": false }),
+            ),
+            _ => (format!("Backlinks to {input}"), Vec::new(), Value::Null),
+        };
+        let hits = query::with_context(self.index, &refs, self.texts);
+        let notes = count_sources(&hits);
+        let mut text = format!("# {heading}\n\n{} links from {notes} notes.\n", hits.len());
+        let mut last: Option<NoteId> = None;
+        // One row per line: several links on a line share its context.
+        for group in hits.chunk_by(|a, b| a.source == b.source && a.line == b.line) {
+            let hit = &group[0];
+            if last != Some(hit.source) {
+                let _ = write!(text, "\n- {}\n", self.name(hit.source));
+                last = Some(hit.source);
+            }
+            let times = if group.len() > 1 {
+                format!(" ({} links)", group.len())
+            } else {
+                String::new()
+            };
+            let _ = writeln!(text, "  - L{}{times}: {}", hit.line + 1, hit.context);
+        }
+        let items: Vec<Value> = hits
+            .iter()
+            .map(|h| {
+                let note = self.index.note(h.source);
+                json!({ "path": note.path, "title": note.title, "line": h.line + 1, "context": h.context })
+            })
+            .collect();
+        self.emit(
+            text,
+            json!({ "target": target, "count": hits.len(), "notes": notes, "backlinks": items }),
+        )
+    }
+
+    pub fn links(&self, id: NoteId) -> String {
+        let outgoing = query::outgoing(self.index, id);
+        let mut text = format!(
+            "# Links from {}\n\n{} links.\n\n",
+            self.name(id),
+            outgoing.len()
+        );
+        let mut items = Vec::new();
+        for out in &outgoing {
+            let r = LinkRef {
+                source: id,
+                link: out.link,
+            };
+            let link = self.index.link(r);
+            let raw = self.link_text(r);
+            let (shown, status, to) = self.describe(&out.resolution);
+            let fragment = match (out.fragment, &link.fragment) {
+                (Some(FragmentTarget::Missing), Some(f)) => {
+                    format!("; “#{f}” not found in the target")
+                }
+                _ => String::new(),
+            };
+            let _ = writeln!(text, "- L{}: `{raw}` → {shown}{fragment}", link.line + 1);
+            items.push(json!({
+                "line": link.line + 1, "text": raw, "target": link.target, "fragment": link.fragment,
+                "status": status, "resolved": to,
+                "fragment_found": out.fragment.map(|f| f != FragmentTarget::Missing),
+                "embed": link.embed, "property": link.rel,
+            }));
+        }
+        self.emit(
+            text,
+            json!({ "source": self.note_json(id), "count": outgoing.len(), "links": items }),
+        )
+    }
+
+    /// Text, status word and JSON of a resolution.
+    fn describe(&self, r: &Resolution) -> (String, &'static str, Value) {
+        match r {
+            Resolution::Note(t) => (self.name(*t), "resolved", self.note_json(*t)),
+            Resolution::Ambiguous { chosen, candidates } => (
+                format!(
+                    "{} — ambiguous: {}",
+                    self.name(*chosen),
+                    candidates
+                        .iter()
+                        .map(|c| format!("`{}`", self.index.note(*c).path))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "ambiguous",
+                json!({ "chosen": self.note_json(*chosen),
+                        "candidates": candidates.iter().map(|c| self.note_json(*c)).collect::<Vec<_>>() }),
+            ),
+            Resolution::Attachment(p) => (
+                format!("attachment `{p}`"),
+                "attachment",
+                json!({ "path": p }),
+            ),
+            Resolution::Unresolved => (
+                "unresolved (no such note)".into(),
+                "unresolved",
+                Value::Null,
+            ),
+        }
+    }
+
+    pub fn graph(&self, graph: &Graph, depth: u32) -> String {
+        let label = |n: &GraphNode| match n {
+            GraphNode::Note(id) => self.name(*id),
+            GraphNode::Unresolved(k) => format!("“{k}” (no such note yet)"),
+        };
+        let start = graph
+            .nodes
+            .first()
+            .map(|(n, _)| label(n))
+            .unwrap_or_default();
+        let mut text = format!(
+            "# Graph around {start}\n\nDepth {depth}: {} notes, {} links{}.\n\n## Notes\n\n",
+            graph.nodes.len(),
+            graph.edges.len(),
+            if graph.truncated {
+                " (cut at --max-nodes)"
+            } else {
+                ""
+            }
+        );
+        for (node, d) in &graph.nodes {
+            let _ = writeln!(text, "- {} — {}", label(node), steps(*d));
+        }
+        text.push_str("\n## Links\n\n");
+        let short = |n: &GraphNode| match n {
+            GraphNode::Note(id) => self.index.note(*id).id().to_string(),
+            GraphNode::Unresolved(k) => format!("{k}?"),
+        };
+        for (a, b, count) in &graph.edges {
+            let times = if *count > 1 {
+                format!(" ({count} links)")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                text,
+                "- {} → {}{times}",
+                short(&graph.nodes[*a].0),
+                short(&graph.nodes[*b].0)
+            );
+        }
+        let nodes: Vec<Value> = graph
+            .nodes
+            .iter()
+            .map(|(n, d)| match n {
+                GraphNode::Note(id) => {
+                    let mut v = self.note_json(*id);
+                    v["depth"] = json!(d);
+                    v["exists"] = json!(true);
+                    v
+                }
+                GraphNode::Unresolved(k) => json!({ "path": k, "exists": false, "depth": d }),
+            })
+            .collect();
+        let edges: Vec<Value> = graph
+            .edges
+            .iter()
+            .map(|(a, b, n)| json!({ "from": a, "to": b, "links": n }))
+            .collect();
+        self.emit(
+            text,
+            json!({ "depth": depth, "truncated": graph.truncated, "nodes": nodes, "edges": edges }),
+        )
+    }
+
+    pub fn resolve(&self, input: &str, found: Lookup) -> String {
+        let (text, value) = match &found {
+            Lookup::Found(id) => (
+                format!("“{input}” → {}\n", self.name(*id)),
+                json!({ "status": "resolved", "note": self.note_json(*id) }),
+            ),
+            Lookup::Ambiguous(candidates) => {
+                let resolution = self.index.resolve("", input, crate::vault::LinkKind::Wiki);
+                let (shown, _, value) = self.describe(&resolution);
+                let _ = candidates;
+                (
+                    format!("“{input}” → {shown}\nWrite more of the path to choose one.\n"),
+                    json!({ "status": "ambiguous", "resolution": value }),
+                )
+            }
+            Lookup::Unresolved { target, links } => (
+                format!(
+                    "“{target}” is not a note yet; {} links point to it.\n",
+                    links.len()
+                ),
+                json!({ "status": "unresolved", "target": target, "links": links.len() }),
+            ),
+            Lookup::NotFound { suggestions } => (
+                format!(
+                    "“{input}” matches no note.{}\n",
+                    did_you_mean(self.index, suggestions)
+                ),
+                json!({ "status": "not_found",
+                        "suggestions": suggestions.iter().map(|s| self.note_json(*s)).collect::<Vec<_>>() }),
+            ),
+        };
+        self.emit(text, value)
+    }
+
+    pub fn stats(&self, s: &Stats) -> String {
+        let text = format!(
+            "# Vault stats\n\n\
+             - Notes: {} ({} bytes), attachments: {}\n\
+             - Links: {} — resolved {}, ambiguous {}, unresolved {} (to {} missing notes)\n\
+             - Headings: {}, block ids: {}, tags: {}\n\
+             - Orphans (no links in or out): {}\n",
+            s.notes,
+            s.bytes,
+            s.attachments,
+            s.links,
+            s.resolved,
+            s.ambiguous,
+            s.unresolved,
+            s.unresolved_targets,
+            s.headings,
+            s.blocks,
+            s.tags,
+            s.orphans
+        );
+        self.emit(
+            text,
+            json!({ "notes": s.notes, "bytes": s.bytes, "attachments": s.attachments, "links": s.links,
+                    "resolved": s.resolved, "ambiguous": s.ambiguous, "unresolved": s.unresolved,
+                    "unresolved_targets": s.unresolved_targets, "headings": s.headings, "blocks": s.blocks,
+                    "tags": s.tags, "orphans": s.orphans }),
+        )
+    }
+
+    pub fn check(&self, problems: &[Problem]) -> String {
+        let notes = {
+            let mut ids: Vec<NoteId> = problems.iter().map(Problem::note).collect();
+            ids.dedup();
+            ids.len()
+        };
+        let mut text = if problems.is_empty() {
+            "# Vault check\n\nNo problems found.\n".to_string()
+        } else {
+            format!(
+                "# Vault check\n\n{} problems in {notes} notes.\n\n",
+                problems.len()
+            )
+        };
+        let mut items = Vec::new();
+        for p in problems {
+            let note = self.index.note(p.note());
+            let at = format!("{}:{}", note.path, p.line(self.index) + 1);
+            let (kind, message, hint) = self.problem(p);
+            let _ = writeln!(text, "- `{at}` {message} — {hint}");
+            items.push(
+                json!({ "path": note.path, "line": p.line(self.index) + 1, "kind": kind,
+                               "message": message, "hint": hint }),
+            );
+        }
+        self.emit(
+            text,
+            json!({ "count": problems.len(), "notes": notes, "problems": items }),
+        )
+    }
+
+    fn problem(&self, p: &Problem) -> (&'static str, String, String) {
+        match p {
+            Problem::UnresolvedLink { link } => (
+                "unresolved",
+                format!("unresolved link `{}`", self.link_text(*link)),
+                "create the note, or correct the name".into(),
+            ),
+            Problem::AmbiguousLink {
+                link,
+                candidates,
+                chosen,
+            } => (
+                "ambiguous",
+                format!(
+                    "ambiguous link `{}` goes to `{}`; candidates: {}",
+                    self.link_text(*link),
+                    self.index.note(*chosen).path,
+                    candidates
+                        .iter()
+                        .map(|c| format!("`{}`", self.index.note(*c).path))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "write the folder too, e.g. [[folder/name]], to choose one".into(),
+            ),
+            Problem::BrokenFragment { link, target } => {
+                let target = self.index.note(*target);
+                let l = self.index.link(*link);
+                let fragment = l.fragment.as_deref().unwrap_or_default();
+                let hint = if fragment.starts_with('^') {
+                    let ids: Vec<String> = target
+                        .blocks
+                        .iter()
+                        .take(10)
+                        .map(|b| format!("^{}", b.id))
+                        .collect();
+                    if ids.is_empty() {
+                        "the note has no block ids".to_string()
+                    } else {
+                        format!("its block ids: {}", ids.join(", "))
+                    }
+                } else {
+                    let hs: Vec<&str> = target.headings.iter().take(10).map(|h| &*h.text).collect();
+                    if hs.is_empty() {
+                        "the note has no headings".to_string()
+                    } else {
+                        format!("its headings: {}", hs.join(", "))
+                    }
+                };
+                (
+                    "broken_fragment",
+                    format!(
+                        "`{}`: `{}` has no “#{fragment}”",
+                        self.link_text(*link),
+                        target.path
+                    ),
+                    hint,
+                )
+            }
+            Problem::Parse { note, index } => {
+                let d = &self.index.note(*note).diagnostics[*index];
+                ("parse", d.message.to_string(), "fix the note's text".into())
+            }
+        }
+    }
+}
+
+fn steps(d: u32) -> String {
+    match d {
+        0 => "start".into(),
+        1 => "1 step".into(),
+        n => format!("{n} steps"),
+    }
+}
+
+fn count_sources(hits: &[LinkHit]) -> usize {
+    let mut ids: Vec<NoteId> = hits.iter().map(|h| h.source).collect();
+    ids.sort();
+    ids.dedup();
+    ids.len()
+}
+
+fn did_you_mean(index: &VaultIndex, suggestions: &[NoteId]) -> String {
+    if suggestions.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = suggestions
+        .iter()
+        .map(|s| format!("`{}`", index.note(*s).id()))
+        .collect();
+    format!(" Did you mean {}?", names.join(", "))
+}
+
+/// The message for a name that is not exactly one note.
+pub fn lookup_error(index: &VaultIndex, input: &str, found: &Lookup) -> String {
+    match found {
+        Lookup::Ambiguous(candidates) => format!(
+            "“{input}” names several notes: {}. Give the path to choose one.",
+            candidates
+                .iter()
+                .map(|c| format!("`{}`", index.note(*c).id()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Lookup::Unresolved { target, links } => {
+            format!(
+                "“{target}” is not a note yet ({} links point to it); create it first.",
+                links.len()
+            )
+        }
+        Lookup::NotFound { suggestions } => {
+            format!(
+                "no note “{input}” in the vault.{}",
+                did_you_mean(index, suggestions)
+            )
+        }
+        Lookup::Found(_) => String::new(),
+    }
+}

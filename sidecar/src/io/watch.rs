@@ -1,0 +1,330 @@
+//! Watching a vault for changes made outside Weft: notify's debounced
+//! events become [`LiveVault::apply_paths`] calls; lost events (an error, a
+//! queue overflow) become one [`LiveVault::rescan`].
+//!
+//! This module must not know what a note is or how the index changes; it
+//! only turns file system events into paths.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use notify::RecursiveMode;
+use notify_debouncer_full::{
+    DebounceEventResult, Debouncer, RecommendedCache, new_debouncer, notify,
+};
+
+use super::live::LiveVault;
+
+/// How long events settle before they are applied.
+pub const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// A running watcher. Dropping it stops watching (and waits for a batch in
+/// progress to finish). It does not keep the vault alive.
+pub struct Watcher {
+    debouncer: Option<Debouncer<notify::RecommendedWatcher, RecommendedCache>>,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        if let Some(debouncer) = self.debouncer.take() {
+            debouncer.stop();
+        }
+    }
+}
+
+impl fmt::Debug for Watcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Watcher").finish_non_exhaustive()
+    }
+}
+
+/// Why watching could not start.
+#[derive(Debug)]
+pub struct WatchError {
+    pub root: PathBuf,
+    pub source: notify::Error,
+}
+
+impl fmt::Display for WatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot watch {} for changes: {}",
+            self.root.display(),
+            self.source
+        )?;
+        if let Some(hint) = hint(&self.source) {
+            write!(f, "; {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for WatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+fn hint(error: &notify::Error) -> Option<&'static str> {
+    match error.kind {
+        notify::ErrorKind::MaxFilesWatch => Some(
+            "the system's limit of watched folders is reached: raise it \
+             (sysctl fs.inotify.max_user_watches=524288) or exclude large folders",
+        ),
+        _ => None,
+    }
+}
+
+impl LiveVault {
+    /// Keeps the index equal to the disk until the returned [`Watcher`] is
+    /// dropped.
+    pub fn watch(self: &Arc<Self>) -> Result<Watcher, WatchError> {
+        self.watch_with(|_| {})
+    }
+
+    /// [`LiveVault::watch`], calling `on_change` after each batch with the
+    /// vault paths whose index entries changed (never empty). It runs on the
+    /// watcher's thread: keep it short, and do not drop the [`Watcher`] in it.
+    pub fn watch_with(
+        self: &Arc<Self>,
+        on_change: impl Fn(&[String]) + Send + 'static,
+    ) -> Result<Watcher, WatchError> {
+        let vault: Weak<LiveVault> = Arc::downgrade(self);
+        let handler = move |result: DebounceEventResult| {
+            let Some(vault) = vault.upgrade() else {
+                return;
+            };
+            // A panic must not silently end the watcher thread.
+            let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                apply_batch(&vault, result)
+            }));
+            match applied {
+                Ok(changed) if !changed.is_empty() => on_change(&changed),
+                Ok(_) => {}
+                Err(_) => tracing::error!("updating the index from file events panicked"),
+            }
+        };
+        let error = |source| WatchError {
+            root: self.root.clone(),
+            source,
+        };
+        let mut debouncer = new_debouncer(DEBOUNCE, None, handler).map_err(error)?;
+        debouncer
+            .watch(&self.root, RecursiveMode::Recursive)
+            .map_err(error)?;
+        Ok(Watcher {
+            debouncer: Some(debouncer),
+        })
+    }
+}
+
+/// Applies one debounced batch; returns the changed vault paths.
+fn apply_batch(vault: &LiveVault, result: DebounceEventResult) -> Vec<String> {
+    match result {
+        Ok(events) => {
+            if events.iter().any(|e| e.need_rescan()) {
+                tracing::info!("file events were lost; rescanning {}", vault.root.display());
+                return vault.rescan();
+            }
+            vault.apply_paths(events.into_iter().flat_map(|e| e.event.paths))
+        }
+        Err(errors) => {
+            for error in &errors {
+                match hint(error) {
+                    Some(hint) => {
+                        tracing::warn!("watching {}: {error}; {hint}", vault.root.display())
+                    }
+                    None => tracing::warn!("watching {}: {error}", vault.root.display()),
+                }
+            }
+            vault.rescan()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::live::tests::{Dump, dump_disk, dump_index, write_file};
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    /// Polls until the index equals a fresh scan of the disk, or the deadline
+    /// passes; the deadline only bounds a failing run.
+    fn wait_until_converged(vault: &LiveVault, deadline: Duration) -> Result<(), (Dump, Dump)> {
+        let start = Instant::now();
+        loop {
+            let (index, disk) = (dump_index(vault), dump_disk(vault));
+            if index == disk {
+                return Ok(());
+            }
+            if start.elapsed() > deadline {
+                return Err((index, disk));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn assert_converges(vault: &LiveVault) {
+        if let Err((index, disk)) = wait_until_converged(vault, Duration::from_secs(20)) {
+            let only_index: Vec<_> = index.0.iter().filter(|n| !disk.0.contains(n)).collect();
+            let only_disk: Vec<_> = disk.0.iter().filter(|n| !index.0.contains(n)).collect();
+            let att_index: Vec<_> = index.1.iter().filter(|a| !disk.1.contains(a)).collect();
+            let att_disk: Vec<_> = disk.1.iter().filter(|a| !index.1.contains(a)).collect();
+            panic!(
+                "the index did not converge to the disk:\n notes only in the index: {only_index:?}\n \
+                 notes only on disk: {only_disk:?}\n attachments only in the index: {att_index:?}\n \
+                 attachments only on disk: {att_disk:?}"
+            );
+        }
+    }
+
+    fn note(i: usize, version: u32) -> String {
+        format!(
+            "# Note {i}\nversion {version}, links to [[n{}]] #tag{}\n",
+            (i + 7) % 500,
+            i % 13
+        )
+    }
+
+    #[test]
+    fn a_burst_of_changes_converges() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        write_file(root, ".gitignore", "build/\n");
+        for i in 0..300 {
+            write_file(root, &format!("old/n{i}.md"), &note(i, 0));
+        }
+        for i in 300..500 {
+            write_file(root, &format!("keep/sub{}/n{i}.md", i % 4), &note(i, 0));
+        }
+        for i in 0..40 {
+            write_file(root, &format!("keep/img{i}.png"), "png");
+        }
+        let vault = Arc::new(LiveVault::open(root).expect("opens"));
+        let root = vault.root.clone();
+        let batches = Arc::new(Mutex::new(0usize));
+        let seen = batches.clone();
+        let watcher = vault
+            .watch_with(move |changed| {
+                assert!(!changed.is_empty());
+                *seen.lock().expect("lock") += 1;
+            })
+            .expect("watches");
+
+        let mut ops = 0;
+        // Creates, in new and nested folders.
+        for i in 500..1500 {
+            write_file(
+                &root,
+                &format!("new/d{}/deeper/n{i}.md", i % 10),
+                &note(i, 0),
+            );
+            ops += 1;
+        }
+        // Modifies of files created a moment ago.
+        for i in 1000..1200 {
+            write_file(
+                &root,
+                &format!("new/d{}/deeper/n{i}.md", i % 10),
+                &note(i, 1),
+            );
+            ops += 1;
+        }
+        // Modifies, including through an atomic write (temp file + rename).
+        for i in 300..500 {
+            let rel = format!("keep/sub{}/n{i}.md", i % 4);
+            if i % 2 == 0 {
+                write_file(&root, &rel, &note(i, 1));
+            } else {
+                let tmp = root.join(format!("keep/.n{i}.md.tmp"));
+                std::fs::write(&tmp, note(i, 2)).expect("write");
+                std::fs::rename(&tmp, root.join(&rel)).expect("rename");
+            }
+            ops += 1;
+        }
+        // A folder rename, then changes inside the renamed folder.
+        std::fs::rename(root.join("old"), root.join("renamed")).expect("rename");
+        ops += 1;
+        for i in 0..150 {
+            write_file(&root, &format!("renamed/n{i}.md"), &note(i, 3));
+            ops += 1;
+        }
+        // File renames and deletes.
+        for i in 150..300 {
+            let from = root.join(format!("renamed/n{i}.md"));
+            if i % 2 == 0 {
+                std::fs::rename(&from, root.join(format!("keep/moved{i}.md"))).expect("rename");
+            } else {
+                std::fs::remove_file(&from).expect("rm");
+            }
+            ops += 1;
+        }
+        for i in 500..700 {
+            std::fs::remove_file(root.join(format!("new/d{}/deeper/n{i}.md", i % 10))).expect("rm");
+            ops += 1;
+        }
+        // Attachments, ignored and hidden files.
+        for i in 0..40 {
+            if i % 2 == 0 {
+                std::fs::remove_file(root.join(format!("keep/img{i}.png"))).expect("rm");
+            } else {
+                write_file(&root, &format!("new/img{i}.jpg"), "jpg");
+            }
+            ops += 1;
+        }
+        for i in 0..50 {
+            write_file(&root, &format!("build/out{i}.md"), "ignored");
+            write_file(&root, &format!(".git/objects/o{i}"), "hidden");
+            ops += 2;
+        }
+        // A whole folder deleted, and one created and deleted at once.
+        std::fs::remove_dir_all(root.join("keep/sub3")).expect("rm");
+        write_file(&root, "flash/n.md", "gone soon");
+        std::fs::remove_dir_all(root.join("flash")).expect("rm");
+        ops += 3;
+        assert!(ops >= 2_000, "{ops} operations");
+
+        assert_converges(&vault);
+        assert!(*batches.lock().expect("lock") > 0, "the callback ran");
+
+        // A second, small change after the burst still arrives.
+        write_file(&root, "renamed/n0.md", "# after");
+        assert_converges(&vault);
+
+        // Folders renamed with their subfolders keep reporting the right
+        // paths afterwards (watches follow the move).
+        std::fs::rename(root.join("keep"), root.join("kept")).expect("rename");
+        std::fs::rename(root.join("new/d1"), root.join("d1-moved")).expect("rename");
+        assert_converges(&vault);
+        for i in (300..500).filter(|i| i % 4 != 3) {
+            write_file(&root, &format!("kept/sub{}/n{i}.md", i % 4), &note(i, 4));
+        }
+        write_file(&root, "d1-moved/deeper/n1201.md", "# moved");
+        write_file(&root, "d1-moved/deeper/fresh.md", "# fresh");
+        std::fs::remove_file(root.join("d1-moved/deeper/n1211.md")).expect("rm");
+        assert_converges(&vault);
+
+        // After the watcher stops, nothing changes any more.
+        drop(watcher);
+        let before = dump_index(&vault);
+        write_file(&root, "late.md", "late");
+        std::thread::sleep(DEBOUNCE * 3);
+        assert_eq!(dump_index(&vault), before);
+    }
+
+    #[test]
+    fn a_changed_gitignore_is_followed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write_file(dir.path(), "a.md", "a");
+        write_file(dir.path(), "drafts/b.md", "b");
+        let vault = Arc::new(LiveVault::open(dir.path()).expect("opens"));
+        let _watcher = vault.watch().expect("watches");
+        write_file(dir.path(), ".gitignore", "drafts/\n");
+        assert_converges(&vault);
+        assert!(dump_index(&vault).0.iter().all(|n| n.0 == "a.md"));
+    }
+}

@@ -1,0 +1,197 @@
+//! The `weft` command line, run as a person runs it: the built binary on a
+//! vault written to disk.
+
+use std::process::Output;
+
+use weft_e2e::{TempVault, weft_bin};
+
+const VAULT: &str = r#"
+//- /Hub.md
+---
+aliases: [Centre]
+tags: [topic]
+---
+# The Hub
+
+Intro paragraph. ^intro
+
+## Details
+//- /notes/A.md
+# A
+See [[Hub]] and [[Centre|the centre]] 🙂, and [[Hub#Details]].
+Broken: [[Hub#Nowhere]] and [[Ghost]].
+//- /notes/Café notes/Crème.md
+Back to [[hub]] and [[Plan]].
+//- /x/Plan.md
+//- /y/Plan.md
+//- /.obsidian/ignored.md
+[[Hub]]
+"#;
+
+fn run(vault: &TempVault, args: &[&str]) -> (String, String, i32) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = vault.weft(args).output().expect("run weft");
+    (
+        String::from_utf8(stdout).unwrap(),
+        String::from_utf8(stderr).unwrap(),
+        status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn backlinks_show_titles_paths_lines_and_context() {
+    let vault = TempVault::new(VAULT);
+    let (out, err, code) = run(&vault, &["query", "backlinks", "Hub"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("# Backlinks to **The Hub** (`Hub.md`)"),
+        "{out}"
+    );
+    assert!(out.contains("5 links from 2 notes."), "{out}");
+    assert!(out.contains("- **A** (`notes/A.md`)\n  - L2 (3 links): See [[Hub]] and [[Centre|the centre]] 🙂, and [[Hub#Details]]."), "{out}");
+    assert!(
+        out.contains("(`notes/Café notes/Crème.md`)\n  - L1: Back to [[hub]] and [[Plan]]."),
+        "{out}"
+    );
+    // Dot-folders are not part of the vault.
+    assert!(!out.contains(".obsidian"), "{out}");
+}
+
+#[test]
+fn backlinks_as_json_and_for_a_missing_note() {
+    let vault = TempVault::new(VAULT);
+    let (out, err, code) = run(
+        &vault,
+        &["query", "backlinks", "centre", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["count"], 5);
+    assert_eq!(v["target"]["path"], "Hub.md");
+    assert_eq!(v["backlinks"][0]["line"], 2);
+
+    let (out, err, code) = run(&vault, &["query", "backlinks", "Ghost"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("“Ghost” (no such note yet)") && out.contains("L3: Broken"),
+        "{out}"
+    );
+}
+
+#[test]
+fn links_graph_and_resolve() {
+    let vault = TempVault::new(VAULT);
+    let (out, _, code) = run(&vault, &["query", "links", "notes/A"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("- L3: `[[Hub#Nowhere]]` → **The Hub** (`Hub.md`); “#Nowhere” not found"),
+        "{out}"
+    );
+    assert!(out.contains("- L3: `[[Ghost]]` → unresolved"), "{out}");
+
+    let (out, _, code) = run(
+        &vault,
+        &["query", "graph", "Hub", "--depth", "2", "--format", "json"],
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let paths: Vec<&str> = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths[0], "Hub.md");
+    assert!(
+        paths.contains(&"notes/A.md") && paths.contains(&"ghost"),
+        "{paths:?}"
+    );
+
+    let (out, _, _) = run(&vault, &["query", "resolve", "Plan"]);
+    assert!(out.contains("ambiguous: `x/Plan.md`, `y/Plan.md`"), "{out}");
+}
+
+#[test]
+fn check_lists_problems_with_file_and_line_and_exits_1() {
+    let vault = TempVault::new(VAULT);
+    let (out, _, code) = run(&vault, &["check"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("- `notes/A.md:3` unresolved link `[[Ghost]]`"),
+        "{out}"
+    );
+    assert!(out.contains("- `notes/A.md:3` `[[Hub#Nowhere]]`: `Hub.md` has no “#Nowhere” — its headings: The Hub, Details"), "{out}");
+    assert!(
+        out.contains("`notes/Café notes/Crème.md:1` ambiguous link `[[Plan]]`"),
+        "{out}"
+    );
+
+    let clean = TempVault::new("//- /a.md\n[[b]]\n//- /b.md\n");
+    let (out, _, code) = run(&clean, &["check"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "# Vault check\n\nNo problems found.\n")
+    );
+}
+
+#[test]
+fn stats_count_the_vault() {
+    let vault = TempVault::new(VAULT);
+    let (out, _, code) = run(&vault, &["stats", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (
+            v["notes"].as_u64(),
+            v["links"].as_u64(),
+            v["unresolved"].as_u64()
+        ),
+        (Some(5), Some(7), Some(1))
+    );
+}
+
+#[test]
+fn errors_say_what_to_do_and_exit_2() {
+    let vault = TempVault::new(VAULT);
+    let (_, err, code) = run(&vault, &["query", "backlinks", "Hubb"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no note “Hubb” in the vault. Did you mean `Hub`"),
+        "{err}"
+    );
+    let (_, err, code) = run(&vault, &["query", "links", "Plan"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("names several notes: `x/Plan`, `y/Plan`"),
+        "{err}"
+    );
+
+    let out = std::process::Command::new(weft_bin())
+        .args(["stats", "--vault", "/"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to index `/`"));
+
+    let out = std::process::Command::new(weft_bin())
+        .args(["stats", "--vault", "/no/such/dir"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be opened"));
+}
+
+#[test]
+fn help_documents_every_command() {
+    let out = std::process::Command::new(weft_bin())
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for word in ["query", "stats", "check", "--vault", "--format"] {
+        assert!(help.contains(word), "{help}");
+    }
+}
