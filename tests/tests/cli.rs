@@ -195,3 +195,20 @@ fn help_documents_every_command() {
         assert!(help.contains(word), "{help}");
     }
 }
+
+#[test]
+fn notes_complete_names_by_prefix_title_and_alias() {
+    let vault = TempVault::new(VAULT);
+    let (out, _, code) = run(&vault, &["query", "notes", "cen", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v[0]["path"], "Hub.md",
+        "an alias prefix finds the note: {out}"
+    );
+    let (out, _, _) = run(&vault, &["query", "notes", "CRÈ"]);
+    assert_eq!(out, "- Crème (`notes/Café notes/Crème.md`)\n");
+    // Without a prefix: the most linked notes first.
+    let (out, _, _) = run(&vault, &["query", "notes", "--limit", "1"]);
+    assert_eq!(out, "- The Hub (`Hub.md`)\n");
+}

@@ -87,6 +87,14 @@ enum Query {
     },
     /// What a name or link target resolves to, with candidates.
     Resolve { text: String },
+    /// Notes whose name, title or alias matches PREFIX (for completion);
+    /// without PREFIX, the most linked notes.
+    Notes {
+        prefix: Option<String>,
+        /// How many notes at most.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
 }
 
 /// An error for the person at the terminal; exits 2.
@@ -155,6 +163,16 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Query {
             query: Query::Resolve { text },
         } => (out.resolve(&text, query::lookup(&index, &text)), 0),
+        Command::Query {
+            query: Query::Notes { prefix, limit },
+        } => (
+            out.notes(&query::complete_names(
+                &index,
+                prefix.as_deref().unwrap_or(""),
+                limit,
+            )),
+            0,
+        ),
         Command::Stats => (out.stats(&query::stats(&index)), 0),
         Command::Check { path_prefix } => {
             let problems = query::check(&index, path_prefix.as_deref().unwrap_or(""));

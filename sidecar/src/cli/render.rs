@@ -257,6 +257,19 @@ impl Out<'_> {
         self.emit(text, value)
     }
 
+    pub fn notes(&self, ids: &[NoteId]) -> String {
+        let mut text = String::new();
+        for id in ids {
+            let note = self.index.note(*id);
+            let _ = writeln!(text, "- {} (`{}`)", note.title, note.path);
+        }
+        if ids.is_empty() {
+            text.push_str("No matching notes.\n");
+        }
+        let items: Vec<Value> = ids.iter().map(|id| self.note_json(*id)).collect();
+        self.emit(text, Value::Array(items))
+    }
+
     pub fn stats(&self, s: &Stats) -> String {
         let text = format!(
             "# Vault stats\n\n\

@@ -90,6 +90,50 @@ pub fn suggest(index: &VaultIndex, input: &str, limit: usize) -> Vec<NoteId> {
         .collect()
 }
 
+/// Notes for name completion: with an empty prefix, the most linked notes;
+/// otherwise notes whose stem, title, alias or path starts with or contains
+/// the prefix (case- and accent-form-insensitive), prefix matches first,
+/// then close names. Ties go to the shorter path.
+pub fn complete_names(index: &VaultIndex, prefix: &str, limit: usize) -> Vec<NoteId> {
+    let wanted = path_key(prefix.trim());
+    if wanted.is_empty() {
+        let mut all: Vec<(usize, &str, NoteId)> = index
+            .notes()
+            .map(|(id, n)| (index.backlinks(id).len(), &*n.path, id))
+            .collect();
+        all.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        return all.into_iter().take(limit).map(|(_, _, id)| id).collect();
+    }
+    let mut ranked: Vec<(u8, usize, &str, NoteId)> = index
+        .notes()
+        .filter_map(|(id, note)| {
+            let path = path_key(&note.path);
+            let stem = path.rsplit('/').next().unwrap_or(&path).to_string();
+            let mut names = vec![stem, name_key(&note.title)];
+            names.extend(note.aliases.iter().map(|a| name_key(a)));
+            let rank = if names.iter().any(|n| n.starts_with(&wanted)) {
+                0
+            } else if names.iter().any(|n| n.contains(&wanted)) || path.contains(&wanted) {
+                1
+            } else if names
+                .iter()
+                .any(|n| strsim::jaro_winkler(&wanted, n) >= 0.85)
+            {
+                2
+            } else {
+                return None;
+            };
+            Some((rank, note.path.len(), &*note.path, id))
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then_with(|| a.2.cmp(b.2)));
+    ranked
+        .into_iter()
+        .take(limit)
+        .map(|(_, _, _, id)| id)
+        .collect()
+}
+
 fn score(wanted: &str, candidate: &str) -> f64 {
     let similarity = strsim::jaro_winkler(wanted, candidate);
     if candidate.contains(wanted) && !wanted.is_empty() {
