@@ -3,6 +3,8 @@
 //! Nothing here does IO or knows any protocol (LSP, MCP, JSON-RPC) or async
 //! runtime. Offsets are byte offsets into a note's text; lines are 0-based.
 
+pub mod edit;
+pub mod frontmatter;
 pub mod index;
 pub mod key;
 pub mod note;

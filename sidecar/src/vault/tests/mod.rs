@@ -1,5 +1,7 @@
 //! Domain tests on inline fixture vaults: `//- /path.md` starts a file.
 
+mod edit;
+mod frontmatter;
 mod index;
 mod parse;
 mod resolve;

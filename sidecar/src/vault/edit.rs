@@ -1,0 +1,520 @@
+//! Edits to a note's text, as an ordered list of operations applied all or
+//! nothing: append/prepend, body replacement, unique find-and-replace,
+//! anchors, sections addressed as `Heading` or `Parent::Child`, and line
+//! ranges. Pure text in, text out: no IO, no protocol types.
+//!
+//! Line endings are kept: in a CRLF note, inserted text gets CRLF too.
+
+use std::fmt;
+use std::ops::Range;
+
+use super::key::heading_matches;
+use super::parse::parse_text;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditOp {
+    /// At the end of the note.
+    Append {
+        content: String,
+    },
+    /// At the start of the body, after the frontmatter.
+    Prepend {
+        content: String,
+    },
+    /// Everything after the frontmatter.
+    ReplaceBody {
+        content: String,
+    },
+    /// `find` must occur exactly once, unless `replace_all`.
+    ReplaceText {
+        find: String,
+        replace: String,
+        replace_all: bool,
+    },
+    /// Before / after the one line containing `anchor`.
+    InsertBefore {
+        anchor: String,
+        content: String,
+    },
+    InsertAfter {
+        anchor: String,
+        content: String,
+    },
+    /// At the end of a section's body (before the next heading of the same
+    /// or a higher level).
+    AppendSection {
+        section: String,
+        content: String,
+    },
+    /// Right after a section's heading line.
+    PrependSection {
+        section: String,
+        content: String,
+    },
+    /// A section's body; its heading stays.
+    ReplaceSection {
+        section: String,
+        content: String,
+    },
+    /// A section, heading and body.
+    DeleteSection {
+        section: String,
+    },
+    /// Before 1-based line `at`; `at` = line count + 1 appends.
+    InsertLines {
+        at: usize,
+        content: String,
+    },
+    /// 1-based, inclusive.
+    ReplaceLines {
+        from: usize,
+        to: usize,
+        content: String,
+    },
+    DeleteLines {
+        from: usize,
+        to: usize,
+    },
+}
+
+impl EditOp {
+    pub fn name(&self) -> &'static str {
+        match self {
+            EditOp::Append { .. } => "append",
+            EditOp::Prepend { .. } => "prepend",
+            EditOp::ReplaceBody { .. } => "replace_body",
+            EditOp::ReplaceText { .. } => "replace_text",
+            EditOp::InsertBefore { .. } => "insert_before",
+            EditOp::InsertAfter { .. } => "insert_after",
+            EditOp::AppendSection { .. } => "append_section",
+            EditOp::PrependSection { .. } => "prepend_section",
+            EditOp::ReplaceSection { .. } => "replace_section",
+            EditOp::DeleteSection { .. } => "delete_section",
+            EditOp::InsertLines { .. } => "insert_lines",
+            EditOp::ReplaceLines { .. } => "replace_lines",
+            EditOp::DeleteLines { .. } => "delete_lines",
+        }
+    }
+}
+
+/// Why an operation could not be applied; nothing was changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditError {
+    EmptyFind,
+    /// `find` (or an anchor) occurs `count` times where once was required.
+    NotUnique {
+        what: &'static str,
+        text: String,
+        count: usize,
+        lines: Vec<usize>,
+    },
+    SectionNotFound {
+        section: String,
+        headings: Vec<String>,
+    },
+    SectionAmbiguous {
+        section: String,
+        lines: Vec<usize>,
+    },
+    LinesOutOfRange {
+        from: usize,
+        to: usize,
+        line_count: usize,
+    },
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditError::EmptyFind => f.write_str("`find` is empty; give the exact text to replace"),
+            EditError::NotUnique {
+                what,
+                text,
+                count: 0,
+                ..
+            } => write!(
+                f,
+                "{what} {text:?} does not occur in the note; read the note again and copy the text exactly \
+                 (case, spaces and line breaks count)"
+            ),
+            EditError::NotUnique {
+                what,
+                text,
+                count,
+                lines,
+            } => write!(
+                f,
+                "{what} {text:?} occurs {count} times (lines {}); include more surrounding text so it occurs \
+                 once, or set replace_all",
+                join(lines)
+            ),
+            EditError::SectionNotFound { section, headings } if headings.is_empty() => {
+                write!(
+                    f,
+                    "no section {section:?}: the note has no headings; use append or a line operation"
+                )
+            }
+            EditError::SectionNotFound { section, headings } => write!(
+                f,
+                "no section {section:?}; the note's headings are: {}. Address a nested one as \"Parent::Child\"",
+                headings.join(", ")
+            ),
+            EditError::SectionAmbiguous { section, lines } => write!(
+                f,
+                "section {section:?} matches headings on lines {}; name its parent as \"Parent::{section}\" \
+                 or use a line operation",
+                join(lines)
+            ),
+            EditError::LinesOutOfRange {
+                from,
+                to,
+                line_count,
+            } => write!(
+                f,
+                "lines {from}..{to} are outside the note, which has {line_count} lines (lines count from 1, \
+                 `to` is inclusive)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+fn join(lines: &[usize]) -> String {
+    lines
+        .iter()
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What applying the operations did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditOutcome {
+    pub text: String,
+    /// Per operation: how many replacements (`replace_text`), else 1.
+    pub counts: Vec<usize>,
+}
+
+/// Applies `ops` in order; the first failing one (its index and error)
+/// aborts the whole edit.
+pub fn apply_ops(text: &str, ops: &[EditOp]) -> Result<EditOutcome, (usize, EditError)> {
+    let mut text = text.to_string();
+    let mut counts = Vec::with_capacity(ops.len());
+    for (i, op) in ops.iter().enumerate() {
+        let (next, count) = apply_op(&text, op).map_err(|e| (i, e))?;
+        text = next;
+        counts.push(count);
+    }
+    Ok(EditOutcome { text, counts })
+}
+
+fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let block = |content: &str| as_block(content, eol);
+    Ok(match op {
+        EditOp::Append { content } => {
+            let mut out = text.to_string();
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push_str(eol);
+            }
+            out.push_str(&block(content));
+            (out, 1)
+        }
+        EditOp::Prepend { content } => {
+            let at = body_start(text);
+            (splice(text, at..at, &block(content)), 1)
+        }
+        EditOp::ReplaceBody { content } => {
+            let at = body_start(text);
+            (splice(text, at..text.len(), &block(content)), 1)
+        }
+        EditOp::ReplaceText {
+            find,
+            replace,
+            replace_all,
+        } => {
+            if find.is_empty() {
+                return Err(EditError::EmptyFind);
+            }
+            let found: Vec<usize> = text.match_indices(find.as_str()).map(|(i, _)| i).collect();
+            if found.is_empty() || (found.len() > 1 && !replace_all) {
+                return Err(not_unique("`find`", find, text, &found));
+            }
+            (text.replace(find.as_str(), replace), found.len())
+        }
+        EditOp::InsertBefore { anchor, content } | EditOp::InsertAfter { anchor, content } => {
+            let line = unique_line(text, anchor)?;
+            let at = if matches!(op, EditOp::InsertBefore { .. }) {
+                line.start
+            } else {
+                line.end
+            };
+            let mut insert = block(content);
+            if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+                insert.insert_str(0, eol);
+            }
+            (splice(text, at..at, &insert), 1)
+        }
+        EditOp::AppendSection { section, content } => {
+            let s = find_section(text, section)?;
+            // After the section's last non-blank line, keeping blank lines
+            // before the next heading.
+            let body = &text[s.body.clone()];
+            let trimmed = body.trim_end_matches(['\n', '\r', ' ', '\t']);
+            let mut at = s.body.start + trimmed.len();
+            let mut insert = block(content);
+            if trimmed.is_empty() {
+                at = s.body.start;
+            } else {
+                // Move past the end of the last line.
+                at += text[at..].find('\n').map_or(text.len() - at, |i| i + 1);
+            }
+            if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+                insert.insert_str(0, eol);
+            }
+            (splice(text, at..at, &insert), 1)
+        }
+        EditOp::PrependSection { section, content } => {
+            let s = find_section(text, section)?;
+            let mut insert = block(content);
+            if s.body.start == text.len() && !text.ends_with('\n') {
+                insert.insert_str(0, eol);
+            }
+            (splice(text, s.body.start..s.body.start, &insert), 1)
+        }
+        EditOp::ReplaceSection { section, content } => {
+            let s = find_section(text, section)?;
+            let mut insert = block(content);
+            if s.body.start == text.len() && !text.ends_with('\n') {
+                insert.insert_str(0, eol);
+            }
+            // Keep one blank line before the next heading, if there is one.
+            if s.body.end < text.len() && !insert.is_empty() {
+                insert.push_str(eol);
+            }
+            (splice(text, s.body.clone(), &insert), 1)
+        }
+        EditOp::DeleteSection { section } => {
+            let s = find_section(text, section)?;
+            (splice(text, s.heading_start..s.body.end, ""), 1)
+        }
+        EditOp::InsertLines { at, content } => {
+            let lines = line_starts(text);
+            let count = line_count(text);
+            if *at == 0 || *at > count + 1 {
+                return Err(EditError::LinesOutOfRange {
+                    from: *at,
+                    to: *at,
+                    line_count: count,
+                });
+            }
+            let offset = if *at > count {
+                text.len()
+            } else {
+                lines[*at - 1]
+            };
+            let mut insert = block(content);
+            if offset == text.len() && !text.is_empty() && !text.ends_with('\n') {
+                insert.insert_str(0, eol);
+            }
+            (splice(text, offset..offset, &insert), 1)
+        }
+        EditOp::ReplaceLines { from, to, content } => {
+            let range = line_range(text, *from, *to)?;
+            let mut insert = block(content);
+            if range.end == text.len() && !text.ends_with('\n') {
+                insert.truncate(insert.trim_end_matches(['\r', '\n']).len());
+            }
+            (splice(text, range, &insert), 1)
+        }
+        EditOp::DeleteLines { from, to } => {
+            let range = line_range(text, *from, *to)?;
+            (splice(text, range, ""), 1)
+        }
+    })
+}
+
+/// Content as whole lines: line endings made `eol`, a final one added.
+fn as_block(content: &str, eol: &str) -> String {
+    if content.is_empty() {
+        return String::new();
+    }
+    let mut out = content.replace("\r\n", "\n");
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if eol == "\r\n" {
+        out.replace('\n', "\r\n")
+    } else {
+        out
+    }
+}
+
+fn splice(text: &str, range: Range<usize>, insert: &str) -> String {
+    let mut out = String::with_capacity(text.len() + insert.len());
+    out.push_str(&text[..range.start]);
+    out.push_str(insert);
+    out.push_str(&text[range.end..]);
+    out
+}
+
+/// Where the body starts: after the frontmatter block and its line break.
+pub fn body_start(text: &str) -> usize {
+    let note = parse_text("", text);
+    match note.frontmatter_span {
+        Some(span) => {
+            let end = span.end as usize;
+            end + text[end..].find('\n').map_or(text.len() - end, |i| i + 1)
+        }
+        None => {
+            if text.starts_with('\u{feff}') {
+                3
+            } else {
+                0
+            }
+        }
+    }
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    starts.extend(
+        text.match_indices('\n')
+            .map(|(i, _)| i + 1)
+            .filter(|&i| i < text.len()),
+    );
+    starts
+}
+
+/// Lines as people count them: a final line break does not start a line.
+pub fn line_count(text: &str) -> usize {
+    if text.is_empty() {
+        0
+    } else {
+        line_starts(text).len()
+    }
+}
+
+/// Byte range of 1-based inclusive lines `from..=to`, line breaks included.
+fn line_range(text: &str, from: usize, to: usize) -> Result<Range<usize>, EditError> {
+    let starts = line_starts(text);
+    let count = line_count(text);
+    if from == 0 || to < from || to > count {
+        return Err(EditError::LinesOutOfRange {
+            from,
+            to,
+            line_count: count,
+        });
+    }
+    let end = starts.get(to).copied().unwrap_or(text.len());
+    Ok(starts[from - 1]..end)
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset].matches('\n').count() + 1
+}
+
+fn not_unique(what: &'static str, find: &str, text: &str, found: &[usize]) -> EditError {
+    EditError::NotUnique {
+        what,
+        text: find.to_string(),
+        count: found.len(),
+        lines: found.iter().take(10).map(|&i| line_of(text, i)).collect(),
+    }
+}
+
+/// The one line containing `anchor`, with its line break.
+fn unique_line(text: &str, anchor: &str) -> Result<Range<usize>, EditError> {
+    if anchor.is_empty() {
+        return Err(EditError::EmptyFind);
+    }
+    let found: Vec<usize> = text.match_indices(anchor).map(|(i, _)| i).collect();
+    let mut lines: Vec<usize> = found.iter().map(|&i| line_of(text, i)).collect();
+    lines.dedup();
+    if lines.len() != 1 {
+        return Err(not_unique("anchor", anchor, text, &found));
+    }
+    let start = text[..found[0]].rfind('\n').map_or(0, |i| i + 1);
+    let end = found[0]
+        + text[found[0]..]
+            .find('\n')
+            .map_or(text.len() - found[0], |i| i + 1);
+    Ok(start..end)
+}
+
+/// A section: its heading line's start and its body (after the heading
+/// line up to the next heading of the same or a higher level).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionSpan {
+    pub heading_start: usize,
+    pub body: Range<usize>,
+}
+
+/// Finds `A::B::C`: each part a heading inside the previous one's section.
+/// Several headings matching the whole path is an error, not a guess.
+pub fn find_section(text: &str, section: &str) -> Result<SectionSpan, EditError> {
+    let note = parse_text("", text);
+    let headings = &note.headings;
+    let parts: Vec<&str> = section
+        .split("::")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let not_found = || EditError::SectionNotFound {
+        section: section.to_string(),
+        headings: headings
+            .iter()
+            .map(|h| format!("{} (line {})", h.text, h.line + 1))
+            .collect(),
+    };
+    if parts.is_empty() {
+        return Err(not_found());
+    }
+    // Every heading index whose ancestry matches the path.
+    let section_end = |i: usize| {
+        headings[i + 1..]
+            .iter()
+            .position(|h| h.level <= headings[i].level)
+            .map_or(headings.len(), |p| i + 1 + p)
+    };
+    let mut scopes: Vec<Range<usize>> = std::iter::once(0..headings.len()).collect();
+    let mut matches: Vec<usize> = Vec::new();
+    for (depth, part) in parts.iter().enumerate() {
+        matches = scopes
+            .iter()
+            .flat_map(|scope| {
+                scope
+                    .clone()
+                    .filter(|&i| heading_matches(&headings[i].text, part))
+            })
+            .collect();
+        matches.dedup();
+        if depth + 1 < parts.len() {
+            scopes = matches.iter().map(|&i| i + 1..section_end(i)).collect();
+        }
+    }
+    match matches.as_slice() {
+        [] => Err(not_found()),
+        [i] => {
+            let heading = &headings[*i];
+            // The heading's span may or may not include its line break.
+            let last = (heading.span.end as usize)
+                .saturating_sub(1)
+                .max(heading.span.start as usize);
+            let body_start = last + text[last..].find('\n').map_or(text.len() - last, |n| n + 1);
+            let end = (note.section_span(*i).end as usize).max(body_start);
+            Ok(SectionSpan {
+                heading_start: heading.span.start as usize,
+                body: body_start..end,
+            })
+        }
+        many => Err(EditError::SectionAmbiguous {
+            section: section.to_string(),
+            lines: many
+                .iter()
+                .map(|&i| headings[i].line as usize + 1)
+                .collect(),
+        }),
+    }
+}
