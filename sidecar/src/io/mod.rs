@@ -10,8 +10,10 @@ mod filter;
 mod live;
 mod load;
 mod watch;
+mod write;
 
 pub use filter::{PathFilter, relative_path};
-pub use live::{LiveVault, OpenError};
+pub use live::{LiveVault, LoadStatus, OpenError};
 pub use load::{Scan, scan, scan_with};
 pub use watch::{DEBOUNCE, WatchError, Watcher};
+pub use write::{PathError, checked_path, display_rel, move_file, write_atomic};

@@ -1,0 +1,280 @@
+//! Writing into the vault safely: validated vault paths (nothing escapes
+//! the vault) and atomic replacement (temp file in the same folder, fsync,
+//! rename, fsync of the folder), so a crash leaves the old or the new note,
+//! never a torn one. Knows nothing of the index or of any protocol.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Why a path given by a caller cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathError {
+    Empty,
+    Nul,
+    Absolute(String),
+    ParentDir(String),
+    Hidden(String),
+    Reserved(String),
+    /// Through a symbolic link that leads out of the vault.
+    Escapes(String),
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathError::Empty => {
+                f.write_str("the path is empty; give a vault path such as `folder/note`")
+            }
+            PathError::Nul => f.write_str("the path contains a NUL byte"),
+            PathError::Absolute(p) => {
+                write!(
+                    f,
+                    "`{p}` is absolute; give a path relative to the vault root, such as `folder/note`"
+                )
+            }
+            PathError::ParentDir(p) => {
+                write!(f, "`{p}` uses `..`; paths must stay inside the vault")
+            }
+            PathError::Hidden(p) => write!(
+                f,
+                "`{p}` is in a hidden file or folder (a name starting with `.`), which is not part of the vault"
+            ),
+            PathError::Reserved(p) => write!(
+                f,
+                "`{p}` uses a name that is reserved on Windows (CON, NUL, COM1, …)"
+            ),
+            PathError::Escapes(p) => {
+                write!(f, "`{p}` leads out of the vault through a symbolic link")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// Checks a vault path from a caller and returns it normalised (`/`
+/// separators, no `.` parts, no leading or trailing slash) with the
+/// absolute path it names. The file need not exist.
+pub fn checked_path(root: &Path, input: &str) -> Result<(String, PathBuf), PathError> {
+    let trimmed = input.trim();
+    if trimmed.is_empty() {
+        return Err(PathError::Empty);
+    }
+    if trimmed.contains('\0') {
+        return Err(PathError::Nul);
+    }
+    let unified = trimmed.replace('\\', "/");
+    if unified.starts_with('/') || Path::new(trimmed).is_absolute() || has_drive(&unified) {
+        return Err(PathError::Absolute(trimmed.to_string()));
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in unified.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return Err(PathError::ParentDir(trimmed.to_string())),
+            p if p.starts_with('.') => return Err(PathError::Hidden(trimmed.to_string())),
+            p if is_reserved(p) => return Err(PathError::Reserved(trimmed.to_string())),
+            p => parts.push(p),
+        }
+    }
+    if parts.is_empty() {
+        return Err(PathError::Empty);
+    }
+    let rel = parts.join("/");
+    let abs = root.join(&rel);
+    // The deepest existing ancestor must resolve inside the vault.
+    let mut probe: &Path = &abs;
+    loop {
+        if let Ok(real) = probe.canonicalize() {
+            let root_real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+            if !real.starts_with(&root_real) {
+                return Err(PathError::Escapes(trimmed.to_string()));
+            }
+            break;
+        }
+        match probe.parent() {
+            Some(parent) if parent.starts_with(root) => probe = parent,
+            _ => break,
+        }
+    }
+    Ok((rel, abs))
+}
+
+fn has_drive(p: &str) -> bool {
+    let b = p.as_bytes();
+    b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
+}
+
+fn is_reserved(part: &str) -> bool {
+    let stem = part
+        .split('.')
+        .next()
+        .unwrap_or(part)
+        .trim_end()
+        .to_ascii_uppercase();
+    matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || ((stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.len() == 4
+            && stem.as_bytes()[3].is_ascii_digit()
+            && stem.as_bytes()[3] != b'0')
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Replaces (or creates) `path` with `bytes` atomically. Parent folders are
+/// created. An existing file keeps its permissions. The temporary file is a
+/// dot-file in the same folder (so it is never indexed) and is removed if
+/// anything fails.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no parent folder"))?;
+    fs::create_dir_all(dir)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("note");
+    let tmp = dir.join(format!(
+        ".{name}.weft-{}-{}.tmp",
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        file.write_all(bytes)?;
+        if let Ok(meta) = fs::metadata(path) {
+            file.set_permissions(meta.permissions())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)?;
+        sync_dir(dir);
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Moves `from` to `to` (same file system), creating `to`'s folders; fails
+/// rather than replace an existing `to`.
+pub fn move_file(from: &Path, to: &Path) -> io::Result<()> {
+    if to.symlink_metadata().is_ok() {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} already exists", to.display()),
+        ));
+    }
+    if let Some(dir) = to.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    fs::rename(from, to)?;
+    for dir in [from.parent(), to.parent()].into_iter().flatten() {
+        sync_dir(dir);
+    }
+    Ok(())
+}
+
+/// Makes a rename durable; best effort where folders cannot be opened.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// The vault path of `abs` if it is inside `root` (for messages).
+pub fn display_rel(root: &Path, abs: &Path) -> String {
+    abs.strip_prefix(root)
+        .map(|p| {
+            p.components()
+                .filter_map(|c| {
+                    if let Component::Normal(s) = c {
+                        s.to_str()
+                    } else {
+                        None
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .unwrap_or_else(|_| abs.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_checked_before_anything_is_touched() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        assert_eq!(checked_path(root, " a/./b\\c.md ").unwrap().0, "a/b/c.md");
+        for (input, word) in [
+            ("", "empty"),
+            ("/etc/passwd", "absolute"),
+            ("C:/x.md", "absolute"),
+            ("a/../../x", "`..`"),
+            (".obsidian/x.md", "hidden"),
+            ("a/.git/config", "hidden"),
+            ("notes/CON.md", "reserved"),
+            ("lpt1", "reserved"),
+            ("a\0b", "NUL"),
+        ] {
+            let error = checked_path(root, input).unwrap_err().to_string();
+            assert!(error.contains(word), "{input:?}: {error}");
+        }
+        assert!(checked_path(root, "console.md").is_ok());
+        assert!(checked_path(root, "COM0.md").is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_vault_are_refused() {
+        let vault = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), vault.path().join("out")).unwrap();
+        let error = checked_path(vault.path(), "out/new/note.md").unwrap_err();
+        assert!(matches!(error, PathError::Escapes(_)), "{error}");
+        std::fs::create_dir(vault.path().join("inside")).unwrap();
+        std::os::unix::fs::symlink(vault.path().join("inside"), vault.path().join("alias"))
+            .unwrap();
+        assert!(checked_path(vault.path(), "alias/note.md").is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_replaces_keeps_permissions_and_leaves_no_temp_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/note.md");
+        write_atomic(&path, b"one").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert_eq!(
+            fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        let names: Vec<_> = fs::read_dir(dir.path().join("sub"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["note.md"]);
+    }
+
+    #[test]
+    fn move_never_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.md"), dir.path().join("x/b.md"));
+        fs::write(&a, "a").unwrap();
+        move_file(&a, &b).unwrap();
+        assert_eq!(fs::read_to_string(&b).unwrap(), "a");
+        fs::write(&a, "new a").unwrap();
+        assert_eq!(
+            move_file(&a, &b).unwrap_err().kind(),
+            io::ErrorKind::AlreadyExists
+        );
+        assert_eq!(fs::read_to_string(&b).unwrap(), "a");
+    }
+}
