@@ -34,17 +34,7 @@ echo "==> cargo build --release -p weft" >&2
 cargo build --release -p weft >&2
 weft="$CARGO_TARGET_DIR/release/weft"
 
-# The hidden `weft bench` subcommand, or until it is wired the `index` bench
-# target, which takes the same arguments.
-if "$weft" bench --help 2>/dev/null | grep -q generate; then
-  bench=("$weft" bench)
-else
-  echo "==> weft has no 'bench' subcommand: using the 'index' bench target" >&2
-  exe="$(cargo bench -p weft --bench index --no-run 2>&1 | tee /dev/stderr |
-    sed -n 's/^ *Executable .*(\(.*\))$/\1/p' | tail -n 1)"
-  [ -x "$exe" ] || { echo "could not find the bench executable" >&2; exit 1; }
-  bench=("$exe")
-fi
+bench=("$weft" bench)
 
 mkdir -p "$vaults"
 for n in "${sizes[@]}"; do

@@ -7,4 +7,5 @@
 pub mod cli;
 pub mod config;
 pub mod io;
+pub mod testkit;
 pub mod vault;

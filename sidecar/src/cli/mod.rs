@@ -4,6 +4,7 @@
 //! their answers as compact Markdown (`--format text`) or JSON. Knows nothing
 //! of LSP or MCP.
 
+mod bench;
 mod render;
 
 use std::path::{Path, PathBuf};
@@ -59,6 +60,12 @@ enum Command {
     },
     /// Counts: notes, links (resolved, ambiguous, unresolved), tags, orphans.
     Stats,
+    /// Generate vaults and time the product on them (for developers).
+    #[command(hide = true)]
+    Bench {
+        #[command(subcommand)]
+        bench: bench::Bench,
+    },
     /// Broken, ambiguous and broken-fragment links, and notes that did not
     /// parse cleanly, each with file:line. Exits 1 when it finds any.
     Check {
@@ -120,6 +127,10 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let format = cli.global.format;
+    let command = match cli.command {
+        Command::Bench { bench } => return bench::run(bench).map(|()| ExitCode::SUCCESS),
+        command => command,
+    };
     let root = vault_root(cli.global.vault.as_deref())?;
     let vault = LiveVault::open(&root).map_err(|e| CliError(e.to_string()))?;
     let index = vault.index.read().unwrap_or_else(|e| e.into_inner());
@@ -133,7 +144,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         texts: &texts,
         format,
     };
-    let (text, code) = match cli.command {
+    let (text, code) = match command {
         Command::Query {
             query: Query::Backlinks { note },
         } => (out.backlinks(&note, lookup(&index, &note, true)?), 0),
@@ -174,6 +185,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             0,
         ),
         Command::Stats => (out.stats(&query::stats(&index)), 0),
+        Command::Bench { .. } => unreachable!("handled before opening the vault"),
         Command::Check { path_prefix } => {
             let problems = query::check(&index, path_prefix.as_deref().unwrap_or(""));
             let code = u8::from(!problems.is_empty());

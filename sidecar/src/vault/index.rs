@@ -161,11 +161,9 @@ impl VaultIndex {
         if self.attachments.insert(key.clone(), path.into()).is_none() {
             self.generation += 1;
             let name = key.rsplit('/').next().unwrap_or(&key).into();
-            insert_sorted(
-                self.attachments_by_name.entry(name).or_default(),
-                key,
-                |k| k.clone(),
-            );
+            let list = self.attachments_by_name.entry(name).or_default();
+            let at = list.partition_point(|k| *k < key);
+            list.insert(at, key);
         }
     }
 
@@ -311,29 +309,20 @@ impl VaultIndex {
     fn link_entries(&mut self, id: NoteId, note: &Note) {
         let path = path_key(&note.path);
         let stem = path.rsplit('/').next().unwrap_or(&path).to_string();
-        let paths = &self.notes;
+        // Lists of ids stay sorted by path, so tie-breaks need no sorting.
+        let notes = &self.notes;
+        let path_of = |n: &NoteId| -> &str {
+            if *n == id {
+                &note.path
+            } else {
+                notes[n.0 as usize].as_ref().map_or("", |n| &n.path)
+            }
+        };
         insert_sorted(
             self.by_path.entry(path.as_str().into()).or_default(),
             id,
-            |n: &NoteId| -> Box<str> {
-                if *n == id {
-                    note.path.clone()
-                } else {
-                    paths[n.0 as usize]
-                        .as_ref()
-                        .map_or_else(Default::default, |n| n.path.clone())
-                }
-            },
+            path_of,
         );
-        let path_of = |n: &NoteId| -> Box<str> {
-            if *n == id {
-                note.path.clone()
-            } else {
-                paths[n.0 as usize]
-                    .as_ref()
-                    .map_or_else(Default::default, |n| n.path.clone())
-            }
-        };
         insert_sorted(self.by_stem.entry(stem.into()).or_default(), id, path_of);
         for name in name_keys(note) {
             insert_sorted(self.by_name.entry(name.into()).or_default(), id, path_of);
@@ -374,11 +363,17 @@ impl VaultIndex {
         for name in name_keys(note) {
             remove_from(&mut self.by_name, &name, |n| *n == id);
         }
+        // One pass per distinct key, however many links share it.
         let folder = folder_of(&note.path);
-        for link in &note.links {
-            for key in Self::link_keys(folder, link) {
-                remove_from(&mut self.links_by_key, &key, |r| r.source == id);
-            }
+        let mut keys: Vec<String> = note
+            .links
+            .iter()
+            .flat_map(|l| Self::link_keys(folder, l))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        for key in keys {
+            remove_from(&mut self.links_by_key, &key, |r| r.source == id);
         }
         let mut seen: Vec<String> = Vec::new();
         for tag in &note.tags {
@@ -414,12 +409,16 @@ fn name_keys(note: &Note) -> Vec<String> {
     keys
 }
 
-fn insert_sorted<T: PartialEq, K: Ord>(list: &mut Vec<T>, item: T, key: impl Fn(&T) -> K) {
-    if list.contains(&item) {
-        return;
-    }
+fn insert_sorted<'a, T: PartialEq + Copy>(list: &mut Vec<T>, item: T, key: impl Fn(&T) -> &'a str) {
     let k = key(&item);
     let at = list.partition_point(|x| key(x) < k);
+    if list[at..]
+        .iter()
+        .take_while(|x| key(x) == k)
+        .any(|x| *x == item)
+    {
+        return;
+    }
     list.insert(at, item);
 }
 

@@ -49,10 +49,74 @@ pub fn heading_key(s: &str) -> String {
 
 /// Whether a fragment (`My Heading`, `my-heading`) names a heading.
 pub fn heading_matches(heading: &str, fragment: &str) -> bool {
-    heading_key(heading) == heading_key(fragment) || {
-        let s = slug(fragment);
-        !s.is_empty() && slug(heading) == s
+    FragmentKey::new(fragment).matches(heading)
+}
+
+/// A fragment prepared once for comparing against many headings: matching
+/// a heading then allocates nothing for ASCII text.
+pub struct FragmentKey {
+    key: String,
+    slug: String,
+}
+
+impl FragmentKey {
+    pub fn new(fragment: &str) -> Self {
+        FragmentKey {
+            key: heading_key(fragment),
+            slug: slug(fragment),
+        }
     }
+
+    pub fn matches(&self, heading: &str) -> bool {
+        if heading.is_ascii() {
+            return ascii_folded_eq(heading, &self.key)
+                || (!self.slug.is_empty() && ascii_slug_eq(heading, &self.slug));
+        }
+        heading_key(heading) == self.key || (!self.slug.is_empty() && slug(heading) == self.slug)
+    }
+}
+
+/// `heading_key(a) == key` for ASCII `a`, without allocating.
+fn ascii_folded_eq(a: &str, key: &str) -> bool {
+    let mut words = a.split_ascii_whitespace();
+    let mut rest = key.as_bytes();
+    let mut first = true;
+    for word in words.by_ref() {
+        if !first {
+            match rest.split_first() {
+                Some((b' ', tail)) => rest = tail,
+                _ => return false,
+            }
+        }
+        first = false;
+        if rest.len() < word.len() || !rest[..word.len()].eq_ignore_ascii_case(word.as_bytes()) {
+            return false;
+        }
+        rest = &rest[word.len()..];
+    }
+    rest.is_empty()
+}
+
+/// `slug(a) == slug` for ASCII `a`, without allocating.
+fn ascii_slug_eq(a: &str, slug: &str) -> bool {
+    let mut out = slug.bytes().peekable();
+    let mut pending_dash = false;
+    let mut started = false;
+    for b in a.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            if pending_dash && started && out.next() != Some(b'-') {
+                return false;
+            }
+            pending_dash = false;
+            started = true;
+            if out.next() != Some(b.to_ascii_lowercase()) {
+                return false;
+            }
+        } else if b.is_ascii_whitespace() || b == b'-' {
+            pending_dash = true;
+        }
+    }
+    out.peek().is_none()
 }
 
 /// Joins a relative target (`./x`, `../x/y`) onto a folder and folds `.` and
@@ -92,6 +156,21 @@ mod tests {
         assert!(heading_matches("My  heading", "my heading"));
         assert!(!heading_matches("Other", "my-heading"));
         assert!(!heading_matches("!!!", "???"));
+        // The allocation-free ASCII paths agree with the general ones.
+        for (h, f) in [
+            ("My  Heading", "my heading"),
+            ("A - B", "a-b"),
+            ("a_b c", "A_B-C"),
+            ("x", "xy"),
+            ("x y", "x"),
+            ("Q&A: part 2", "qa-part-2"),
+            ("-Lead", "lead"),
+            ("", ""),
+        ] {
+            let general =
+                heading_key(h) == heading_key(f) || (!slug(f).is_empty() && slug(h) == slug(f));
+            assert_eq!(heading_matches(h, f), general, "{h:?} vs {f:?}");
+        }
     }
 
     #[test]

@@ -158,7 +158,9 @@ impl<'a> NoteParser<'a> {
         let mut open_links: Vec<(Option<usize>, String)> = Vec::new();
         let mut heading: Option<(u8, Range<usize>, String)> = None;
         // Open paragraphs and list items: where they started.
-        let mut blocks: Vec<usize> = Vec::new();
+        // Open paragraphs and list items: where they start and, for an item
+        // with a nested list, where its own text ends.
+        let mut blocks: Vec<(usize, Option<usize>)> = Vec::new();
 
         for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
             let range = range.start + base..range.end + base;
@@ -195,10 +197,17 @@ impl<'a> NoteParser<'a> {
                         });
                     }
                 }
-                Event::Start(Tag::Paragraph) | Event::Start(Tag::Item) => blocks.push(range.start),
+                Event::Start(Tag::Paragraph) | Event::Start(Tag::Item) => {
+                    blocks.push((range.start, None))
+                }
+                Event::Start(Tag::List(_)) => {
+                    if let Some((_, own_end @ None)) = blocks.last_mut() {
+                        *own_end = Some(range.start);
+                    }
+                }
                 Event::End(TagEnd::Paragraph) | Event::End(TagEnd::Item) => {
-                    if let Some(start) = blocks.pop() {
-                        self.block_id(start..range.end);
+                    if let Some((start, own_end)) = blocks.pop() {
+                        self.block_id(start..own_end.unwrap_or(range.end));
                     }
                 }
                 Event::Start(Tag::Link {
@@ -470,6 +479,7 @@ impl<'a> NoteParser<'a> {
     fn finish(mut self) -> Note {
         self.frontmatter();
         self.links.sort_by_key(|l| l.span.start);
+        self.blocks.sort_by_key(|b| b.span.start);
         self.tags
             .sort_by_key(|t| t.span.as_ref().map_or(0, |s| s.start));
         let fm = self.frontmatter.as_deref();
@@ -523,7 +533,13 @@ impl<'a> NoteParser<'a> {
 fn wiki_link(text: &str, inner: Range<usize>, whole: Range<usize>, embed: bool) -> Link {
     let inner_text = &text[inner.clone()];
     let (dest, alias) = match inner_text.find('|') {
-        Some(bar) => (&inner_text[..bar], Some(inner_text[bar + 1..].trim())),
+        // In a table Obsidian writes `[[target\|alias]]`.
+        Some(bar) => (
+            inner_text[..bar]
+                .strip_suffix('\\')
+                .unwrap_or(&inner_text[..bar]),
+            Some(inner_text[bar + 1..].trim()),
+        ),
         None => (inner_text, None),
     };
     let (target, fragment) = match dest.find('#') {

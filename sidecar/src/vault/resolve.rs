@@ -10,7 +10,7 @@
 //! 4. Else an attachment with that path or name; else unresolved.
 
 use super::index::{NoteId, VaultIndex};
-use super::key::{heading_matches, join_relative, path_key};
+use super::key::{FragmentKey, join_relative, path_key};
 use super::note::{LinkKind, Note, folder_of};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,9 +170,10 @@ pub fn resolve_fragment(note: &Note, fragment: &str) -> FragmentTarget {
     let mut scope = 0..note.headings.len();
     let mut found = None;
     for part in fragment.split('#').map(str::trim).filter(|p| !p.is_empty()) {
+        let wanted = FragmentKey::new(part);
         let Some(index) = scope
             .clone()
-            .find(|&i| heading_matches(&note.headings[i].text, part))
+            .find(|&i| wanted.matches(&note.headings[i].text))
         else {
             return FragmentTarget::Missing;
         };

@@ -255,3 +255,18 @@ fn random_inputs_never_panic() {
         parse_note("fuzz/b.md", &bytes);
     }
 }
+
+/// Regression: an id on a list item with nested children was lost, and the
+/// escaped pipe Obsidian writes in tables ended up in the target.
+#[test]
+fn block_id_on_parent_item_and_escaped_pipe_in_tables() {
+    check(
+        "- parent ^abc123\n  - child ^kid\n- plain\n\n| a | b |\n|---|---|\n| [[X\\|shown]] | 2 |\n",
+        expect![[r#"
+            title: Note
+            block L0 ^abc123 span="^abc123" block="- parent ^abc123"
+            block L1 ^kid span="^kid" block="- child ^kid"
+            link L6 Wiki "[[X\\|shown]]" target="X"@"X" alias="shown"
+        "#]],
+    );
+}

@@ -1,0 +1,71 @@
+//! `weft bench` (hidden): generate vaults and time the product's real
+//! paths on them. Prints figures; never judges them.
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+
+use super::CliError;
+use crate::testkit::{BenchOptions, GenSpec, generate_or_reuse, index_bench};
+
+#[derive(Subcommand, Debug)]
+pub enum Bench {
+    /// Writes a deterministic vault of N notes into DIR (reused when DIR
+    /// already holds the same generated vault).
+    Generate {
+        #[arg(long)]
+        notes: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        dir: PathBuf,
+    },
+    /// Times reading every file (the floor), the full index build, one
+    /// edit, backlinks and resolution, and reports memory after indexing.
+    Index {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(bench: Bench) -> Result<(), CliError> {
+    let fail = |e: &dyn std::fmt::Display| CliError(e.to_string());
+    match bench {
+        Bench::Generate { notes, seed, dir } => {
+            let start = std::time::Instant::now();
+            let (stats, reused) =
+                generate_or_reuse(&dir, &GenSpec { notes, seed }).map_err(|e| fail(&e))?;
+            println!(
+                "{} {} notes ({:.1} MB, {} links, {} attachments) in {} in {:.2} s",
+                if reused { "reused" } else { "generated" },
+                stats.notes,
+                stats.bytes as f64 / 1e6,
+                stats.links,
+                stats.attachments,
+                dir.display(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Bench::Index { dir, runs, json } => {
+            let report = index_bench(
+                &dir,
+                &BenchOptions {
+                    runs,
+                    ..BenchOptions::default()
+                },
+            )
+            .map_err(|e| fail(&e))?;
+            println!(
+                "{}",
+                if json {
+                    report.to_json()
+                } else {
+                    report.to_markdown()
+                }
+            );
+        }
+    }
+    Ok(())
+}
