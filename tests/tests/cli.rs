@@ -212,3 +212,34 @@ fn notes_complete_names_by_prefix_title_and_alias() {
     let (out, _, _) = run(&vault, &["query", "notes", "--limit", "1"]);
     assert_eq!(out, "- The Hub (`Hub.md`)\n");
 }
+
+/// Regression: `weft check | head` panicked on the closed pipe.
+#[test]
+fn a_closed_pipe_is_not_a_crash() {
+    use std::io::Read;
+    let mut fixture = String::new();
+    for i in 0..3000 {
+        fixture.push_str(&format!("//- /n{i}.md\n[[missing{i}]]\n"));
+    }
+    let vault = TempVault::new(&fixture);
+    let mut child = vault
+        .weft(&["check"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(1), "{stderr}");
+}

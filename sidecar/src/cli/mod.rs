@@ -7,6 +7,7 @@
 mod bench;
 mod render;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -192,9 +193,15 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             (out.check(&problems), code)
         }
     };
-    print!("{text}");
-    if !text.ends_with('\n') {
-        println!();
+    // A closed pipe (`weft check | head`) is not an error: stop quietly.
+    let mut stdout = std::io::stdout().lock();
+    let newline = if text.ends_with('\n') { "" } else { "\n" };
+    if let Err(error) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.write_all(newline.as_bytes()))
+        && error.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(CliError(format!("cannot write the answer: {error}")));
     }
     Ok(ExitCode::from(code))
 }
