@@ -6,6 +6,11 @@
 
 pub mod cli;
 pub mod config;
+pub mod history;
 pub mod io;
+pub mod lsp;
+pub mod mcp;
+pub mod ops;
+pub mod search;
 pub mod testkit;
 pub mod vault;

@@ -54,6 +54,11 @@ pub enum Format {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Serve the language server on stdin/stdout (editors start this). The
+    /// vault is the editor's workspace folder unless --vault is given.
+    Lsp,
+    /// Serve the MCP server on stdin/stdout (agents start this).
+    Mcp(crate::mcp::McpArgs),
     /// One-shot questions about the vault's links.
     Query {
         #[command(subcommand)]
@@ -130,6 +135,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let format = cli.global.format;
     let command = match cli.command {
         Command::Bench { bench } => return bench::run(bench).map(|()| ExitCode::SUCCESS),
+        Command::Lsp => return Ok(crate::lsp::run_stdio(cli.global.vault)),
+        Command::Mcp(args) => return Ok(crate::mcp::run_stdio(cli.global.vault, args)),
         command => command,
     };
     let root = vault_root(cli.global.vault.as_deref())?;
@@ -186,7 +193,9 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             0,
         ),
         Command::Stats => (out.stats(&query::stats(&index)), 0),
-        Command::Bench { .. } => unreachable!("handled before opening the vault"),
+        Command::Bench { .. } | Command::Lsp | Command::Mcp(_) => {
+            unreachable!("handled before opening the vault")
+        }
         Command::Check { path_prefix } => {
             let problems = query::check(&index, path_prefix.as_deref().unwrap_or(""));
             let code = u8::from(!problems.is_empty());

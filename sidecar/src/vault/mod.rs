@@ -3,6 +3,7 @@
 //! Nothing here does IO or knows any protocol (LSP, MCP, JSON-RPC) or async
 //! runtime. Offsets are byte offsets into a note's text; lines are 0-based.
 
+pub mod complete;
 pub mod edit;
 pub mod frontmatter;
 pub mod index;
@@ -10,7 +11,10 @@ pub mod key;
 pub mod note;
 pub mod parse;
 pub mod query;
+pub mod related;
 pub mod resolve;
+pub mod rewrite;
+pub mod symbols;
 
 pub use index::{LinkRef, NoteId, VaultIndex};
 pub use note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, TagUse};

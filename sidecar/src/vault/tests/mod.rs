@@ -1,10 +1,13 @@
 //! Domain tests on inline fixture vaults: `//- /path.md` starts a file.
 
+mod complete;
 mod edit;
 mod frontmatter;
 mod index;
 mod parse;
 mod resolve;
+mod rewrite;
+mod symbols;
 
 use std::fmt::Write;
 

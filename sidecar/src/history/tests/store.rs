@@ -1,0 +1,347 @@
+//! The store itself: where it goes, `mode = "off"`, a damaged store (a clear
+//! error, history disabled), a deleted one (started anew), and the cost of
+//! a commit not growing with the vault.
+
+use std::collections::BTreeMap;
+
+use git2::{ObjectType, Repository};
+
+use super::*;
+
+fn store_dir(root: &Path) -> std::path::PathBuf {
+    root.join(".weft/history.git")
+}
+
+#[test]
+fn the_store_is_bare_and_ignored_by_the_vaults_git() {
+    let dir = vault();
+    let history = open(dir.path());
+    let status = history.status();
+    assert_eq!(status.mode, "weft");
+    let expected = store_dir(&dir.path().canonicalize().expect("canonical"));
+    assert_eq!(status.dir.as_deref(), Some(expected.as_path()));
+    assert_eq!(status.vault_git, None);
+    let repo = Repository::open_bare(&expected).expect("a repository");
+    assert!(repo.is_bare());
+    let ignore = std::fs::read_to_string(dir.path().join(".weft/.gitignore")).expect("ignore file");
+    assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
+    assert!(format!("{history:?}").contains("weft"));
+
+    // An existing ignore file is the user's: left alone.
+    std::fs::write(dir.path().join(".weft/.gitignore"), "mine\n").expect("write");
+    drop(history);
+    let _history = open(dir.path());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".weft/.gitignore")).expect("read"),
+        "mine\n"
+    );
+
+    // Another place, relative or absolute; a store outside `.weft/` gets
+    // its own ignore file.
+    let other = vault();
+    let config = HistoryConfig {
+        mode: HistoryMode::Weft,
+        dir: "meta/hist.git".into(),
+    };
+    let history = History::open(other.path(), &config).expect("opens");
+    commit(&history, &[write("a.md", "a")], "write_note: a.md");
+    assert!(other.path().join("meta/hist.git/.gitignore").is_file());
+    assert!(!other.path().join("meta/.gitignore").exists());
+
+    // Never the vault itself nor its own repository.
+    for bad in ["", ".", ".git", ".git/weft", "x/../.git"] {
+        let config = HistoryConfig {
+            mode: HistoryMode::Weft,
+            dir: bad.into(),
+        };
+        let error = History::open(other.path(), &config)
+            .expect_err(bad)
+            .to_string();
+        assert!(
+            error.contains("cannot keep note history at"),
+            "{bad}: {error}"
+        );
+    }
+}
+
+#[test]
+fn mode_off_records_nothing_and_says_why() {
+    let dir = vault();
+    let config = HistoryConfig {
+        mode: HistoryMode::Off,
+        dir: ".weft/history.git".into(),
+    };
+    let history = History::open(dir.path(), &config).expect("opens");
+    assert!(!history.is_enabled());
+    let status = history.status();
+    assert_eq!(status.mode, "off");
+    assert!(
+        status
+            .reason
+            .as_deref()
+            .unwrap_or("")
+            .contains("mode = \"off\"")
+    );
+    assert_eq!(
+        history
+            .record(&[write("a.md", "a")], "t", "m", Source::Tool)
+            .expect("no-op"),
+        None
+    );
+    assert_eq!(history.snapshot_all([("a.md", "a")]).expect("no-op"), None);
+    assert_eq!(
+        history
+            .snapshot_external_at(dir.path(), &["a.md".to_string()])
+            .expect("no-op"),
+        None
+    );
+    assert!(
+        history
+            .log(None, None, 10, None)
+            .expect("empty")
+            .items
+            .is_empty()
+    );
+    let error = history
+        .read("a.md", "abcdef1")
+        .expect_err("off")
+        .to_string();
+    assert!(error.contains("history is off"), "{error}");
+    assert!(
+        history
+            .diff("a.md", "abcdef1", DiffTarget::Current(""))
+            .is_err()
+    );
+    assert!(!dir.path().join(".weft").exists(), "nothing written");
+}
+
+#[test]
+fn a_damaged_store_is_a_clear_error_and_history_can_run_disabled() {
+    type Damage = fn(&Path);
+    let damages: [(&str, Damage); 4] = [
+        ("the branch points at a missing commit", |store| {
+            std::fs::write(
+                store.join("refs/heads/main"),
+                "0123456789abcdef0123456789abcdef01234567\n",
+            )
+            .expect("write")
+        }),
+        ("the objects are gone", |store| {
+            std::fs::remove_dir_all(store.join("objects")).expect("rm")
+        }),
+        ("HEAD is garbage", |store| {
+            std::fs::write(store.join("HEAD"), "garbage").expect("write")
+        }),
+        ("the store is a file", |store| {
+            std::fs::remove_dir_all(store).expect("rm");
+            std::fs::write(store, "not a repository").expect("write");
+        }),
+    ];
+    for (what, damage) in damages {
+        let dir = vault();
+        write_file(dir.path(), "a.md", "my note\n");
+        let history = open(dir.path());
+        commit(&history, &[write("a.md", "my note\n")], "write_note: a.md");
+        drop(history);
+        damage(&store_dir(dir.path()));
+        let error = History::open(dir.path(), &config()).expect_err(what);
+        assert!(
+            matches!(error, HistoryError::Corrupt { .. }),
+            "{what}: {error}"
+        );
+        let message = error.to_string();
+        assert!(message.contains("is damaged"), "{what}: {message}");
+        assert!(message.contains("Move or delete"), "{what}: {message}");
+        assert!(message.contains("history.git"), "{what}: {message}");
+        // Callers carry on without history; the notes are untouched.
+        let history = History::disabled(message.clone());
+        assert_eq!(history.status().mode, "unavailable");
+        assert_eq!(history.status().reason.as_deref(), Some(message.as_str()));
+        assert_eq!(
+            history
+                .record(&[write("a.md", "x")], "t", "m", Source::Tool)
+                .expect("no-op"),
+            None
+        );
+        assert!(
+            history
+                .log(Some("a.md"), None, 5, None)
+                .expect("empty")
+                .items
+                .is_empty()
+        );
+        let read = history
+            .read("a.md", "abcdef1")
+            .expect_err("disabled")
+            .to_string();
+        assert!(read.contains("is damaged"), "{read}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.md")).expect("note"),
+            "my note\n"
+        );
+    }
+}
+
+#[test]
+fn a_deleted_store_is_started_anew() {
+    let dir = vault();
+    let history = open(dir.path());
+    history.snapshot_all([("a.md", "a")]).expect("snapshot");
+    commit(&history, &[write("a.md", "b")], "edit_note: a.md");
+    drop(history);
+    std::fs::remove_dir_all(store_dir(dir.path())).expect("rm");
+
+    let history = open(dir.path());
+    assert!(history.status().needs_baseline);
+    assert!(
+        history
+            .log(None, None, 10, None)
+            .expect("log")
+            .items
+            .is_empty()
+    );
+    history.snapshot_all([("a.md", "b")]).expect("snapshot");
+    assert_eq!(
+        history.log(None, None, 10, None).expect("log").items.len(),
+        1
+    );
+
+    // Deleted while open: the next commit starts a new store.
+    std::fs::remove_dir_all(dir.path().join(".weft")).expect("rm");
+    let id = commit(&history, &[write("a.md", "c")], "edit_note: a.md");
+    let page = history.log(None, None, 10, None).expect("log");
+    assert_eq!(ids(&page), [id.id]);
+    assert!(dir.path().join(".weft/.gitignore").is_file());
+}
+
+/// Objects in a store, by kind.
+fn census(store: &Path) -> BTreeMap<&'static str, usize> {
+    let repo = Repository::open_bare(store).expect("store");
+    let odb = repo.odb().expect("odb");
+    let mut ids = Vec::new();
+    odb.foreach(|id| {
+        ids.push(*id);
+        true
+    })
+    .expect("foreach");
+    let mut census = BTreeMap::new();
+    for id in ids {
+        let kind = match odb.read_header(id).expect("header").1 {
+            ObjectType::Blob => "blobs",
+            ObjectType::Tree => "trees",
+            ObjectType::Commit => "commits",
+            _ => "other",
+        };
+        *census.entry(kind).or_insert(0) += 1;
+    }
+    census
+}
+
+fn difference(
+    before: &BTreeMap<&'static str, usize>,
+    after: &BTreeMap<&'static str, usize>,
+) -> Vec<(&'static str, usize)> {
+    after
+        .iter()
+        .map(|(k, v)| (*k, v - before.get(k).copied().unwrap_or(0)))
+        .filter(|(_, n)| *n > 0)
+        .collect()
+}
+
+#[test]
+fn a_commit_writes_only_the_trees_along_the_changed_path() {
+    let mut written = Vec::new();
+    for notes in [20, 2000] {
+        let dir = vault();
+        let history = open(dir.path());
+        let files: Vec<(String, String)> = (0..notes)
+            .map(|i| {
+                (
+                    format!("f{}/g{}/n{i}.md", i % 10, i % 7),
+                    format!("note {i}\n"),
+                )
+            })
+            .chain([("deep/er/note.md".to_string(), "start\n".to_string())])
+            .collect();
+        history
+            .snapshot_all(files.iter().map(|(p, t)| (p.as_str(), t.as_bytes())))
+            .expect("snapshot");
+        let store = store_dir(dir.path());
+        let before = census(&store);
+        commit(
+            &history,
+            &[write("deep/er/note.md", "changed\n")],
+            "edit_note: deep/er/note.md",
+        );
+        let after = census(&store);
+        let one_edit = difference(&before, &after);
+        // A second edit elsewhere in a big folder: the same, three trees.
+        let before = after;
+        commit(
+            &history,
+            &[write("f3/g3/n3.md", "changed too\n")],
+            "edit_note: f3/g3/n3.md",
+        );
+        let another = difference(&before, &census(&store));
+        written.push((one_edit, another));
+    }
+    let expected = vec![("blobs", 1), ("commits", 1), ("trees", 3)];
+    for (one_edit, another) in &written {
+        assert_eq!(one_edit, &expected, "root, deep, deep/er");
+        assert_eq!(another, &expected, "root, f3, f3/g3");
+    }
+}
+
+#[test]
+fn files_and_folders_may_swap_places() {
+    let dir = vault();
+    let history = open(dir.path());
+    commit(
+        &history,
+        &[write("a", "a file"), write("d/x.md", "x")],
+        "setup",
+    );
+    // `a` becomes a folder, `d` a file, in one commit.
+    commit(
+        &history,
+        &[
+            Change::Delete { path: "a" },
+            write("a/inside.md", "inside"),
+            write("d", "now a file"),
+        ],
+        "swap",
+    );
+    let page = history.log(None, None, 1, None).expect("log");
+    let mut changes: Vec<(ChangeKind, String)> = page.items[0]
+        .changes
+        .iter()
+        .map(|c| (c.kind, c.path.clone()))
+        .collect();
+    changes.sort_by(|a, b| a.1.cmp(&b.1));
+    assert_eq!(
+        changes,
+        [
+            (ChangeKind::Deleted, "a".into()),
+            (ChangeKind::Added, "a/inside.md".into()),
+            (ChangeKind::Added, "d".into()),
+            (ChangeKind::Deleted, "d/x.md".into()),
+        ]
+    );
+    // Deleting a folder path removes everything under it; an empty folder
+    // disappears.
+    commit(&history, &[Change::Delete { path: "a" }], "delete folder a");
+    let head = history.log(None, None, 1, None).expect("log");
+    assert_eq!(head.items[0].changes[0].path, "a/inside.md");
+    // Deleting what is not there is no change.
+    assert_eq!(
+        history
+            .record(
+                &[Change::Delete { path: "nothing.md" }],
+                "t",
+                "m",
+                Source::Tool
+            )
+            .expect("ok"),
+        None
+    );
+}

@@ -1,0 +1,489 @@
+//! `weft bench lsp DIR`: request latency of the language server on a vault,
+//! measured as an editor sees it: the whole server in process over a pipe,
+//! JSON-RPC framing and serialization included.
+//!
+//! It reports p50/p95/max for completion (typing `[[` and a few letters),
+//! definition, references and hover (on links picked at random), workspace
+//! symbols (a few letters of a note name), the time to the first answer and
+//! to a loaded vault, and a floor (a request that does nothing). Timings are
+//! printed, never asserted. This module must not know the CLI.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use fastrand::Rng;
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::oneshot;
+
+use super::convert::{Encoding, LineIndex, path_to_uri};
+use crate::testkit::Summary;
+use crate::vault::note::is_note_path;
+use crate::vault::parse_note;
+
+/// What to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LspBenchOptions {
+    /// Requests of each kind.
+    pub samples: usize,
+    pub seed: u64,
+}
+
+impl Default for LspBenchOptions {
+    fn default() -> Self {
+        LspBenchOptions {
+            samples: 300,
+            seed: 1,
+        }
+    }
+}
+
+/// Latencies in milliseconds.
+#[derive(Debug, Clone, Serialize)]
+pub struct LspBenchReport {
+    pub vault: String,
+    pub notes: usize,
+    pub cores: usize,
+    /// From sending `initialize` to its answer.
+    pub initialize_ms: f64,
+    /// From `initialized` to the vault loaded (requests are answered
+    /// meanwhile, from what is indexed).
+    pub loaded_ms: f64,
+    /// ... and to the backlink counts that rank completions.
+    pub ranked_ms: f64,
+    /// A request that does nothing: the cost of the pipe and JSON-RPC.
+    pub floor: Summary,
+    pub completion: Summary,
+    pub definition: Summary,
+    pub references: Summary,
+    pub hover: Summary,
+    pub workspace_symbols: Summary,
+    /// CPU milliseconds per request kind (the process's threads, summed):
+    /// what the wall-clock figures would be on an idle machine, roughly.
+    pub cpu: std::collections::BTreeMap<String, Summary>,
+    /// Average items per answer, to show answers are not empty.
+    pub completion_items: f64,
+    pub references_found: f64,
+}
+
+/// Targets from PRODUCT.md for completion, definition, references and
+/// hover at 10k notes (p95, ms).
+pub const TARGET_P95_MS: f64 = 10.0;
+
+type Writer = Arc<tokio::sync::Mutex<tokio::io::WriteHalf<tokio::io::DuplexStream>>>;
+type Pending = Arc<Mutex<HashMap<i64, oneshot::Sender<Value>>>>;
+
+/// A minimal JSON-RPC client of the server.
+struct Client {
+    writer: Writer,
+    pending: Pending,
+    next: i64,
+    /// CPU milliseconds of the last timed request.
+    cpu_ms: f64,
+}
+
+impl Client {
+    async fn send(&self, message: &Value) -> io::Result<()> {
+        let body = serde_json::to_string(message)?;
+        let mut w = self.writer.lock().await;
+        w.write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes())
+            .await?;
+        w.flush().await
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> io::Result<Value> {
+        self.next += 1;
+        let id = self.next;
+        let (tx, rx) = oneshot::channel();
+        self.pending
+            .lock()
+            .map_err(|_| io::Error::other("poisoned"))?
+            .insert(id, tx);
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await?;
+        let response = tokio::time::timeout(Duration::from_secs(120), rx)
+            .await
+            .map_err(|_| io::Error::other(format!("no answer to {method}")))?
+            .map_err(|_| io::Error::other("server gone"))?;
+        if let Some(error) = response.get("error") {
+            return Err(io::Error::other(format!("{method}: {error}")));
+        }
+        Ok(response["result"].clone())
+    }
+
+    async fn notify(&self, method: &str, params: Value) -> io::Result<()> {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await
+    }
+
+    /// Times one request: wall-clock milliseconds, and CPU milliseconds
+    /// spent by the whole process meanwhile (server, client and any
+    /// background work; robust to other processes loading the machine).
+    async fn timed(&mut self, method: &str, params: Value) -> io::Result<(f64, Value)> {
+        let cpu = process_cpu_ns();
+        let start = Instant::now();
+        let result = self.request(method, params).await?;
+        let wall = start.elapsed().as_secs_f64() * 1000.0;
+        if let (Some(before), Some(after)) = (cpu, process_cpu_ns()) {
+            self.cpu_ms = after.saturating_sub(before) as f64 / 1e6;
+        }
+        Ok((wall, result))
+    }
+}
+
+/// CPU time of every thread of this process, in nanoseconds (Linux).
+fn process_cpu_ns() -> Option<u64> {
+    let mut total = 0u64;
+    for entry in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(entry.ok()?.path().join("schedstat")).ok()?;
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
+}
+
+/// Reads the server's messages: answers go to whoever waits for them,
+/// requests get a null answer, notifications are dropped.
+async fn read_loop(
+    read: tokio::io::ReadHalf<tokio::io::DuplexStream>,
+    writer: Writer,
+    pending: Pending,
+) {
+    let mut reader = BufReader::new(read);
+    loop {
+        let mut length = 0usize;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                return;
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.strip_prefix("Content-Length: ") {
+                length = v.parse().unwrap_or(0);
+            }
+        }
+        let mut body = vec![0; length];
+        if reader.read_exact(&mut body).await.is_err() {
+            return;
+        }
+        let Ok(message) = serde_json::from_slice::<Value>(&body) else {
+            continue;
+        };
+        match (message.get("method").is_some(), message.get("id").cloned()) {
+            (false, Some(id)) => {
+                let sender = pending
+                    .lock()
+                    .ok()
+                    .and_then(|mut p| p.remove(&id.as_i64().unwrap_or(-1)));
+                if let Some(sender) = sender {
+                    let _ = sender.send(message);
+                }
+            }
+            (true, Some(id)) => {
+                let answer = json!({"jsonrpc": "2.0", "id": id, "result": null});
+                let body = answer.to_string();
+                let mut w = writer.lock().await;
+                let _ = w
+                    .write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes())
+                    .await;
+                let _ = w.flush().await;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A place to ask about: a note, its text and a link in it.
+struct Sample {
+    uri: String,
+    position: Value,
+}
+
+/// Runs the benchmark on the vault at `root`.
+pub fn lsp_bench(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchReport> {
+    let root = root.canonicalize()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(run(&root, options))
+}
+
+async fn run(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchReport> {
+    let (client_side, server_side) = tokio::io::duplex(1 << 22);
+    let (server_read, server_write) = tokio::io::split(server_side);
+    tokio::spawn(super::serve(
+        server_read,
+        server_write,
+        Some(root.to_path_buf()),
+    ));
+    let (client_read, client_write) = tokio::io::split(client_side);
+    let writer: Writer = Arc::new(tokio::sync::Mutex::new(client_write));
+    let pending: Pending = Arc::default();
+    tokio::spawn(read_loop(
+        client_read,
+        Arc::clone(&writer),
+        Arc::clone(&pending),
+    ));
+    let mut client = Client {
+        writer,
+        pending,
+        next: 0,
+        cpu_ms: 0.0,
+    };
+    let root_uri = path_to_uri(root).ok_or_else(|| io::Error::other("vault path is not a URI"))?;
+    let (initialize_ms, _) = client
+        .timed(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": root_uri,
+                "capabilities": {
+                    "general": {"positionEncodings": ["utf-8", "utf-16"]},
+                    "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+                },
+            }),
+        )
+        .await?;
+    let started = Instant::now();
+    client.notify("initialized", json!({})).await?;
+    let mut loaded_ms = None;
+    loop {
+        let status = client.request("weft/status", Value::Null).await?;
+        if status["ready"] == true && loaded_ms.is_none() {
+            loaded_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        if status["ready"] == true && status["ranked"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let ranked_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let loaded_ms = loaded_ms.unwrap_or(ranked_ms);
+
+    // Notes with links, read and parsed here to find positions.
+    let mut files: Vec<String> = Vec::new();
+    collect(root, root, &mut files)?;
+    files.sort();
+    let notes = files.len();
+    let mut rng = Rng::with_seed(options.seed);
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut stems: Vec<String> = Vec::new();
+    let mut tries = 0;
+    while samples.len() < options.samples && tries < options.samples * 20 && !files.is_empty() {
+        tries += 1;
+        let rel = &files[rng.usize(..files.len())];
+        let Ok(bytes) = std::fs::read(root.join(rel)) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let note = parse_note(rel, &bytes);
+        stems.push(note.stem().to_string());
+        let links: Vec<_> = note.links.iter().filter(|l| !l.is_self_link()).collect();
+        if links.is_empty() {
+            continue;
+        }
+        let link = links[rng.usize(..links.len())];
+        let lines = LineIndex::new(&text);
+        let at = (link.target_span.start as usize + 1).min(link.target_span.end as usize);
+        let position = lines.position(at, Encoding::Utf8);
+        let Some(uri) = path_to_uri(&root.join(rel)) else {
+            continue;
+        };
+        samples.push(Sample {
+            uri: uri.to_string(),
+            position: json!({"line": position.line, "character": position.character}),
+        });
+    }
+    let at = |s: &Sample| json!({"textDocument": {"uri": s.uri}, "position": s.position});
+
+    let mut cpu: HashMap<&str, Vec<f64>> = HashMap::new();
+    let mut floor = Vec::new();
+    for _ in 0..options.samples {
+        floor.push(client.timed("weft/status", Value::Null).await?.0);
+        cpu.entry("floor").or_default().push(client.cpu_ms);
+    }
+    let (mut definition, mut references, mut hover) = (Vec::new(), Vec::new(), Vec::new());
+    let mut found = 0usize;
+    for sample in &samples {
+        definition.push(client.timed("textDocument/definition", at(sample)).await?.0);
+        cpu.entry("definition").or_default().push(client.cpu_ms);
+        let mut params = at(sample);
+        params["context"] = json!({"includeDeclaration": false});
+        let (ms, result) = client.timed("textDocument/references", params).await?;
+        references.push(ms);
+        cpu.entry("references").or_default().push(client.cpu_ms);
+        found += result.as_array().map_or(0, Vec::len);
+        hover.push(client.timed("textDocument/hover", at(sample)).await?.0);
+        cpu.entry("hover").or_default().push(client.cpu_ms);
+    }
+
+    // Completion: type `[[` and three letters of a note name at the end of
+    // a scratch note, as a person would.
+    // A note that exists only in the editor (never written to disk).
+    let scratch_uri = path_to_uri(&root.join("weft-bench-scratch.md"))
+        .ok_or_else(|| io::Error::other("scratch path"))?
+        .to_string();
+    let mut text = String::from("# Scratch\n\nSome words before the link.\n");
+    client
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": scratch_uri, "languageId": "markdown", "version": 1, "text": text}}),
+        )
+        .await?;
+    let mut completion = Vec::new();
+    let mut items = 0usize;
+    let mut version = 1;
+    for i in 0..options.samples {
+        let stem = if stems.is_empty() {
+            "note".to_string()
+        } else {
+            stems[i % stems.len()].clone()
+        };
+        let typed: String = stem.chars().take(3).collect();
+        text.push_str(&format!("\nSee [[{typed}"));
+        version += 1;
+        client
+            .notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": scratch_uri, "version": version}, "contentChanges": [{"text": text}]}),
+            )
+            .await?;
+        let end = LineIndex::new(&text).end(Encoding::Utf8);
+        let (ms, result) = client
+            .timed(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": scratch_uri}, "position": {"line": end.line, "character": end.character}}),
+            )
+            .await?;
+        completion.push(ms);
+        cpu.entry("completion").or_default().push(client.cpu_ms);
+        items += result["items"].as_array().map_or(0, Vec::len);
+        text.push_str("]]");
+    }
+
+    let mut symbols = Vec::new();
+    for i in 0..options.samples {
+        let stem = stems
+            .get(i % stems.len().max(1))
+            .cloned()
+            .unwrap_or_default();
+        let query: String = stem.chars().take(4).collect();
+        symbols.push(
+            client
+                .timed("workspace/symbol", json!({"query": query}))
+                .await?
+                .0,
+        );
+    }
+    let _ = client.request("shutdown", Value::Null).await;
+    let _ = client.notify("exit", Value::Null).await;
+    Ok(LspBenchReport {
+        vault: root.display().to_string(),
+        notes,
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        initialize_ms,
+        loaded_ms,
+        ranked_ms,
+        floor: Summary::of(&floor),
+        completion: Summary::of(&completion),
+        definition: Summary::of(&definition),
+        references: Summary::of(&references),
+        hover: Summary::of(&hover),
+        workspace_symbols: Summary::of(&symbols),
+        cpu: cpu
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), Summary::of(&v)))
+            .collect(),
+        completion_items: items as f64 / options.samples.max(1) as f64,
+        references_found: found as f64 / samples.len().max(1) as f64,
+    })
+}
+
+/// Vault paths of the Markdown files under `dir`, hidden folders skipped.
+fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            collect(root, &path, out)?;
+        } else if is_note_path(&name)
+            && let Some(rel) = crate::io::relative_path(root, &path)
+        {
+            out.push(rel);
+        }
+    }
+    Ok(())
+}
+
+impl LspBenchReport {
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# weft bench lsp\n\n{} notes in {} ({} cores)\n\ninitialize answered in {:.1} ms; vault loaded {:.0} ms after `initialized`, backlinks counted at {:.0} ms\n",
+            self.notes, self.vault, self.cores, self.initialize_ms, self.loaded_ms, self.ranked_ms
+        );
+        let _ = writeln!(
+            out,
+            "| request | p50 ms | p95 ms | max ms | samples | target p95 | CPU p50 ms | CPU p95 ms |"
+        );
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---|---:|---:|");
+        let rows: [(&str, &str, &Summary, bool); 6] = [
+            ("floor (no-op request)", "floor", &self.floor, false),
+            ("completion", "completion", &self.completion, true),
+            ("definition", "definition", &self.definition, true),
+            ("references", "references", &self.references, true),
+            ("hover", "hover", &self.hover, true),
+            (
+                "workspace symbols",
+                "workspace_symbols",
+                &self.workspace_symbols,
+                false,
+            ),
+        ];
+        for (name, key, s, targeted) in rows {
+            let cpu = self.cpu.get(key).copied().unwrap_or_default();
+            let target = if targeted {
+                let target = if self.notes > 20_000 {
+                    30.0
+                } else {
+                    TARGET_P95_MS
+                };
+                format!(
+                    "≤ {target} ms: {}",
+                    if s.p95 <= target { "met" } else { "MISSED" }
+                )
+            } else {
+                "-".into()
+            };
+            let _ = writeln!(
+                out,
+                "| {name} | {:.2} | {:.2} | {:.2} | {} | {target} | {:.2} | {:.2} |",
+                s.p50, s.p95, s.max, s.samples, cpu.p50, cpu.p95
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n{:.1} completion items per answer; {:.1} references per answer.",
+            self.completion_items, self.references_found
+        );
+        out
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}

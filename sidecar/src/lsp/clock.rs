@@ -1,0 +1,36 @@
+//! Today's local date and time for daily notes and templates, from the
+//! system clock and time zone.
+//!
+//! It must not know notes, the index or the protocol.
+
+use chrono::{Datelike, Timelike};
+
+use crate::vault::complete::Date;
+
+/// Today in the local time zone.
+pub fn today() -> Date {
+    let now = chrono::Local::now();
+    Date {
+        year: now.year(),
+        month: now.month() as u8,
+        day: now.day() as u8,
+    }
+}
+
+/// The local time as `HH:MM`.
+pub fn now_hhmm() -> String {
+    let now = chrono::Local::now();
+    format!("{:02}:{:02}", now.hour(), now.minute())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn today_is_a_plausible_date() {
+        let date = today();
+        assert!(date.year >= 2024, "{date:?}");
+        assert_eq!(now_hhmm().len(), 5);
+    }
+}

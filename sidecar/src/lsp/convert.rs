@@ -1,0 +1,317 @@
+//! The one place where protocol and domain coordinates meet: byte offsets
+//! ↔ LSP positions (UTF-8 or UTF-16 code units, as negotiated), and `file:`
+//! URIs ↔ file system paths (percent-encoded, spaces, non-ASCII).
+//!
+//! It must not know the vault, the index or any feature: it converts
+//! numbers and names, nothing else.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range as LspRange, Uri};
+
+/// How the client counts characters in a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// Bytes of UTF-8.
+    Utf8,
+    /// UTF-16 code units: the protocol's default.
+    #[default]
+    Utf16,
+}
+
+impl Encoding {
+    /// Picks UTF-8 when the client offers it, else UTF-16 (which every
+    /// client must support).
+    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+        match offered {
+            Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
+            _ => Encoding::Utf16,
+        }
+    }
+
+    pub fn kind(self) -> PositionEncodingKind {
+        match self {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        }
+    }
+}
+
+/// A character wider in UTF-8 than in the client's unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Wide {
+    /// Byte column where it starts.
+    col: u32,
+    len8: u8,
+    len16: u8,
+}
+
+/// Line starts of a text and its non-ASCII characters, enough to convert
+/// positions without keeping the text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LineIndex {
+    starts: Vec<u32>,
+    /// For each line holding non-ASCII characters: (line, its characters).
+    wide: Vec<(u32, Box<[Wide]>)>,
+    len: u32,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
+        starts.push(0u32);
+        starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i as u32 + 1));
+        let mut wide = Vec::new();
+        if !text.is_ascii() {
+            for (line, &start) in starts.iter().enumerate() {
+                let end = starts
+                    .get(line + 1)
+                    .map_or(text.len(), |&next| next as usize);
+                let slice = &text[start as usize..end];
+                if slice.is_ascii() {
+                    continue;
+                }
+                let chars: Box<[Wide]> = slice
+                    .char_indices()
+                    .filter(|(_, c)| !c.is_ascii())
+                    .map(|(col, c)| Wide {
+                        col: col as u32,
+                        len8: c.len_utf8() as u8,
+                        len16: c.len_utf16() as u8,
+                    })
+                    .collect();
+                wide.push((line as u32, chars));
+            }
+        }
+        LineIndex {
+            starts,
+            wide,
+            len: text.len() as u32,
+        }
+    }
+
+    /// Heap bytes held, for cache budgets.
+    pub fn heap_bytes(&self) -> usize {
+        self.starts.capacity() * 4
+            + self.wide.capacity() * std::mem::size_of::<(u32, Box<[Wide]>)>()
+            + self
+                .wide
+                .iter()
+                .map(|(_, w)| w.len() * std::mem::size_of::<Wide>())
+                .sum::<usize>()
+    }
+
+    /// The text's length in bytes.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn line_count(&self) -> u32 {
+        self.starts.len() as u32
+    }
+
+    fn wide_of(&self, line: u32) -> &[Wide] {
+        match self.wide.binary_search_by_key(&line, |(l, _)| *l) {
+            Ok(i) => &self.wide[i].1,
+            Err(_) => &[],
+        }
+    }
+
+    /// Byte offset where `line` starts (the end of the text past the last).
+    pub fn line_start(&self, line: u32) -> usize {
+        self.starts.get(line as usize).map_or(self.len, |&s| s) as usize
+    }
+
+    /// Bytes of `line` without its line break (`\n`; a `\r` before it is
+    /// counted as part of the line).
+    fn line_len(&self, line: u32) -> u32 {
+        let start = self.line_start(line) as u32;
+        match self.starts.get(line as usize + 1) {
+            Some(&next) => next - 1 - start,
+            None => self.len - start,
+        }
+    }
+
+    /// The position of byte `offset` (clamped to the text, snapped back to
+    /// a character start).
+    pub fn position(&self, offset: usize, encoding: Encoding) -> Position {
+        let offset = (offset as u32).min(self.len);
+        let line = (self.starts.partition_point(|&s| s <= offset) - 1) as u32;
+        let mut col8 = offset - self.starts[line as usize];
+        let wide = self.wide_of(line);
+        // Inside a character: snap to its start.
+        if let Some(w) = wide
+            .iter()
+            .find(|w| w.col < col8 && col8 < w.col + u32::from(w.len8))
+        {
+            col8 = w.col;
+        }
+        let character = match encoding {
+            Encoding::Utf8 => col8,
+            Encoding::Utf16 => {
+                col8 - wide
+                    .iter()
+                    .take_while(|w| w.col < col8)
+                    .map(|w| u32::from(w.len8 - w.len16))
+                    .sum::<u32>()
+            }
+        };
+        Position::new(line, character)
+    }
+
+    /// The byte offset of `position`, clamped to its line (a character past
+    /// the end of a line means the end of the line; a line past the end of
+    /// the text means the end of the text).
+    pub fn offset(&self, position: Position, encoding: Encoding) -> usize {
+        let line = position.line;
+        if line as usize >= self.starts.len() {
+            return self.len as usize;
+        }
+        let start = self.starts[line as usize];
+        let line_len = self.line_len(line);
+        let wanted = position.character;
+        let col8 = match encoding {
+            Encoding::Utf8 => {
+                let mut col = wanted.min(line_len);
+                for w in self.wide_of(line) {
+                    if w.col < col && col < w.col + u32::from(w.len8) {
+                        col = w.col;
+                    }
+                }
+                col
+            }
+            Encoding::Utf16 => {
+                let mut extra = 0u32;
+                let mut col = None;
+                for w in self.wide_of(line) {
+                    let w16 = w.col - extra;
+                    if wanted <= w16 {
+                        break;
+                    }
+                    if wanted < w16 + u32::from(w.len16) {
+                        col = Some(w.col); // inside a surrogate pair
+                        break;
+                    }
+                    extra += u32::from(w.len8 - w.len16);
+                }
+                col.unwrap_or(wanted + extra).min(line_len)
+            }
+        };
+        (start + col8) as usize
+    }
+
+    pub fn range(&self, range: Range<usize>, encoding: Encoding) -> LspRange {
+        LspRange::new(
+            self.position(range.start, encoding),
+            self.position(range.end, encoding),
+        )
+    }
+
+    /// The range of a span, its end pulled back before a final line break
+    /// (heading spans include theirs; editors show ranges on one line).
+    pub fn span(&self, span: &Range<u32>, encoding: Encoding) -> LspRange {
+        let mut range = self.range(span.start as usize..span.end as usize, encoding);
+        if range.end.character == 0 && range.end.line > range.start.line {
+            let line = range.end.line - 1;
+            let end = self.line_start(line) + self.line_len(line) as usize;
+            range.end = self.position(end, encoding);
+        }
+        range
+    }
+
+    pub fn byte_range(&self, range: LspRange, encoding: Encoding) -> Range<usize> {
+        let start = self.offset(range.start, encoding);
+        let end = self.offset(range.end, encoding).max(start);
+        start..end
+    }
+
+    /// The position just past the end of the text.
+    pub fn end(&self, encoding: Encoding) -> Position {
+        self.position(self.len as usize, encoding)
+    }
+}
+
+/// The file system path of a `file:` URI, percent-decoded.
+pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
+    if !uri.scheme().as_str().eq_ignore_ascii_case("file") {
+        return None;
+    }
+    let path = uri.to_file_path()?;
+    Some(path.into_owned())
+}
+
+/// The `file:` URI of an absolute path, percent-encoded.
+pub fn path_to_uri(path: &Path) -> Option<Uri> {
+    Uri::from_file_path(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(text: &str, encoding: Encoding) {
+        let index = LineIndex::new(text);
+        for (offset, _) in text
+            .char_indices()
+            .chain(std::iter::once((text.len(), ' ')))
+        {
+            let position = index.position(offset, encoding);
+            assert_eq!(
+                index.offset(position, encoding),
+                offset,
+                "{position:?} in {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn positions_in_both_encodings() {
+        let text = "a😀b\nCafé [[x]]\r\n\n𝄞é";
+        let index = LineIndex::new(text);
+        let b = text.find('b').unwrap();
+        assert_eq!(index.position(b, Encoding::Utf16), Position::new(0, 3));
+        assert_eq!(index.position(b, Encoding::Utf8), Position::new(0, 5));
+        let x = text.find('x').unwrap();
+        assert_eq!(index.position(x, Encoding::Utf16), Position::new(1, 7));
+        assert_eq!(index.position(x, Encoding::Utf8), Position::new(1, 8));
+        let last = text.rfind('é').unwrap();
+        assert_eq!(index.position(last, Encoding::Utf16), Position::new(3, 2));
+        assert_eq!(index.position(last, Encoding::Utf8), Position::new(3, 4));
+        for encoding in [Encoding::Utf8, Encoding::Utf16] {
+            round_trip(text, encoding);
+            round_trip("", encoding);
+            round_trip("\n\n", encoding);
+        }
+        // Past the end of a line: the end of the line; past the text: its end.
+        assert_eq!(index.offset(Position::new(0, 99), Encoding::Utf16), 6);
+        assert_eq!(
+            index.offset(Position::new(9, 0), Encoding::Utf16),
+            text.len()
+        );
+        // Inside a surrogate pair or a UTF-8 sequence: the character start.
+        assert_eq!(index.offset(Position::new(0, 2), Encoding::Utf16), 1);
+        assert_eq!(index.offset(Position::new(0, 3), Encoding::Utf8), 1);
+        assert_eq!(index.position(2, Encoding::Utf16), Position::new(0, 1));
+    }
+
+    #[test]
+    fn uris_round_trip_with_spaces_and_non_ascii() {
+        let path = Path::new("/tmp/v/Café notes/Crème brûlée #1.md");
+        let uri = path_to_uri(path).unwrap();
+        assert_eq!(
+            uri.as_str(),
+            "file:///tmp/v/Caf%C3%A9%20notes/Cr%C3%A8me%20br%C3%BBl%C3%A9e%20%231.md"
+        );
+        assert_eq!(uri_to_path(&uri).unwrap(), path);
+        let lower: Uri = "file:///tmp/v/caf%c3%a9.md".parse().unwrap();
+        assert_eq!(uri_to_path(&lower).unwrap(), Path::new("/tmp/v/café.md"));
+        let other: Uri = "untitled:Untitled-1".parse().unwrap();
+        assert_eq!(uri_to_path(&other), None);
+    }
+}

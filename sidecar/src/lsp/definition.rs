@@ -1,0 +1,83 @@
+//! `textDocument/definition`: from any link form (wikilink, embed, Markdown
+//! link, frontmatter property) to the note, heading or block it names;
+//! every candidate of an ambiguous link.
+//!
+//! Resolution is the domain's; this module only picks the span to show.
+
+use tower_lsp_server::ls_types::*;
+
+use super::world::World;
+use crate::vault::symbols::{At, at};
+use crate::vault::{FragmentTarget, Link, NoteId, Resolution, VaultIndex, resolve_fragment};
+
+/// Where a link leads: a span in a note, or a file that is not a note.
+pub(super) enum Target {
+    Note {
+        path: String,
+        span: std::ops::Range<u32>,
+        hash: u64,
+    },
+    File(String),
+}
+
+/// The places `link` (in note `source`) leads to: one, or every candidate
+/// of an ambiguous link; none when unresolved.
+pub(super) fn link_targets(index: &VaultIndex, source: NoteId, link: &Link) -> Vec<Target> {
+    let notes = match index.resolve_link(source, link) {
+        Resolution::Note(id) => vec![id],
+        Resolution::Ambiguous { candidates, .. } => candidates,
+        Resolution::Attachment(path) => return vec![Target::File(path.to_string())],
+        Resolution::Unresolved => return Vec::new(),
+    };
+    notes
+        .into_iter()
+        .map(|id| {
+            let note = index.note(id);
+            let span = match link.fragment.as_deref().map(|f| resolve_fragment(note, f)) {
+                Some(FragmentTarget::Heading(h)) => note.headings[h].span.clone(),
+                Some(FragmentTarget::Block(b)) => note.blocks[b].block_span.clone(),
+                _ => 0..0,
+            };
+            Target::Note {
+                path: note.path.to_string(),
+                span,
+                hash: note.content_hash,
+            }
+        })
+        .collect()
+}
+
+pub(super) fn goto_definition(
+    world: &World,
+    params: GotoDefinitionParams,
+) -> Option<GotoDefinitionResponse> {
+    let position = params.text_document_position_params;
+    let here = world.here(&position.text_document.uri, position.position)?;
+    let targets = {
+        let index = here.vault.read();
+        let id = index.id_of(&here.rel)?;
+        let note = index.note(id);
+        let Some(At::Link(i)) = at(note, here.offset as u32) else {
+            return None;
+        };
+        link_targets(&index, id, &note.links[i])
+    };
+    let mut locations = Vec::new();
+    let mut spans = Vec::new();
+    for target in targets {
+        match target {
+            Target::Note {
+                path, span, hash, ..
+            } => spans.push((path, span, hash)),
+            Target::File(path) => {
+                locations.push(Location::new(here.vault.uri(&path)?, Range::default()))
+            }
+        }
+    }
+    locations.splice(0..0, world.locations(&here.vault, &spans));
+    match locations.len() {
+        0 => None,
+        1 => locations.pop().map(GotoDefinitionResponse::Scalar),
+        _ => Some(GotoDefinitionResponse::Array(locations)),
+    }
+}

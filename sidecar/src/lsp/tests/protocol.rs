@@ -1,0 +1,178 @@
+//! The handshake, encodings, unknown methods, requests before the vault is
+//! loaded, workspace folders, incremental sync and watched files.
+
+use serde_json::{Value, json};
+
+use super::{Options, TestClient};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn initialize_negotiates_utf8_and_answers_unknown_methods_with_32601() {
+    let client = TestClient::start("//- /a.md\n# A\n").await;
+    assert_eq!(client.encoding, super::Encoding::Utf8);
+    let response = client.request_raw("weft/noSuchMethod", json!({})).await;
+    assert_eq!(response["error"]["code"], -32601, "{response}");
+    let response = client
+        .request_raw("textDocument/noSuchThing", json!({}))
+        .await;
+    assert_eq!(response["error"]["code"], -32601, "{response}");
+
+    let utf16 = TestClient::start_with(
+        "//- /a.md\n# A\n",
+        Options {
+            encodings: vec!["utf-16"],
+            ..Options::default()
+        },
+    )
+    .await;
+    assert_eq!(utf16.encoding, super::Encoding::Utf16);
+    // No positionEncodings at all: UTF-16.
+    let none = TestClient::start_with(
+        "//- /a.md\n# A\n",
+        Options {
+            encodings: vec![],
+            ..Options::default()
+        },
+    )
+    .await;
+    assert_eq!(none.encoding, super::Encoding::Utf16);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_before_loading_answer_from_open_buffers() {
+    // `initialized` is never sent, so the vault never loads: the server
+    // must still answer from what it has (the open buffer), not hang.
+    let client = TestClient::start_with(
+        "//- /a.md\n# Top\n## Sub\nsee [[#\n//- /b.md\n# B\n",
+        Options {
+            wait_ready: false,
+            ..Options::default()
+        },
+    )
+    .await;
+    let status = client.request("weft/status", Value::Null).await;
+    assert_eq!(status["ready"], false, "{status}");
+    client.open("a.md").await;
+    let result = client
+        .request("textDocument/completion", client.at("a.md", "[[#$0"))
+        .await;
+    let labels: Vec<&str> = result["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["Top", "Sub"]);
+    // Notes not loaded yet are simply not known.
+    let result = client
+        .request("textDocument/completion", client.at("a.md", "[[#$0"))
+        .await;
+    assert!(result["items"].as_array().unwrap().len() == 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_folders_and_settings_from_the_client() {
+    let client = TestClient::start_with(
+        "//- /a.md\n[[Ghost]]\n//- /.weft.toml\n[diagnostics]\nunresolved = \"hint\"\n",
+        Options {
+            as_workspace_folder: true,
+            initialization_options: json!({"diagnostics": {"unresolved": "error"}}),
+            configuration: Some(json!({"diagnostics": {"unresolved": "information"}})),
+            ..Options::default()
+        },
+    )
+    .await;
+    // workspace/configuration (asked at start) wins over initializationOptions.
+    assert_eq!(client.server_requests("workspace/configuration").len(), 1);
+    client.open("a.md").await;
+    let diagnostics = client.diagnostics("a.md", |d| !d.is_empty()).await;
+    assert_eq!(diagnostics[0]["severity"], 3, "{diagnostics:?}");
+    // A settings change applies to open notes.
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"weft": {"diagnostics": {"unresolved": "off"}}}}),
+        )
+        .await;
+    client.diagnostics("a.md", |d| d.is_empty()).await;
+    // The watcher was registered for Markdown files.
+    let registrations = client.server_requests("client/registerCapability");
+    assert_eq!(
+        registrations[0]["params"]["registrations"][0]["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.md"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn incremental_edits_and_watched_files_keep_the_index_current() {
+    let client = TestClient::start("//- /a.md\nSee [[b]].\n//- /c.md\n# C\n").await;
+    client.open("a.md").await;
+    client.diagnostics("a.md", |d| d.len() == 1).await;
+    // b.md appears on disk: the client's watcher tells the server.
+    std::fs::write(client.path("b.md"), "# B\n").unwrap();
+    client.files_changed(&[("b.md", 1)]).await;
+    client.diagnostics("a.md", |d| d.is_empty()).await;
+    // An incremental edit: `[[b]]` becomes `[[bx]]` (unresolved again).
+    client
+        .edit(
+            "a.md",
+            json!({"start": {"line": 0, "character": 7}, "end": {"line": 0, "character": 7}}),
+            "x",
+        )
+        .await;
+    let diagnostics = client.diagnostics("a.md", |d| d.len() == 1).await;
+    assert!(
+        diagnostics[0]["message"].as_str().unwrap().contains("`bx`"),
+        "{diagnostics:?}"
+    );
+    // Unsaved text is indexed: c.md's buffer links to a.md.
+    client.open_text("c.md", "# C\n[[a]]\n").await;
+    let refs = client
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": client.uri("a.md")}, "position": {"line": 0, "character": 0}, "context": {"includeDeclaration": false}}),
+        )
+        .await;
+    assert_eq!(refs.as_array().unwrap().len(), 1, "{refs}");
+    // Closing the buffer: the disk (no link) is the truth again.
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": client.uri("c.md")}}),
+        )
+        .await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let refs = client
+            .request(
+                "textDocument/references",
+                json!({"textDocument": {"uri": client.uri("a.md")}, "position": {"line": 0, "character": 0}, "context": {"includeDeclaration": false}}),
+            )
+            .await;
+        if refs.as_array().unwrap().is_empty() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{refs}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_own_watcher_follows_the_disk_without_client_watching() {
+    let client = TestClient::start_with(
+        "//- /a.md\nSee [[b]].\n",
+        Options {
+            watch: false,
+            ..Options::default()
+        },
+    )
+    .await;
+    client.open("a.md").await;
+    client.diagnostics("a.md", |d| d.len() == 1).await;
+    std::fs::write(client.path("b.md"), "# B\n").unwrap();
+    client.diagnostics("a.md", |d| d.is_empty()).await;
+    assert!(
+        client
+            .server_requests("client/registerCapability")
+            .is_empty()
+    );
+}

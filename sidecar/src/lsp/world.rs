@@ -1,0 +1,676 @@
+//! The language server's state: the vaults it serves (one per workspace
+//! folder, loading in the background), the open buffers (the truth for
+//! their notes), the client's capabilities, and caches that keep requests
+//! proportional to their answer (line indexes of other notes, backlink
+//! counts for ranking).
+//!
+//! It knows the domain, the disk edge (`io`) and protocol types only as
+//! far as a `Client`, `Uri` and the negotiated encoding; features never
+//! talk to the client themselves.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock, RwLockReadGuard};
+use std::time::{Duration, Instant};
+
+use dashmap::DashMap;
+use serde_json::Value;
+use tower_lsp_server::Client;
+use tower_lsp_server::ls_types::{Location, Position, Uri};
+
+use super::convert::{Encoding, LineIndex, path_to_uri, uri_to_path};
+use crate::config::Config;
+use crate::io::{LiveVault, Watcher, relative_path};
+use crate::vault::complete::Signals;
+use crate::vault::key::path_key;
+use crate::vault::note::is_note_path;
+use crate::vault::query::TextSource;
+use crate::vault::{NoteId, Resolution, VaultIndex, parse_note};
+
+/// What the client said it can do, as far as features care.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ClientCaps {
+    pub watch_dynamic: bool,
+    pub configuration: bool,
+    pub document_changes: bool,
+    pub create_files: bool,
+    pub rename_files: bool,
+    pub semantic_refresh: bool,
+    pub code_lens_refresh: bool,
+    pub related_information: bool,
+}
+
+/// An open buffer.
+#[derive(Clone)]
+pub(crate) struct Doc {
+    pub uri: Uri,
+    pub version: i32,
+    pub text: Arc<String>,
+    pub lines: Arc<LineIndex>,
+    pub vault: Arc<Vault>,
+    /// The note's vault path.
+    pub rel: String,
+}
+
+/// Backlink counts and unresolved targets over the whole vault, for ranking
+/// completions. Recomputed in the background, so it may lag the index.
+#[derive(Debug, Default)]
+pub(crate) struct Ranks {
+    /// Links resolving to each note slot.
+    pub backlinks: Vec<u32>,
+    /// Targets linked to but missing: (as first written, link count).
+    pub unresolved: Vec<(String, u32)>,
+}
+
+/// Line indexes of notes that are not open, by vault path, with the hash
+/// of the text they were built from.
+#[derive(Default)]
+struct PositionCache {
+    map: HashMap<String, (u64, Arc<LineIndex>)>,
+    entries_bytes: usize,
+}
+
+impl PositionCache {
+    fn insert(&mut self, rel: &str, hash: u64, lines: Arc<LineIndex>) {
+        let size = lines.heap_bytes() + rel.len() + POSITION_ENTRY_OVERHEAD;
+        if let Some((_, old)) = self.map.insert(rel.to_string(), (hash, lines)) {
+            self.entries_bytes = self
+                .entries_bytes
+                .saturating_sub(old.heap_bytes() + rel.len() + POSITION_ENTRY_OVERHEAD);
+        }
+        self.entries_bytes += size;
+    }
+}
+
+/// The cache's budget. Warming stops at it; a miss past it drops the cache
+/// whole (simple, and rebuilt lazily). About 40 MB holds 100k notes.
+const POSITION_CACHE_BYTES: usize = 96 << 20;
+
+/// Bookkeeping bytes of one cache entry besides its line index.
+const POSITION_ENTRY_OVERHEAD: usize = 96;
+
+/// One vault: a folder served from one index.
+pub(crate) struct Vault {
+    /// The folder, canonical when it exists.
+    pub root: PathBuf,
+    live: OnceLock<Arc<LiveVault>>,
+    /// Until the vault is loaded: an index of the open buffers only.
+    pending: Arc<RwLock<VaultIndex>>,
+    pub config: RwLock<Config>,
+    /// Serialises the adapter's own index updates (buffers), so the last
+    /// writer always writes the newest text.
+    update: Mutex<()>,
+    positions: Mutex<PositionCache>,
+    ranks: RwLock<Arc<Ranks>>,
+    /// Set when a change may move backlink counts (links or names changed);
+    /// typing prose in a buffer does not.
+    ranks_dirty: AtomicBool,
+    ranks_running: AtomicBool,
+    ranks_last: Mutex<Option<(Instant, Duration)>>,
+    /// Notes opened or edited in this session: the most recent of all.
+    touched: Mutex<HashMap<String, Instant>>,
+    pub watcher: Mutex<Option<Watcher>>,
+    /// Why loading failed, when it did.
+    pub load_error: Mutex<Option<String>>,
+}
+
+impl Vault {
+    pub fn new(root: PathBuf, config: Config) -> Vault {
+        Vault {
+            root,
+            live: OnceLock::new(),
+            pending: Arc::default(),
+            config: RwLock::new(config),
+            update: Mutex::new(()),
+            positions: Mutex::default(),
+            ranks: RwLock::default(),
+            ranks_dirty: AtomicBool::new(true),
+            ranks_running: AtomicBool::new(false),
+            ranks_last: Mutex::new(None),
+            touched: Mutex::default(),
+            watcher: Mutex::new(None),
+            load_error: Mutex::new(None),
+        }
+    }
+
+    /// Serves from `live` from now on.
+    pub fn set_live(&self, live: Arc<LiveVault>) {
+        *self.config.write().unwrap_or_else(PoisonError::into_inner) = live.config.clone();
+        let _ = self.live.set(live);
+    }
+
+    /// Whether the backlink counts are up to date (nothing that moves them
+    /// changed since the last count, and no count is running).
+    pub fn ranks_current(&self) -> bool {
+        !self.ranks_dirty.load(Ordering::Acquire) && !self.ranks_running.load(Ordering::Acquire)
+    }
+
+    /// Notes the counts may be stale.
+    pub fn ranks_changed(&self) {
+        self.ranks_dirty.store(true, Ordering::Release);
+    }
+
+    pub fn live(&self) -> Option<&Arc<LiveVault>> {
+        self.live.get()
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.live.get().is_some()
+    }
+
+    /// The index requests are answered from.
+    pub fn index(&self) -> &Arc<RwLock<VaultIndex>> {
+        match self.live.get() {
+            Some(live) => &live.index,
+            None => &self.pending,
+        }
+    }
+
+    pub fn read(&self) -> RwLockReadGuard<'_, VaultIndex> {
+        self.index().read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn config(&self) -> Config {
+        self.config
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub fn abs(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    pub fn uri(&self, rel: &str) -> Option<Uri> {
+        path_to_uri(&self.abs(rel))
+    }
+
+    pub fn touch(&self, rel: &str) {
+        lock(&self.touched).insert(rel.to_string(), Instant::now());
+    }
+
+    /// The backlink counts, starting a recount in the background when they
+    /// may be stale (at most every few seconds).
+    pub fn ranks(self: &Arc<Self>) -> Arc<Ranks> {
+        if self.ranks_dirty.load(Ordering::Acquire) {
+            self.refresh_ranks(false);
+        }
+        self.ranks
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Recounts backlinks in a background thread unless a recount runs or
+    /// ran too recently (`force` ignores the latter).
+    pub fn refresh_ranks(self: &Arc<Self>, force: bool) {
+        if let Some((started, took)) = *lock(&self.ranks_last) {
+            let pause = (took * 5).max(Duration::from_secs(2));
+            if !force && started.elapsed() < took + pause {
+                return;
+            }
+        }
+        if self.ranks_running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        // Changes from now on make the new count stale again.
+        self.ranks_dirty.store(false, Ordering::Release);
+        let vault = Arc::clone(self);
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            let ranks = count_ranks(vault.index());
+            *vault.ranks.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(ranks);
+            *lock(&vault.ranks_last) = Some((started, started.elapsed()));
+            vault.ranks_running.store(false, Ordering::Release);
+        });
+    }
+}
+
+impl Vault {
+    /// Builds the line indexes of every note in a background thread, so the
+    /// first references to a much-linked note need not read hundreds of
+    /// files. Stops at the cache budget; open buffers need none.
+    pub fn warm_positions(self: &Arc<Self>) {
+        let vault = Arc::clone(self);
+        std::thread::spawn(move || {
+            let notes: Vec<(String, u64)> = vault
+                .read()
+                .notes()
+                .map(|(_, n)| (n.path.to_string(), n.content_hash))
+                .collect();
+            for (rel, hash) in notes {
+                if lock(&vault.positions).map.contains_key(&rel) {
+                    continue;
+                }
+                let Ok(bytes) = std::fs::read(vault.abs(&rel)) else {
+                    continue;
+                };
+                let text = String::from_utf8_lossy(&bytes);
+                if text_hash(&text) != hash {
+                    continue; // Changed since indexed: built when asked.
+                }
+                let lines = Arc::new(LineIndex::new(&text));
+                let mut cache = lock(&vault.positions);
+                if cache.entries_bytes + lines.heap_bytes() > POSITION_CACHE_BYTES {
+                    return;
+                }
+                cache.insert(&rel, hash, lines);
+            }
+        });
+    }
+}
+
+/// Counts, for every note, the links resolving to it, and the unresolved
+/// targets. Works in chunks, releasing the read lock between them, so edits
+/// never wait long.
+fn count_ranks(index: &RwLock<VaultIndex>) -> Ranks {
+    const CHUNK: usize = 2000;
+    let mut backlinks: Vec<u32> = Vec::new();
+    let mut unresolved: HashMap<String, (String, u32)> = HashMap::new();
+    let mut skip = 0;
+    loop {
+        let guard = index.read().unwrap_or_else(PoisonError::into_inner);
+        let mut seen = 0;
+        for (id, note) in guard.notes().skip(skip).take(CHUNK) {
+            seen += 1;
+            for link in &note.links {
+                if link.is_self_link() {
+                    continue;
+                }
+                match guard.resolve_link(id, link) {
+                    Resolution::Note(target) | Resolution::Ambiguous { chosen: target, .. } => {
+                        if target != id {
+                            let slot = target.0 as usize;
+                            if backlinks.len() <= slot {
+                                backlinks.resize(slot + 1, 0);
+                            }
+                            backlinks[slot] += 1;
+                        }
+                    }
+                    Resolution::Unresolved => {
+                        let entry = unresolved
+                            .entry(path_key(link.target.trim_start_matches('/')))
+                            .or_insert_with(|| (link.target.to_string(), 0));
+                        entry.1 += 1;
+                    }
+                    Resolution::Attachment(_) => {}
+                }
+            }
+        }
+        drop(guard);
+        if seen < CHUNK {
+            break;
+        }
+        skip += CHUNK;
+    }
+    let mut unresolved: Vec<(String, u32)> = unresolved.into_values().collect();
+    unresolved.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ranks {
+        backlinks,
+        unresolved,
+    }
+}
+
+/// Ranking signals for completion, from a vault's caches.
+pub(crate) struct VaultSignals<'a> {
+    pub vault: &'a Vault,
+    pub ranks: &'a Ranks,
+    pub now: std::time::SystemTime,
+}
+
+impl Signals for VaultSignals<'_> {
+    fn backlinks(&self, note: NoteId) -> u32 {
+        self.ranks
+            .backlinks
+            .get(note.0 as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn age_days(&self, _: NoteId, path: &str) -> Option<f64> {
+        if lock(&self.vault.touched).contains_key(path) {
+            return Some(0.0);
+        }
+        let modified = std::fs::metadata(self.vault.abs(path))
+            .ok()?
+            .modified()
+            .ok()?;
+        let age = self.now.duration_since(modified).unwrap_or_default();
+        Some(age.as_secs_f64() / 86_400.0)
+    }
+
+    fn unresolved(&self) -> &[(String, u32)] {
+        &self.ranks.unresolved
+    }
+}
+
+/// Where a document is: its vault and its vault path.
+#[derive(Clone)]
+pub(crate) struct Located {
+    pub vault: Arc<Vault>,
+    pub rel: String,
+}
+
+/// A place to answer from: a note, its current text and the cursor.
+pub(crate) struct Here {
+    pub vault: Arc<Vault>,
+    pub rel: String,
+    pub text: Arc<String>,
+    pub lines: Arc<LineIndex>,
+    pub offset: usize,
+}
+
+/// The whole server state.
+pub(crate) struct World {
+    pub client: Client,
+    pub vault_override: Option<PathBuf>,
+    pub encoding: OnceLock<Encoding>,
+    pub caps: OnceLock<ClientCaps>,
+    pub vaults: RwLock<Vec<Arc<Vault>>>,
+    /// Open buffers by absolute path (under their vault's root).
+    pub docs: DashMap<PathBuf, Doc>,
+    /// Editor settings (`initializationOptions`, then `workspace/configuration`).
+    pub settings: Mutex<Option<Value>>,
+    /// Wakes the task that republishes diagnostics; `true` when notes
+    /// other than the open buffers changed (so lenses and tokens may too).
+    refresh_tx: tokio::sync::mpsc::UnboundedSender<bool>,
+    pub refresh_rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<bool>>>,
+    /// Hash of the diagnostics last published per open document.
+    pub published: DashMap<PathBuf, u64>,
+}
+
+impl World {
+    pub fn new(client: Client, vault_override: Option<PathBuf>) -> World {
+        let (refresh_tx, refresh_rx) = tokio::sync::mpsc::unbounded_channel();
+        World {
+            client,
+            vault_override,
+            encoding: OnceLock::new(),
+            caps: OnceLock::new(),
+            vaults: RwLock::default(),
+            docs: DashMap::new(),
+            settings: Mutex::default(),
+            refresh_tx,
+            refresh_rx: Mutex::new(Some(refresh_rx)),
+            published: DashMap::new(),
+        }
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.encoding.get().copied().unwrap_or_default()
+    }
+
+    pub fn caps(&self) -> ClientCaps {
+        self.caps.get().cloned().unwrap_or_default()
+    }
+
+    pub fn vaults(&self) -> Vec<Arc<Vault>> {
+        self.vaults
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The vault holding `abs` (the innermost one) and the vault path.
+    pub fn locate_path(&self, abs: &Path) -> Option<Located> {
+        let vaults = self.vaults();
+        let find = |path: &Path| {
+            vaults
+                .iter()
+                .filter_map(|v| Some((v, relative_path(&v.root, path)?)))
+                .filter(|(_, rel)| !rel.is_empty())
+                .max_by_key(|(v, _)| v.root.as_os_str().len())
+                .map(|(v, rel)| Located {
+                    vault: Arc::clone(v),
+                    rel,
+                })
+        };
+        if let Some(found) = find(abs) {
+            return Some(found);
+        }
+        // Through a symlink: canonicalize the deepest existing ancestor.
+        let mut existing = abs;
+        let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+        while !existing.exists() {
+            rest.push(existing.file_name()?);
+            existing = existing.parent()?;
+        }
+        let mut canonical = existing.canonicalize().ok()?;
+        for part in rest.into_iter().rev() {
+            canonical.push(part);
+        }
+        find(&canonical)
+    }
+
+    /// The note a URI names, if it is a Markdown file in a served vault and
+    /// not in a hidden folder.
+    pub fn locate(&self, uri: &Uri) -> Option<Located> {
+        let found = self.locate_path(&uri_to_path(uri)?)?;
+        let hidden = found.rel.split('/').any(|p| p.starts_with('.'));
+        (is_note_path(&found.rel) && !hidden).then_some(found)
+    }
+
+    /// The text of a note: its open buffer, else the file (invalid UTF-8
+    /// replaced).
+    pub fn text(&self, vault: &Vault, rel: &str) -> Option<Arc<String>> {
+        let abs = vault.abs(rel);
+        if let Some(doc) = self.docs.get(&abs) {
+            return Some(Arc::clone(&doc.text));
+        }
+        let bytes = std::fs::read(&abs).ok()?;
+        Some(Arc::new(match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }))
+    }
+
+    /// The line index of a note: its open buffer's, else one built from the
+    /// file and cached while the file's content hash stays `expected`.
+    pub fn line_index(
+        &self,
+        vault: &Vault,
+        rel: &str,
+        expected: Option<u64>,
+    ) -> Option<Arc<LineIndex>> {
+        if let Some(doc) = self.docs.get(&vault.abs(rel)) {
+            return Some(Arc::clone(&doc.lines));
+        }
+        {
+            let cache = lock(&vault.positions);
+            if let Some((hash, lines)) = cache.map.get(rel)
+                && expected.is_none_or(|e| e == *hash)
+            {
+                return Some(Arc::clone(lines));
+            }
+        }
+        let text = self.text(vault, rel)?;
+        let hash = text_hash(&text);
+        let lines = Arc::new(LineIndex::new(&text));
+        let mut cache = lock(&vault.positions);
+        if cache.entries_bytes > POSITION_CACHE_BYTES {
+            cache.map.clear();
+            cache.entries_bytes = 0;
+        }
+        cache.insert(rel, hash, Arc::clone(&lines));
+        Some(lines)
+    }
+
+    /// Locations of byte spans in notes: (vault path, span, content hash),
+    /// each note's line index fetched once. Notes that cannot be read are
+    /// left out.
+    pub fn locations(
+        &self,
+        vault: &Vault,
+        spans: &[(String, std::ops::Range<u32>, u64)],
+    ) -> Vec<Location> {
+        let encoding = self.encoding();
+        let mut lines: HashMap<&str, Option<Arc<LineIndex>>> = HashMap::new();
+        let mut uris: HashMap<&str, Option<Uri>> = HashMap::new();
+        spans
+            .iter()
+            .filter_map(|(rel, span, hash)| {
+                let index = lines
+                    .entry(rel)
+                    .or_insert_with(|| self.line_index(vault, rel, Some(*hash)))
+                    .as_ref()?;
+                let uri = uris
+                    .entry(rel)
+                    .or_insert_with(|| self.doc_uri(vault, rel))
+                    .clone()?;
+                Some(Location::new(uri, index.span(span, encoding)))
+            })
+            .collect()
+    }
+
+    /// The URI to name a note by: the client's own for an open buffer.
+    pub fn doc_uri(&self, vault: &Vault, rel: &str) -> Option<Uri> {
+        match self.docs.get(&vault.abs(rel)) {
+            Some(doc) => Some(doc.uri.clone()),
+            None => vault.uri(rel),
+        }
+    }
+
+    /// The open document at `uri` with the cursor at `position`; a note
+    /// that is not open is read from disk.
+    pub fn here(&self, uri: &Uri, position: Position) -> Option<Here> {
+        let Located { vault, rel } = self.locate(uri)?;
+        let (text, lines) = match self.docs.get(&vault.abs(&rel)) {
+            Some(doc) => (Arc::clone(&doc.text), Arc::clone(&doc.lines)),
+            None => {
+                let text = self.text(&vault, &rel)?;
+                let lines = Arc::new(LineIndex::new(&text));
+                (text, lines)
+            }
+        };
+        let offset = lines.offset(position, self.encoding());
+        Some(Here {
+            vault,
+            rel,
+            text,
+            lines,
+            offset,
+        })
+    }
+
+    /// Parses an open buffer and puts it in its vault's index.
+    pub fn index_doc(&self, vault: &Vault, rel: &str) {
+        let _update = lock(&vault.update);
+        let Some(text) = self.docs.get(&vault.abs(rel)).map(|d| Arc::clone(&d.text)) else {
+            return;
+        };
+        let note = crate::vault::parse::parse_text(rel, &text);
+        let mut index = vault
+            .index()
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let same_shape = index
+            .id_of(rel)
+            .map(|id| index.note(id))
+            .is_some_and(|old| same_links_and_names(old, &note));
+        index.upsert(note);
+        drop(index);
+        if !same_shape {
+            vault.ranks_changed();
+        }
+    }
+
+    /// After a buffer closed: the disk is the truth again for its note.
+    pub fn unindex_doc(&self, vault: &Vault, rel: &str) {
+        let _update = lock(&vault.update);
+        let abs = vault.abs(rel);
+        if let Some(live) = vault.live() {
+            if !live.apply_paths([abs]).is_empty() {
+                vault.ranks_changed();
+            }
+            return;
+        }
+        let mut index = vault
+            .index()
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        match std::fs::read(&abs) {
+            Ok(bytes) => {
+                index.upsert(parse_note(rel, &bytes));
+            }
+            Err(_) => {
+                index.remove(rel);
+            }
+        }
+    }
+
+    /// After the index took paths from disk: puts back open buffers among
+    /// them (the buffer is the truth while it is open).
+    pub fn reindex_open(&self, vault: &Vault, changed: &[String]) {
+        if !changed.is_empty() {
+            vault.ranks_changed();
+        }
+        for rel in changed {
+            if self.docs.contains_key(&vault.abs(rel)) {
+                self.index_doc(vault, rel);
+            }
+        }
+    }
+
+    /// Asks the background task to republish diagnostics (`external`:
+    /// notes other than open buffers changed).
+    pub fn schedule_refresh(&self, external: bool) {
+        let _ = self.refresh_tx.send(external);
+    }
+
+    /// A [`TextSource`] over open buffers and the disk of `vault`.
+    pub fn texts<'a>(&'a self, vault: &'a Vault) -> Texts<'a> {
+        Texts { world: self, vault }
+    }
+}
+
+/// Whether an edit left what ranking depends on alone: the note's path,
+/// title, aliases and link targets.
+fn same_links_and_names(old: &crate::vault::Note, new: &crate::vault::Note) -> bool {
+    old.path == new.path
+        && old.title == new.title
+        && old.aliases == new.aliases
+        && old.links.len() == new.links.len()
+        && old
+            .links
+            .iter()
+            .zip(&new.links)
+            .all(|(a, b)| a.target == b.target && a.kind == b.kind)
+}
+
+/// Note texts for the domain: open buffers first, else the disk.
+pub(crate) struct Texts<'a> {
+    world: &'a World,
+    vault: &'a Vault,
+}
+
+impl TextSource for Texts<'_> {
+    fn text(&self, path: &str) -> Option<String> {
+        self.world.text(self.vault, path).map(|t| String::clone(&t))
+    }
+}
+
+/// The content hash the parser gives a text (see `Note::content_hash`).
+pub(crate) fn text_hash(text: &str) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Settings from the editor may come wrapped in `{"weft": {...}}`.
+pub(crate) fn unwrap_settings(value: Value) -> Option<Value> {
+    match value {
+        Value::Null => None,
+        Value::Object(mut map)
+            if map.len() == 1 && map.get("weft").is_some_and(Value::is_object) =>
+        {
+            map.remove("weft")
+        }
+        other => Some(other),
+    }
+}

@@ -1,0 +1,139 @@
+//! The MCP server (`weft mcp`): the vault's tools, prompts and resources
+//! for agents, over stdio (rmcp). One file per tool; each converts its
+//! arguments in, calls the domain (`vault`, `search`) and converts the
+//! answer out as readable Markdown plus structured content.
+//!
+//! Must not know the language server or the command line's formatting,
+//! and keeps the domain free of MCP types (everything rmcp stays here).
+
+mod check_vault;
+mod common;
+mod context;
+mod format;
+mod get_context;
+mod get_links;
+mod guide;
+mod list_notes;
+mod list_tags;
+mod policy;
+mod prompts;
+mod read_note;
+mod related_notes;
+mod resolve_note;
+mod resources;
+mod schema;
+mod search_notes;
+mod server;
+mod state;
+mod vault_info;
+
+pub mod bench;
+pub mod query;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::ServiceExt;
+use rmcp::transport::IntoTransport;
+
+pub use policy::{ToolClass, ToolSet, class_of};
+pub use server::Server;
+pub use state::{McpState, Phase, StartError};
+
+/// `weft mcp` options.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct McpArgs {
+    /// Offer only the read tools (also `[agent] read_only = true` in .weft.toml).
+    #[arg(long)]
+    pub read_only: bool,
+    /// Which tools to offer: read, write (reads and changes that keep every
+    /// note) or full.
+    #[arg(long, value_enum, default_value_t = ToolSet::Full)]
+    pub tools: ToolSet,
+}
+
+/// The vault folder: `vault` (from `--vault`), else `WEFT_VAULT`, else the
+/// working directory.
+pub fn vault_root(vault: Option<PathBuf>) -> Result<PathBuf, StartError> {
+    if let Some(vault) = vault {
+        return Ok(vault);
+    }
+    if let Some(env) = std::env::var_os("WEFT_VAULT").filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(env));
+    }
+    std::env::current_dir().map_err(|e| {
+        StartError(format!(
+            "cannot tell the working directory ({e}); pass the vault with --vault DIR"
+        ))
+    })
+}
+
+/// Why serving ended badly.
+#[derive(Debug)]
+pub struct ServeError(pub String);
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// Serves one MCP session over `transport` until the client leaves; starts
+/// loading the vault if it has not started. Works over any rmcp transport
+/// (stdio, a tokio duplex in tests).
+pub async fn serve<T, E, A>(state: Arc<McpState>, transport: T) -> Result<(), ServeError>
+where
+    T: IntoTransport<RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    state.start();
+    let server = Server::new(state);
+    let running = server
+        .serve(transport)
+        .await
+        .map_err(|e| ServeError(format!("the MCP session did not start: {e}")))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| ServeError(format!("the MCP session ended abnormally: {e}")))?;
+    Ok(())
+}
+
+/// `weft mcp`: serves the vault over stdin/stdout until the client closes
+/// them. Logs go to stderr.
+pub fn run_stdio(vault: Option<PathBuf>, args: McpArgs) -> ExitCode {
+    let state = match vault_root(vault).and_then(|root| McpState::open(&root, args)) {
+        Ok(state) => state,
+        Err(e) => {
+            eprintln!("weft mcp: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("weft mcp: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(serve(state, rmcp::transport::stdio()));
+    // The watcher and blocking tasks must not keep the process alive.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("weft mcp: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,415 @@
+//! Times as people and agents write them: ISO dates and times, `now-7d`,
+//! `7d`, `today`, `yesterday`; and back to ISO text. Unix seconds, UTC.
+//!
+//! Pure functions of their input and a given "now"; no clock reads except
+//! [`now`]. Must not know the index or any protocol.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+const DAY: i64 = 86_400;
+
+/// The current time in Unix seconds.
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Unix seconds of a file time, if the platform gives one.
+pub fn unix(time: std::io::Result<SystemTime>) -> Option<i64> {
+    let time = time.ok()?;
+    Some(match time.duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_secs() as i64,
+        Err(e) => -(e.duration().as_secs() as i64),
+    })
+}
+
+/// Which end of a period a bare date names: `2024-01` is its first second
+/// as a lower bound and its last second as an upper bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    Start,
+    Finish,
+}
+
+/// Reads a time: `now`, `now-7d`, `now+1h`, `-7d`, `7d` (ago), `today`,
+/// `yesterday`, `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with
+/// an optional `Z` or `±HH:MM`, or Unix seconds. Units: `y`, `M` (months),
+/// `w`, `d`, `h`, `m` (minutes), `s`.
+pub fn parse_time(input: &str, now: i64, end: End) -> Result<i64, String> {
+    let s = input.trim();
+    let bad = || {
+        format!(
+            "cannot read `{s}` as a time; use YYYY-MM-DD, an ISO time (2024-01-15T10:30Z), \
+             `today`, or a relative time such as `7d` or `now-2w`"
+        )
+    };
+    if s.is_empty() {
+        return Err(bad());
+    }
+    let lower = s.to_ascii_lowercase();
+    match lower.as_str() {
+        "now" => return Ok(now),
+        "today" => return Ok(day_bound(now.div_euclid(DAY), end)),
+        "yesterday" => return Ok(day_bound(now.div_euclid(DAY) - 1, end)),
+        "tomorrow" => return Ok(day_bound(now.div_euclid(DAY) + 1, end)),
+        _ => {}
+    }
+    if let Some(rest) = s.strip_prefix("now").or_else(|| s.strip_prefix("NOW")) {
+        return relative(rest.trim(), now).ok_or_else(bad);
+    }
+    if let Some(rest) = s.strip_prefix('-') {
+        return relative(&format!("-{rest}"), now).ok_or_else(bad);
+    }
+    if s.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && s.chars().last().is_some_and(|c| c.is_ascii_alphabetic())
+        && !s.contains('-')
+    {
+        // `7d`: that long ago.
+        return relative(&format!("-{s}"), now).ok_or_else(bad);
+    }
+    if s.len() > 4 && s.chars().all(|c| c.is_ascii_digit()) {
+        return s.parse::<i64>().map_err(|_| bad());
+    }
+    absolute(s, end).ok_or_else(bad)
+}
+
+/// `-7d`, `+1h`, `-1M`: an offset from `now`.
+fn relative(s: &str, now: i64) -> Option<i64> {
+    if s.is_empty() {
+        return Some(now);
+    }
+    let (sign, rest) = match s.as_bytes()[0] {
+        b'-' => (-1, &s[1..]),
+        b'+' => (1, &s[1..]),
+        _ => return None,
+    };
+    let rest = rest.trim();
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let amount: i64 = if digits == 0 {
+        1
+    } else {
+        rest[..digits].parse().ok()?
+    };
+    let unit = rest[digits..].trim();
+    let seconds = match unit {
+        "s" | "sec" | "secs" | "second" | "seconds" => 1,
+        "m" | "min" | "mins" | "minute" | "minutes" => 60,
+        "h" | "H" | "hour" | "hours" => 3_600,
+        "d" | "D" | "day" | "days" => DAY,
+        "w" | "W" | "week" | "weeks" => 7 * DAY,
+        "M" | "mo" | "month" | "months" => {
+            return Some(add_months(now, sign * amount));
+        }
+        "y" | "Y" | "year" | "years" => {
+            return Some(add_months(now, sign * amount * 12));
+        }
+        _ => return None,
+    };
+    Some(now + sign * amount * seconds)
+}
+
+fn add_months(t: i64, months: i64) -> i64 {
+    let days = t.div_euclid(DAY);
+    let secs = t.rem_euclid(DAY);
+    let (y, m, d) = civil_from_days(days);
+    let total = y * 12 + (m as i64 - 1) + months;
+    let (ny, nm) = (total.div_euclid(12), total.rem_euclid(12) as u32 + 1);
+    let nd = d.min(days_in_month(ny, nm));
+    days_from_civil(ny, nm, nd) * DAY + secs
+}
+
+fn day_bound(day: i64, end: End) -> i64 {
+    match end {
+        End::Start => day * DAY,
+        End::Finish => day * DAY + DAY - 1,
+    }
+}
+
+fn absolute(s: &str, end: End) -> Option<i64> {
+    let (date, time) = match s.find(['T', 't', ' ']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let parts: Vec<&str> = date.split('-').collect();
+    let num = |p: &str, len: usize| -> Option<i64> {
+        (p.len() == len && p.chars().all(|c| c.is_ascii_digit()))
+            .then(|| p.parse().ok())
+            .flatten()
+    };
+    let year = num(parts.first()?, 4)?;
+    let month = match parts.get(1) {
+        Some(p) => Some(num(p, 2).or_else(|| num(p, 1))?),
+        None => None,
+    };
+    let day = match parts.get(2) {
+        Some(p) => Some(num(p, 2).or_else(|| num(p, 1))?),
+        None => None,
+    };
+    if parts.len() > 3 {
+        return None;
+    }
+    if let Some(m) = month
+        && !(1..=12).contains(&m)
+    {
+        return None;
+    }
+    if let (Some(m), Some(d)) = (month, day)
+        && (d < 1 || d > days_in_month(year, m as u32) as i64)
+    {
+        return None;
+    }
+    let Some(time) = time else {
+        return Some(match (month, day) {
+            (Some(m), Some(d)) => day_bound(days_from_civil(year, m as u32, d as u32), end),
+            (Some(m), None) => {
+                let first = days_from_civil(year, m as u32, 1);
+                match end {
+                    End::Start => first * DAY,
+                    End::Finish => (first + days_in_month(year, m as u32) as i64) * DAY - 1,
+                }
+            }
+            _ => match end {
+                End::Start => days_from_civil(year, 1, 1) * DAY,
+                End::Finish => days_from_civil(year + 1, 1, 1) * DAY - 1,
+            },
+        });
+    };
+    let (m, d) = (month?, day?);
+    let days = days_from_civil(year, m as u32, d as u32);
+    // HH:MM[:SS[.fff]][Z|±HH:MM]
+    let (clock, offset) = split_offset(time)?;
+    let fields: Vec<&str> = clock.split(':').collect();
+    let hour = num(fields.first()?, 2)?;
+    let minute = num(fields.get(1)?, 2)?;
+    let second = match fields.get(2) {
+        Some(p) => num(p.split('.').next()?, 2)?,
+        None => 0,
+    };
+    if hour > 23 || minute > 59 || second > 60 || fields.len() > 3 {
+        return None;
+    }
+    Some(days * DAY + hour * 3_600 + minute * 60 + second - offset)
+}
+
+/// Splits `10:30:00+02:00` into the clock and the offset in seconds.
+fn split_offset(time: &str) -> Option<(&str, i64)> {
+    if let Some(clock) = time.strip_suffix(['Z', 'z']) {
+        return Some((clock, 0));
+    }
+    if let Some(i) = time.rfind(['+', '-']) {
+        let (clock, off) = (&time[..i], &time[i..]);
+        let sign = if off.starts_with('-') { -1 } else { 1 };
+        let digits: String = off[1..].chars().filter(|c| c.is_ascii_digit()).collect();
+        if digits.len() != 4 && digits.len() != 2 {
+            return None;
+        }
+        let hours: i64 = digits[..2].parse().ok()?;
+        let minutes: i64 = if digits.len() == 4 {
+            digits[2..].parse().ok()?
+        } else {
+            0
+        };
+        return Some((clock, sign * (hours * 3_600 + minutes * 60)));
+    }
+    Some((time, 0))
+}
+
+/// `2024-01-15T10:30:00Z`.
+pub fn format_time(t: i64) -> String {
+    let (y, m, d) = civil_from_days(t.div_euclid(DAY));
+    let s = t.rem_euclid(DAY);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        s / 3_600,
+        s % 3_600 / 60,
+        s % 60
+    )
+}
+
+/// `2024-01-15`.
+pub fn format_date(t: i64) -> String {
+    let (y, m, d) = civil_from_days(t.div_euclid(DAY));
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// (year, month, day) of a day number since 1970-01-01 (Howard Hinnant's
+/// algorithm).
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// Day number since 1970-01-01 of a civil date.
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let m = m as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn days_in_month(y: i64, m: u32) -> u32 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        _ => 28,
+    }
+}
+
+/// Formats a date with a moment.js pattern as Obsidian's daily notes use
+/// it: `YYYY`, `YY`, `MMMM`, `MMM`, `MM`, `M`, `DD`, `D`, `Do`, `dddd`,
+/// `ddd`, `[literal]`; other characters are copied.
+pub fn format_moment(t: i64, pattern: &str) -> String {
+    const MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    const DAYS: [&str; 7] = [
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+    ];
+    let days = t.div_euclid(DAY);
+    let (y, m, d) = civil_from_days(days);
+    let weekday = DAYS[days.rem_euclid(7) as usize];
+    let month = MONTHS[m as usize - 1];
+    let mut out = String::new();
+    let mut rest = pattern;
+    while !rest.is_empty() {
+        if let Some(inner) = rest.strip_prefix('[') {
+            let end = inner.find(']').unwrap_or(inner.len());
+            out.push_str(&inner[..end]);
+            rest = inner.get(end + 1..).unwrap_or("");
+            continue;
+        }
+        let tokens: [(&str, String); 11] = [
+            ("YYYY", format!("{y:04}")),
+            ("YY", format!("{:02}", y.rem_euclid(100))),
+            ("MMMM", month.to_string()),
+            ("MMM", month[..3].to_string()),
+            ("MM", format!("{m:02}")),
+            ("Do", ordinal(d)),
+            ("DD", format!("{d:02}")),
+            ("dddd", weekday.to_string()),
+            ("ddd", weekday[..3].to_string()),
+            ("M", m.to_string()),
+            ("D", d.to_string()),
+        ];
+        if let Some((token, value)) = tokens.iter().find(|(tok, _)| rest.starts_with(tok)) {
+            out.push_str(value);
+            rest = &rest[token.len()..];
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+fn ordinal(d: u32) -> String {
+    let suffix = match (d % 10, d % 100) {
+        (1, n) if n != 11 => "st",
+        (2, n) if n != 12 => "nd",
+        (3, n) if n != 13 => "rd",
+        _ => "th",
+    };
+    format!("{d}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: i64 = 1_705_314_600; // 2024-01-15T10:30:00Z
+
+    #[test]
+    fn formats_and_reads_back() {
+        assert_eq!(format_time(NOW), "2024-01-15T10:30:00Z");
+        assert_eq!(format_date(NOW), "2024-01-15");
+        assert_eq!(parse_time("2024-01-15T10:30:00Z", 0, End::Start), Ok(NOW));
+        assert_eq!(parse_time("2024-01-15T12:30+02:00", 0, End::Start), Ok(NOW));
+        assert_eq!(parse_time("2024-01-15 10:30", 0, End::Start), Ok(NOW));
+        assert_eq!(civil_from_days(days_from_civil(2000, 2, 29)), (2000, 2, 29));
+    }
+
+    #[test]
+    fn periods_have_two_ends() {
+        let start = parse_time("2024-01-15", NOW, End::Start).unwrap();
+        let finish = parse_time("2024-01-15", NOW, End::Finish).unwrap();
+        assert_eq!(format_time(start), "2024-01-15T00:00:00Z");
+        assert_eq!(format_time(finish), "2024-01-15T23:59:59Z");
+        let feb = parse_time("2024-02", NOW, End::Finish).unwrap();
+        assert_eq!(format_time(feb), "2024-02-29T23:59:59Z");
+        let year = parse_time("2023", NOW, End::Finish).unwrap();
+        assert_eq!(format_time(year), "2023-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn relative_times() {
+        assert_eq!(parse_time("now", NOW, End::Start), Ok(NOW));
+        assert_eq!(parse_time("now-7d", NOW, End::Start), Ok(NOW - 7 * DAY));
+        assert_eq!(parse_time("7d", NOW, End::Start), Ok(NOW - 7 * DAY));
+        assert_eq!(parse_time("-2w", NOW, End::Start), Ok(NOW - 14 * DAY));
+        assert_eq!(parse_time("now+1h", NOW, End::Start), Ok(NOW + 3_600));
+        let month = parse_time("now-1M", NOW, End::Start).unwrap();
+        assert_eq!(format_time(month), "2023-12-15T10:30:00Z");
+        let today = parse_time("today", NOW, End::Start).unwrap();
+        assert_eq!(format_time(today), "2024-01-15T00:00:00Z");
+        let yesterday = parse_time("yesterday", NOW, End::Finish).unwrap();
+        assert_eq!(format_time(yesterday), "2024-01-14T23:59:59Z");
+    }
+
+    #[test]
+    fn bad_times_say_what_is_accepted() {
+        for bad in [
+            "",
+            "2024-13-01",
+            "2024-02-30",
+            "soon",
+            "now-7x",
+            "2024-01-15T25:00",
+        ] {
+            let error = parse_time(bad, NOW, End::Start).unwrap_err();
+            assert!(error.contains("YYYY-MM-DD"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn moment_formats() {
+        assert_eq!(format_moment(NOW, "YYYY-MM-DD"), "2024-01-15");
+        assert_eq!(
+            format_moment(NOW, "dddd, MMMM Do YYYY"),
+            "Monday, January 15th 2024"
+        );
+        assert_eq!(format_moment(NOW, "YYYY/MM/[Week] D"), "2024/01/Week 15");
+    }
+}

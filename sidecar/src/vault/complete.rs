@@ -1,0 +1,1538 @@
+//! Completion in a note: what is being typed at a byte offset (a wikilink
+//! target, a heading or block fragment, a tag, a Markdown link path), the
+//! ranked candidates for it, the fuzzy matcher they share with symbol search,
+//! and daily-note names (dates in Obsidian's moment.js formats).
+//!
+//! Pure domain: byte offsets in, owned candidates out. This module must not
+//! know LSP (no positions, no completion items), the clock, the disk or the
+//! configuration file: callers pass today's date, the daily-note settings and
+//! ranking signals (backlink counts, recency) in.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::ops::Range;
+
+use super::index::{NoteId, VaultIndex};
+use super::key::{name_key, slug};
+use super::note::{LinkKind, Note, folder_of, strip_md};
+use super::query::TextSource;
+use super::resolve::{FragmentTarget, Resolution, resolve_fragment};
+
+// ---------------------------------------------------------------------------
+// Fuzzy matching
+// ---------------------------------------------------------------------------
+
+/// A fuzzy matcher: every character of the query must appear in the
+/// candidate in order (case-insensitive); matches at word starts, in runs
+/// and near the start score higher. Matching allocates nothing.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    /// Lower-cased query characters, white space dropped.
+    query: Vec<char>,
+    /// The same as bytes when the query is ASCII: the fast path.
+    ascii: Option<Vec<u8>>,
+}
+
+/// The score of a candidate that matches an empty query.
+pub const EMPTY_QUERY_SCORE: u32 = 1;
+
+impl Matcher {
+    pub fn new(query: &str) -> Matcher {
+        let key = name_key(query);
+        let query: Vec<char> = key.chars().filter(|c| !c.is_whitespace()).collect();
+        let ascii = query
+            .iter()
+            .all(char::is_ascii)
+            .then(|| query.iter().map(|&c| c as u8).collect());
+        Matcher { query, ascii }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.query.is_empty()
+    }
+
+    /// The number of query characters (white space excluded).
+    pub fn len(&self) -> usize {
+        self.query.len()
+    }
+
+    /// How well `candidate` matches, higher is better; `None` when it does
+    /// not contain the query as a subsequence.
+    pub fn score(&self, candidate: &str) -> Option<u32> {
+        if self.query.is_empty() {
+            return Some(EMPTY_QUERY_SCORE);
+        }
+        if candidate.len() < self.query.len() {
+            return None;
+        }
+        match &self.ascii {
+            Some(query) => score_ascii(query, candidate.as_bytes()),
+            None => self.score_chars(candidate),
+        }
+    }
+
+    fn score_chars(&self, candidate: &str) -> Option<u32> {
+        // Forward: the earliest end of a match.
+        let mut qi = 0;
+        let mut end = 0;
+        for (i, c) in candidate.char_indices() {
+            if fold(c) == self.query[qi] {
+                qi += 1;
+                if qi == self.query.len() {
+                    end = i + c.len_utf8();
+                    break;
+                }
+            }
+        }
+        if qi < self.query.len() {
+            return None;
+        }
+        // Backward from that end: the latest start, so the match is tight.
+        let mut qi = self.query.len();
+        let mut start = 0;
+        for (i, c) in candidate[..end].char_indices().rev() {
+            if fold(c) == self.query[qi - 1] {
+                qi -= 1;
+                if qi == 0 {
+                    start = i;
+                    break;
+                }
+            }
+        }
+        let mut tally = Tally::default();
+        let mut qi = 0;
+        let mut previous: Option<char> = candidate[..start].chars().next_back();
+        for c in candidate[start..end].chars() {
+            let matched = qi < self.query.len() && fold(c) == self.query[qi];
+            if matched {
+                qi += 1;
+            }
+            tally.step(matched, qi == 1, is_boundary(previous, c));
+            previous = Some(c);
+        }
+        let leading = candidate[..start].chars().count();
+        Some(tally.finish(
+            start == 0,
+            end == candidate.len(),
+            leading,
+            candidate.len() - end,
+        ))
+    }
+}
+
+/// The score of a match, step by step.
+#[derive(Default)]
+struct Tally {
+    score: i32,
+    gaps: i32,
+    previous_matched: bool,
+}
+
+impl Tally {
+    fn step(&mut self, matched: bool, first: bool, boundary: bool) {
+        if matched {
+            self.score += 16;
+            if self.previous_matched {
+                self.score += 18;
+            }
+            if boundary {
+                self.score += if first { 14 } else { 8 };
+            }
+            self.previous_matched = true;
+        } else {
+            self.gaps += 1;
+            self.previous_matched = false;
+        }
+    }
+
+    fn finish(self, at_start: bool, to_end: bool, leading: usize, trailing: usize) -> u32 {
+        let mut score = self.score;
+        if at_start {
+            score += 20;
+        }
+        // The whole candidate matched: an exact (case-insensitive) name.
+        if at_start && to_end && self.gaps == 0 {
+            score += 40;
+        }
+        score -= (2 * self.gaps).min(40) + leading.min(12) as i32 + trailing.min(40) as i32 / 4;
+        score.max(1) as u32 + 1
+    }
+}
+
+/// [`Matcher::score`] for an ASCII query: byte loops, no decoding. Bytes of
+/// non-ASCII characters never equal an ASCII query byte.
+fn score_ascii(query: &[u8], bytes: &[u8]) -> Option<u32> {
+    let mut qi = 0;
+    let mut end = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b.to_ascii_lowercase() == query[qi] {
+            qi += 1;
+            if qi == query.len() {
+                end = i + 1;
+                break;
+            }
+        }
+    }
+    if qi < query.len() {
+        return None;
+    }
+    let mut qi = query.len();
+    let mut start = 0;
+    for i in (0..end).rev() {
+        if bytes[i].to_ascii_lowercase() == query[qi - 1] {
+            qi -= 1;
+            if qi == 0 {
+                start = i;
+                break;
+            }
+        }
+    }
+    let is_char_start = |b: u8| b & 0xC0 != 0x80;
+    let mut tally = Tally::default();
+    let mut qi = 0;
+    let mut previous: Option<u8> = start.checked_sub(1).map(|i| bytes[i]);
+    for &b in &bytes[start..end] {
+        if !is_char_start(b) {
+            continue;
+        }
+        let matched = qi < query.len() && b.to_ascii_lowercase() == query[qi];
+        if matched {
+            qi += 1;
+        }
+        let boundary = match previous {
+            None => true,
+            Some(p) => {
+                matches!(p, b' ' | b'/' | b'-' | b'_' | b'.' | b'#' | b'(' | b'[')
+                    || (p.is_ascii_lowercase() && b.is_ascii_uppercase())
+                    || (p.is_ascii() && !p.is_ascii_alphanumeric() && b.is_ascii_alphanumeric())
+            }
+        };
+        tally.step(matched, qi == 1 && matched, boundary);
+        previous = Some(b);
+    }
+    let leading = bytes[..start].iter().filter(|&&b| is_char_start(b)).count();
+    Some(tally.finish(start == 0, end == bytes.len(), leading, bytes.len() - end))
+}
+
+fn fold(c: char) -> char {
+    if c.is_ascii() {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_lowercase().next().unwrap_or(c)
+    }
+}
+
+fn is_boundary(previous: Option<char>, c: char) -> bool {
+    match previous {
+        None => true,
+        Some(p) => {
+            matches!(p, ' ' | '/' | '-' | '_' | '.' | '#' | '(' | '[')
+                || (p.is_lowercase() && c.is_uppercase())
+                || (!p.is_alphanumeric() && c.is_alphanumeric())
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Completion context
+// ---------------------------------------------------------------------------
+
+/// What is being typed at the cursor. Ranges are byte ranges of the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Context {
+    /// `[[typed` or `![[typed`: a note name.
+    Note { typed: String, link: LinkSlot },
+    /// `[[target#H1#typed`: a heading of `target` (`""`: this note) under
+    /// the headings already named in `scope`.
+    Heading {
+        target: String,
+        scope: Vec<String>,
+        typed: String,
+        link: LinkSlot,
+    },
+    /// `[[target#^typed`: a block id of `target` (`""`: this note).
+    Block {
+        target: String,
+        typed: String,
+        link: LinkSlot,
+    },
+    /// `#typed`: a tag.
+    Tag {
+        typed: String,
+        replace: Range<usize>,
+    },
+    /// `[text](typed`: a path from the note's folder, with `#typed` a
+    /// heading slug of that note.
+    MarkdownPath {
+        typed: String,
+        replace: Range<usize>,
+        /// `)` follows already.
+        closed: bool,
+        /// The path is written `<like this>` (no percent-encoding).
+        angle: bool,
+        /// For `](path#typed`: the path before `#`, percent-decoded.
+        fragment_of: Option<String>,
+    },
+}
+
+/// Where a wikilink's completion goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkSlot {
+    /// The bytes the completion replaces.
+    pub replace: Range<usize>,
+    /// `]]` closes the link already (on the same line).
+    pub closed: bool,
+    /// A `#fragment` or `|alias` follows the replaced part.
+    pub has_tail: bool,
+    pub embed: bool,
+}
+
+/// Finds what is being typed at byte `offset` of `text` (on its line).
+pub fn context(text: &str, offset: usize) -> Option<Context> {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let before = &text[line_start..offset];
+    let after = &text[offset..line_end];
+    if in_code_span(before) {
+        return None;
+    }
+    if let Some(open) = before.rfind("[[")
+        && !before[open..].contains("]]")
+    {
+        let inner_start = line_start + open + 2;
+        let embed = before[..open].ends_with('!');
+        return wiki_context(text, inner_start, offset, after, embed);
+    }
+    if let Some(open) = before.rfind("](") {
+        let dest = &before[open + 2..];
+        let open_dest = match dest.strip_prefix('<') {
+            Some(inner) => !inner.contains('>'),
+            None => !dest.contains(')') && !dest.contains(char::is_whitespace),
+        };
+        if open_dest {
+            return markdown_context(line_start + open + 2, offset, before, after);
+        }
+    }
+    tag_context(text, line_start, offset)
+}
+
+/// An odd number of backticks before the cursor: inside a code span.
+fn in_code_span(before: &str) -> bool {
+    before.bytes().filter(|&b| b == b'`').count() % 2 == 1
+}
+
+fn wiki_context(
+    text: &str,
+    inner_start: usize,
+    offset: usize,
+    after: &str,
+    embed: bool,
+) -> Option<Context> {
+    let typed_all = &text[inner_start..offset];
+    if typed_all.contains('|') || typed_all.contains('[') {
+        return None;
+    }
+    // The link is closed on this line when `]]` comes before any `[[`.
+    let close_at = after
+        .find("]]")
+        .filter(|&c| after.find("[[").is_none_or(|o| o > c));
+    let closed = close_at.is_some();
+    // After the cursor, the part being replaced runs to the next `#`, `|`
+    // or `]]`; a `#fragment` or `|alias` there is kept.
+    let (extra, has_tail) = match close_at {
+        Some(close) => match after[..close].find(['#', '|']) {
+            Some(i) => (i, true),
+            None => (close, false),
+        },
+        None => (0, false),
+    };
+    match typed_all.find('#') {
+        None => Some(Context::Note {
+            typed: typed_all.to_string(),
+            link: LinkSlot {
+                replace: inner_start..offset + extra,
+                closed,
+                has_tail,
+                embed,
+            },
+        }),
+        Some(hash) => {
+            let target = typed_all[..hash].trim().to_string();
+            let fragment = &typed_all[hash + 1..];
+            let fragment_start = inner_start + hash + 1;
+            if let Some(block) = fragment.strip_prefix('^') {
+                return Some(Context::Block {
+                    target,
+                    typed: block.to_string(),
+                    link: LinkSlot {
+                        replace: fragment_start + 1..offset + extra,
+                        closed,
+                        has_tail,
+                        embed,
+                    },
+                });
+            }
+            let (scope_text, typed, typed_start) = match fragment.rfind('#') {
+                Some(last) => (
+                    &fragment[..last],
+                    &fragment[last + 1..],
+                    fragment_start + last + 1,
+                ),
+                None => ("", fragment, fragment_start),
+            };
+            let scope = scope_text
+                .split('#')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+            Some(Context::Heading {
+                target,
+                scope,
+                typed: typed.to_string(),
+                link: LinkSlot {
+                    replace: typed_start..offset + extra,
+                    closed,
+                    has_tail,
+                    embed,
+                },
+            })
+        }
+    }
+}
+
+fn markdown_context(
+    dest_start: usize,
+    offset: usize,
+    before: &str,
+    after: &str,
+) -> Option<Context> {
+    let open = before.rfind("](")?;
+    let mut typed = &before[open + 2..];
+    let mut start = dest_start;
+    let angle = typed.starts_with('<');
+    if angle {
+        typed = &typed[1..];
+        start += 1;
+    }
+    let close_char = if angle { '>' } else { ')' };
+    let end_in_after = after
+        .find(|c: char| c == close_char || (!angle && c.is_whitespace()))
+        .unwrap_or(0);
+    let closed = after[end_in_after..].starts_with(close_char);
+    let extra = if closed { end_in_after } else { 0 };
+    let decode = |s: &str| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    if let Some(hash) = typed.find('#') {
+        return Some(Context::MarkdownPath {
+            typed: decode(&typed[hash + 1..]),
+            replace: start + hash + 1..offset + extra,
+            closed,
+            angle,
+            fragment_of: Some(decode(&typed[..hash])),
+        });
+    }
+    Some(Context::MarkdownPath {
+        typed: decode(typed),
+        replace: start..offset + extra,
+        closed,
+        angle,
+        fragment_of: None,
+    })
+}
+
+fn tag_context(text: &str, line_start: usize, offset: usize) -> Option<Context> {
+    let before = &text[line_start..offset];
+    let hash = before.rfind('#')?;
+    let typed = &before[hash + 1..];
+    if !typed
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
+    {
+        return None;
+    }
+    let ok_before = before[..hash]
+        .chars()
+        .next_back()
+        .is_none_or(|c| c.is_whitespace() || matches!(c, '(' | '[' | ',' | ';'));
+    // `#` at the start of a line with nothing typed is a heading in the
+    // making, `##` is one for sure.
+    if !ok_before || (hash == 0 && typed.is_empty()) || before[..hash].ends_with('#') {
+        return None;
+    }
+    let after = &text[offset..];
+    let rest = after
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '/')))
+        .unwrap_or(after.len());
+    let start = line_start + hash + 1;
+    Some(Context::Tag {
+        typed: typed.to_string(),
+        replace: start..offset + rest,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Candidates
+// ---------------------------------------------------------------------------
+
+/// What a candidate is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ItemKind {
+    Note,
+    /// A note reached through one of its aliases.
+    Alias,
+    Heading,
+    Block,
+    Tag,
+    /// A target that notes link to but that does not exist yet.
+    Unresolved,
+    /// A daily note (today, yesterday, tomorrow).
+    Daily,
+    /// A note or attachment path in a Markdown link.
+    Path,
+}
+
+/// One completion candidate, best first in [`Completions::items`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub label: String,
+    pub kind: ItemKind,
+    /// Replaces [`Completions::replace`].
+    pub insert: String,
+    /// What the typed text was matched against.
+    pub filter: String,
+    /// A short description (path, level, use count).
+    pub detail: Option<String>,
+    /// A longer preview (a block's text).
+    pub documentation: Option<String>,
+    pub note: Option<NoteId>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Completions {
+    pub items: Vec<Item>,
+    /// The byte range every item replaces.
+    pub replace: Range<usize>,
+    /// More candidates matched than were returned.
+    pub incomplete: bool,
+}
+
+/// How linked and how recent notes are; supplied by the caller.
+pub trait Signals: Sync {
+    /// How many links resolve to the note (may be approximate).
+    fn backlinks(&self, note: NoteId) -> u32;
+    /// Days since the note last changed, when known. Called only for the
+    /// best candidates, so it may do a little work.
+    fn age_days(&self, note: NoteId, path: &str) -> Option<f64>;
+    /// Targets that notes link to but that do not exist, with link counts.
+    fn unresolved(&self) -> &[(String, u32)] {
+        &[]
+    }
+}
+
+/// No signals: rank by name only.
+pub struct NoSignals;
+
+impl Signals for NoSignals {
+    fn backlinks(&self, _: NoteId) -> u32 {
+        0
+    }
+    fn age_days(&self, _: NoteId, _: &str) -> Option<f64> {
+        None
+    }
+}
+
+/// Daily-note settings and today's date, for `[[today`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DailySettings {
+    pub folder: String,
+    pub format: String,
+    pub today: Date,
+}
+
+/// Everything completion needs besides the index.
+pub struct Request<'a> {
+    /// The note being edited: its vault path, and its id once indexed.
+    pub path: &'a str,
+    pub note: Option<NoteId>,
+    pub daily: Option<&'a DailySettings>,
+    /// At most this many items.
+    pub limit: usize,
+}
+
+/// The candidates for `context`, ranked and capped.
+pub fn complete(
+    index: &VaultIndex,
+    context: &Context,
+    request: &Request<'_>,
+    signals: &dyn Signals,
+    texts: &dyn TextSource,
+) -> Completions {
+    match context {
+        Context::Note { typed, link } => notes(index, typed, link, request, signals),
+        Context::Heading {
+            target,
+            scope,
+            typed,
+            link,
+        } => headings(index, target, scope, typed, link, request),
+        Context::Block {
+            target,
+            typed,
+            link,
+        } => blocks(index, target, typed, link, request, texts),
+        Context::Tag { typed, replace } => tags(index, typed, replace.clone(), request),
+        Context::MarkdownPath {
+            typed,
+            replace,
+            closed,
+            angle,
+            fragment_of,
+        } => match fragment_of {
+            Some(path) => markdown_headings(index, path, typed, replace.clone(), *closed, request),
+            None => markdown_paths(
+                index,
+                typed,
+                replace.clone(),
+                *closed,
+                *angle,
+                request,
+                signals,
+            ),
+        },
+    }
+}
+
+/// A scored candidate in the top-k heap (a min-heap on score).
+#[derive(PartialEq, Eq)]
+struct Scored {
+    score: u32,
+    id: NoteId,
+    /// Which name matched: `usize::MAX` the stem, `MAX - 1` the title,
+    /// `MAX - 2` the path, else an alias index.
+    name: usize,
+}
+
+impl Ord for Scored {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed: the heap's top is the worst candidate kept.
+        other
+            .score
+            .cmp(&self.score)
+            .then_with(|| self.id.cmp(&other.id))
+    }
+}
+
+impl PartialOrd for Scored {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+const NAME_STEM: usize = usize::MAX;
+const NAME_TITLE: usize = usize::MAX - 1;
+const NAME_PATH: usize = usize::MAX - 2;
+
+/// A bonus for notes many others link to: about 12 points per doubling.
+fn link_bonus(backlinks: u32) -> u32 {
+    (17.0 * f64::from(backlinks).ln_1p()) as u32
+}
+
+/// A bonus for notes changed recently: up to 30, halving every 2 weeks.
+fn recency_bonus(age_days: Option<f64>) -> u32 {
+    age_days.map_or(0, |days| {
+        (30.0 * (-days.max(0.0) / 20.0).exp()).round() as u32
+    })
+}
+
+/// Keeps the `k` best-scored entries seen.
+struct TopK {
+    heap: BinaryHeap<Scored>,
+    k: usize,
+    seen: usize,
+}
+
+impl TopK {
+    fn new(k: usize) -> TopK {
+        TopK {
+            heap: BinaryHeap::with_capacity(k + 1),
+            k,
+            seen: 0,
+        }
+    }
+
+    fn merge(mut self, other: TopK) -> TopK {
+        let seen = self.seen + other.seen;
+        for scored in other.heap {
+            self.push(scored);
+        }
+        self.seen = seen;
+        self
+    }
+
+    fn push(&mut self, scored: Scored) {
+        self.seen += 1;
+        if self.heap.len() < self.k {
+            self.heap.push(scored);
+        } else if self
+            .heap
+            .peek()
+            .is_some_and(|worst| scored.score > worst.score)
+        {
+            self.heap.pop();
+            self.heap.push(scored);
+        }
+    }
+
+    /// Best first.
+    fn into_sorted(self) -> Vec<Scored> {
+        let mut v = self.heap.into_vec();
+        v.sort();
+        v
+    }
+}
+
+/// Vaults larger than this are scanned on every core.
+const PARALLEL_FROM: usize = 20_000;
+
+/// The `k` best candidates `score` finds among all notes.
+fn scan_notes<F>(index: &VaultIndex, k: usize, score: F) -> TopK
+where
+    F: Fn(NoteId, &Note) -> Option<Scored> + Sync,
+{
+    let scan = |notes: &mut dyn Iterator<Item = (NoteId, &Note)>| {
+        let mut top = TopK::new(k);
+        for (id, note) in notes {
+            if let Some(scored) = score(id, note) {
+                top.push(scored);
+            }
+        }
+        top
+    };
+    if index.len() < PARALLEL_FROM {
+        return scan(&mut index.notes());
+    }
+    use rayon::prelude::*;
+    let notes: Vec<(NoteId, &Note)> = index.notes().collect();
+    notes
+        .par_chunks(4096)
+        .map(|chunk| scan(&mut chunk.iter().copied()))
+        .reduce(|| TopK::new(k), TopK::merge)
+}
+
+/// The best name of `note` for the matcher: (score, which name).
+fn best_name(matcher: &Matcher, note: &Note, with_path: bool) -> Option<(u32, usize)> {
+    let id = note.id();
+    let stem = id.rsplit('/').next().unwrap_or(id);
+    let consider = |best: &mut Option<(u32, usize)>, score: Option<u32>, name: usize| {
+        if let Some(s) = score
+            && best.is_none_or(|(b, _)| s > b)
+        {
+            *best = Some((s, name));
+        }
+    };
+    let mut best: Option<(u32, usize)> = None;
+    consider(&mut best, matcher.score(stem), NAME_STEM);
+    if *note.title != *stem {
+        consider(&mut best, matcher.score(&note.title), NAME_TITLE);
+    }
+    for (i, alias) in note.aliases.iter().enumerate() {
+        // An alias must beat the stem clearly to be offered instead.
+        consider(
+            &mut best,
+            matcher.score(alias).map(|s| s.saturating_sub(2)),
+            i,
+        );
+    }
+    if with_path || best.is_none() {
+        let score = matcher.score(id).map(|s| s.saturating_sub(10));
+        consider(&mut best, score, NAME_PATH);
+    }
+    best
+}
+
+/// How a link from the note at `from_path` should name `target`: its stem
+/// when that resolves to it without ambiguity, else its path without `.md`.
+pub fn link_target_for(index: &VaultIndex, from_path: &str, target: NoteId) -> String {
+    let note = index.note(target);
+    let stem = note.stem();
+    match index.resolve(folder_of(from_path), stem, LinkKind::Wiki) {
+        Resolution::Note(id) if id == target => stem.to_string(),
+        _ => note.id().to_string(),
+    }
+}
+
+fn notes(
+    index: &VaultIndex,
+    typed: &str,
+    link: &LinkSlot,
+    request: &Request<'_>,
+    signals: &dyn Signals,
+) -> Completions {
+    let matcher = Matcher::new(typed.trim());
+    let with_path = typed.contains('/');
+    // Rank by name and links first, over every note; only the best few get
+    // the costlier signals (recency) and the final order.
+    let pool = (request.limit * 2).max(50);
+    let top = scan_notes(index, pool, |id, note| {
+        if Some(id) == request.note {
+            return None;
+        }
+        let (score, name) = best_name(&matcher, note, with_path)?;
+        Some(Scored {
+            score: score * 4 + link_bonus(signals.backlinks(id)),
+            id,
+            name,
+        })
+    });
+    let mut matched = top.seen;
+    let mut ranked: Vec<Scored> = top
+        .into_sorted()
+        .into_iter()
+        .map(|s| {
+            let note = index.note(s.id);
+            Scored {
+                score: s.score + recency_bonus(signals.age_days(s.id, &note.path)),
+                ..s
+            }
+        })
+        .collect();
+    ranked.sort();
+
+    let close = |s: String| -> String {
+        if link.closed || link.has_tail {
+            s
+        } else {
+            format!("{s}]]")
+        }
+    };
+    // (score, item): notes and unresolved targets compete on one scale.
+    let mut scored: Vec<(u32, Item)> = Vec::new();
+    for s in ranked.iter().take(request.limit) {
+        let note = index.note(s.id);
+        let target = link_target_for(index, request.path, s.id);
+        let stem = note.stem();
+        let detail = Some(if *note.title != *stem {
+            format!("{} — {}", note.title, note.path)
+        } else {
+            note.path.to_string()
+        });
+        let (label, kind, insert) = match s.name {
+            NAME_STEM => (stem.to_string(), ItemKind::Note, target),
+            NAME_TITLE => (note.title.to_string(), ItemKind::Note, target),
+            NAME_PATH => (note.id().to_string(), ItemKind::Note, target),
+            alias => {
+                let alias = &note.aliases[alias];
+                let insert = if link.has_tail {
+                    target
+                } else {
+                    format!("{target}|{alias}")
+                };
+                (alias.to_string(), ItemKind::Alias, insert)
+            }
+        };
+        scored.push((
+            s.score,
+            Item {
+                filter: label.clone(),
+                label,
+                kind,
+                insert: close(insert),
+                detail,
+                documentation: None,
+                note: Some(s.id),
+            },
+        ));
+    }
+    // Targets other notes link to that do not exist yet (not the link
+    // being typed: a target only this note links to is left out).
+    let only_here = |target: &str| {
+        index
+            .unresolved_links_to(target)
+            .iter()
+            .all(|r| Some(r.source) == request.note)
+    };
+    let typed_key = super::key::path_key(typed);
+    for (target, count) in signals.unresolved() {
+        let Some(score) = matcher.score(target) else {
+            continue;
+        };
+        if super::key::path_key(target) == typed_key && only_here(target) {
+            continue;
+        }
+        let count = *count;
+        matched += 1;
+        scored.push((
+            score * 4 + link_bonus(count),
+            Item {
+                label: target.clone(),
+                kind: ItemKind::Unresolved,
+                insert: close(target.clone()),
+                filter: target.clone(),
+                detail: Some(format!(
+                    "not created yet; {count} link{}",
+                    if count == 1 { "" } else { "s" }
+                )),
+                documentation: None,
+                note: None,
+            },
+        ));
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.label.cmp(&b.1.label)));
+    let mut items: Vec<Item> = Vec::new();
+    // Daily notes first when the typed word is one of their names.
+    if let Some(daily) = request.daily {
+        items.extend(daily_items(index, typed, request.path, daily, &close));
+    }
+    items.extend(scored.into_iter().map(|(_, item)| item));
+    let incomplete = matched > items.len() || items.len() > request.limit;
+    items.truncate(request.limit.max(1));
+    Completions {
+        items,
+        replace: link.replace.clone(),
+        incomplete,
+    }
+}
+
+fn daily_items(
+    index: &VaultIndex,
+    typed: &str,
+    from_path: &str,
+    daily: &DailySettings,
+    close: &dyn Fn(String) -> String,
+) -> Vec<Item> {
+    let typed = typed.trim().to_ascii_lowercase();
+    if typed.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (word, days) in [("today", 0), ("yesterday", -1), ("tomorrow", 1)] {
+        if !word.starts_with(&typed) {
+            continue;
+        }
+        let date = daily.today.add_days(days);
+        let path = daily_note_path(&daily.folder, &daily.format, date);
+        let (target, exists) = match index.id_of(&path) {
+            Some(id) => (link_target_for(index, from_path, id), true),
+            None => {
+                // Not created yet: name it so that creating it resolves the
+                // link: its stem unless that is taken elsewhere.
+                let id = strip_md(&path);
+                let stem = id.rsplit('/').next().unwrap_or(id);
+                let free = matches!(
+                    index.resolve(folder_of(from_path), stem, LinkKind::Wiki),
+                    Resolution::Unresolved
+                );
+                (if free { stem } else { id }.to_string(), false)
+            }
+        };
+        out.push(Item {
+            label: format!("{word}: {target}"),
+            kind: ItemKind::Daily,
+            insert: close(target),
+            filter: word.to_string(),
+            detail: Some(if exists {
+                format!("daily note {path}")
+            } else {
+                format!("daily note {path} (not created yet)")
+            }),
+            documentation: None,
+            note: index.id_of(&path),
+        });
+    }
+    out
+}
+
+/// The note a fragment completion is about: `target` from `path`, or the
+/// note itself for `""`.
+fn fragment_note(index: &VaultIndex, target: &str, request: &Request<'_>) -> Option<NoteId> {
+    if target.is_empty() {
+        return request.note;
+    }
+    index
+        .resolve(folder_of(request.path), target, LinkKind::Wiki)
+        .note()
+}
+
+fn headings(
+    index: &VaultIndex,
+    target: &str,
+    scope: &[String],
+    typed: &str,
+    link: &LinkSlot,
+    request: &Request<'_>,
+) -> Completions {
+    let replace = link.replace.clone();
+    let Some(id) = fragment_note(index, target, request) else {
+        return Completions {
+            replace,
+            ..Completions::default()
+        };
+    };
+    let note = index.note(id);
+    // Under `#H1#`, only the headings inside H1's section.
+    let range = if scope.is_empty() {
+        0..note.headings.len()
+    } else {
+        match resolve_fragment(note, &scope.join("#")) {
+            FragmentTarget::Heading(i) => {
+                let level = note.headings[i].level;
+                let end = note.headings[i + 1..]
+                    .iter()
+                    .position(|h| h.level <= level)
+                    .map_or(note.headings.len(), |p| i + 1 + p);
+                i + 1..end
+            }
+            _ => 0..0,
+        }
+    };
+    let matcher = Matcher::new(typed);
+    let mut scored: Vec<(u32, usize)> = range
+        .filter_map(|i| Some((matcher.score(&note.headings[i].text)?, i)))
+        .filter(|(_, i)| !note.headings[*i].text.is_empty())
+        .collect();
+    if !matcher.is_empty() {
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    }
+    let incomplete = scored.len() > request.limit;
+    let items = scored
+        .into_iter()
+        .take(request.limit)
+        .map(|(_, i)| {
+            let heading = &note.headings[i];
+            let insert = heading.text.to_string();
+            Item {
+                label: heading.text.to_string(),
+                kind: ItemKind::Heading,
+                insert: if link.closed || link.has_tail {
+                    insert
+                } else {
+                    format!("{insert}]]")
+                },
+                filter: heading.text.to_string(),
+                detail: Some(format!(
+                    "{} {}",
+                    "#".repeat(heading.level as usize),
+                    note.path
+                )),
+                documentation: None,
+                note: Some(id),
+            }
+        })
+        .collect();
+    Completions {
+        items,
+        replace,
+        incomplete,
+    }
+}
+
+fn blocks(
+    index: &VaultIndex,
+    target: &str,
+    typed: &str,
+    link: &LinkSlot,
+    request: &Request<'_>,
+    texts: &dyn TextSource,
+) -> Completions {
+    let replace = link.replace.clone();
+    let Some(id) = fragment_note(index, target, request) else {
+        return Completions {
+            replace,
+            ..Completions::default()
+        };
+    };
+    let note = index.note(id);
+    let text = texts.text(&note.path);
+    let matcher = Matcher::new(typed);
+    let mut items: Vec<Item> = Vec::new();
+    for block in &note.blocks {
+        if matcher.score(&block.id).is_none() {
+            continue;
+        }
+        let preview = text.as_deref().and_then(|t| {
+            let span = block.block_span.start as usize..block.span.start as usize;
+            t.get(span).map(|s| bounded(s.trim(), 200))
+        });
+        let insert = block.id.to_string();
+        items.push(Item {
+            label: format!("^{}", block.id),
+            kind: ItemKind::Block,
+            insert: if link.closed || link.has_tail {
+                insert
+            } else {
+                format!("{insert}]]")
+            },
+            filter: block.id.to_string(),
+            detail: preview.clone(),
+            documentation: preview,
+            note: Some(id),
+        });
+    }
+    let incomplete = items.len() > request.limit;
+    items.truncate(request.limit);
+    Completions {
+        items,
+        replace,
+        incomplete,
+    }
+}
+
+fn tags(
+    index: &VaultIndex,
+    typed: &str,
+    replace: Range<usize>,
+    request: &Request<'_>,
+) -> Completions {
+    let limit = request.limit;
+    let matcher = Matcher::new(typed);
+    // The tag being typed is in the index already: leave it out when this
+    // note is its only user.
+    let typed_key = name_key(typed);
+    let uses_here = request.note.map_or(0, |id| {
+        index
+            .note(id)
+            .tags
+            .iter()
+            .filter(|t| name_key(&t.name) == typed_key)
+            .count() as u32
+    });
+    let mut scored: Vec<(u32, &str, u32, u32)> = index
+        .tags()
+        .iter()
+        .filter(|(key, stat)| !(***key == *typed_key && stat.uses <= uses_here))
+        .map(|(_, stat)| stat)
+        .filter_map(|stat| {
+            let name = stat.display();
+            let score = matcher.score(name)?;
+            Some((
+                score * 4 + link_bonus(stat.uses),
+                name,
+                stat.uses,
+                stat.notes,
+            ))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let incomplete = scored.len() > limit;
+    let items = scored
+        .into_iter()
+        .take(limit)
+        .map(|(_, name, uses, notes)| Item {
+            label: format!("#{name}"),
+            kind: ItemKind::Tag,
+            insert: name.to_string(),
+            filter: name.to_string(),
+            detail: Some(format!(
+                "{uses} use{} in {notes} note{}",
+                if uses == 1 { "" } else { "s" },
+                if notes == 1 { "" } else { "s" }
+            )),
+            documentation: None,
+            note: None,
+        })
+        .collect();
+    Completions {
+        items,
+        replace,
+        incomplete,
+    }
+}
+
+fn markdown_paths(
+    index: &VaultIndex,
+    typed: &str,
+    replace: Range<usize>,
+    closed: bool,
+    angle: bool,
+    request: &Request<'_>,
+    signals: &dyn Signals,
+) -> Completions {
+    let from_folder = folder_of(request.path);
+    let typed_path = typed.trim_start_matches("./");
+    let matcher = Matcher::new(typed_path.rsplit("../").next().unwrap_or(typed_path));
+    let pool = (request.limit * 2).max(32);
+    let top = scan_notes(index, pool, |id, note| {
+        if Some(id) == request.note {
+            return None;
+        }
+        Some(Scored {
+            score: matcher.score(&note.path)? * 4 + link_bonus(signals.backlinks(id)),
+            id,
+            name: NAME_PATH,
+        })
+    });
+    let matched = top.seen;
+    let mut items: Vec<Item> = top
+        .into_sorted()
+        .into_iter()
+        .take(request.limit)
+        .map(|s| {
+            let note = index.note(s.id);
+            let rel = relative_path(from_folder, &note.path);
+            let written = if angle {
+                rel.clone()
+            } else {
+                encode_path(&rel)
+            };
+            Item {
+                label: rel.clone(),
+                kind: ItemKind::Path,
+                insert: if closed {
+                    written
+                } else if angle {
+                    format!("{written}>)")
+                } else {
+                    format!("{written})")
+                },
+                filter: rel,
+                detail: Some(note.title.to_string()),
+                documentation: None,
+                note: Some(s.id),
+            }
+        })
+        .collect();
+    // Attachments, after notes.
+    let room = request.limit.saturating_sub(items.len());
+    if room > 0 {
+        let mut found: Vec<(u32, &str)> = index
+            .attachments()
+            .filter_map(|p| Some((matcher.score(p)?, p)))
+            .collect();
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        for (_, path) in found.into_iter().take(room) {
+            let rel = relative_path(from_folder, path);
+            let written = if angle {
+                rel.clone()
+            } else {
+                encode_path(&rel)
+            };
+            items.push(Item {
+                label: rel.clone(),
+                kind: ItemKind::Path,
+                insert: if closed {
+                    written
+                } else {
+                    format!("{written})")
+                },
+                filter: rel,
+                detail: Some("attachment".into()),
+                documentation: None,
+                note: None,
+            });
+        }
+    }
+    Completions {
+        incomplete: matched > items.len(),
+        items,
+        replace,
+    }
+}
+
+fn markdown_headings(
+    index: &VaultIndex,
+    path: &str,
+    typed: &str,
+    replace: Range<usize>,
+    closed: bool,
+    request: &Request<'_>,
+) -> Completions {
+    let note = if path.is_empty() {
+        request.note
+    } else {
+        index
+            .resolve(folder_of(request.path), path, LinkKind::Markdown)
+            .note()
+    };
+    let Some(id) = note else {
+        return Completions {
+            replace,
+            ..Completions::default()
+        };
+    };
+    let note = index.note(id);
+    let matcher = Matcher::new(typed);
+    let mut items: Vec<Item> = note
+        .headings
+        .iter()
+        .filter(|h| matcher.score(&h.text).is_some())
+        .map(|h| {
+            let s = slug(&h.text);
+            Item {
+                label: h.text.to_string(),
+                kind: ItemKind::Heading,
+                insert: if closed { s.clone() } else { format!("{s})") },
+                filter: s,
+                detail: Some(format!("{} {}", "#".repeat(h.level as usize), note.path)),
+                documentation: None,
+                note: Some(id),
+            }
+        })
+        .collect();
+    let incomplete = items.len() > request.limit;
+    items.truncate(request.limit);
+    Completions {
+        items,
+        replace,
+        incomplete,
+    }
+}
+
+/// Cuts `text` to about `max` characters, marking the cut with `…`.
+pub fn bounded(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+    }
+}
+
+/// The path of `to` (a vault path) relative to `from_folder`: `b.md`,
+/// `../x/b.md`.
+pub fn relative_path(from_folder: &str, to: &str) -> String {
+    let from: Vec<&str> = from_folder.split('/').filter(|p| !p.is_empty()).collect();
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| name_key(a) == name_key(b))
+        .count()
+        .min(to_parts.len().saturating_sub(1));
+    let mut out = String::new();
+    for _ in common..from.len() {
+        out.push_str("../");
+    }
+    out.push_str(&to_parts[common..].join("/"));
+    out
+}
+
+/// Percent-encodes what a Markdown link destination cannot hold bare:
+/// spaces, parentheses, angle brackets, `#`, `?`, `%`, quotes, brackets and
+/// control characters. Other characters (non-ASCII letters included) stay
+/// as they are, as Obsidian writes them.
+pub fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if c.is_ascii_control()
+            || matches!(
+                c,
+                ' ' | '(' | ')' | '<' | '>' | '#' | '?' | '%' | '"' | '`' | '[' | ']'
+            )
+        {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Dates and daily notes
+// ---------------------------------------------------------------------------
+
+/// A calendar date (proleptic Gregorian).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    pub year: i32,
+    /// 1..=12
+    pub month: u8,
+    /// 1..=31
+    pub day: u8,
+}
+
+impl Date {
+    /// The date `days` days after 1970-01-01.
+    pub fn from_days(days: i64) -> Date {
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+        let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
+        Date { year, month, day }
+    }
+
+    /// Days since 1970-01-01.
+    pub fn days(self) -> i64 {
+        let y = i64::from(self.year) - i64::from(self.month <= 2);
+        let era = y.div_euclid(400);
+        let yoe = y.rem_euclid(400);
+        let m = i64::from(self.month);
+        let mp = if m > 2 { m - 3 } else { m + 9 };
+        let doy = (153 * mp + 2) / 5 + i64::from(self.day) - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
+    pub fn add_days(self, n: i64) -> Date {
+        Date::from_days(self.days() + n)
+    }
+
+    /// 0 = Sunday … 6 = Saturday.
+    pub fn weekday(self) -> u8 {
+        (self.days() + 4).rem_euclid(7) as u8
+    }
+
+    /// 1-based day of the year.
+    pub fn ordinal(self) -> u32 {
+        (self.days()
+            - Date {
+                year: self.year,
+                month: 1,
+                day: 1,
+            }
+            .days()
+            + 1) as u32
+    }
+
+    /// ISO 8601 week-numbering year and week.
+    pub fn iso_week(self) -> (i32, u32) {
+        let iso_weekday = i64::from((self.weekday() + 6) % 7) + 1; // Mon=1..Sun=7
+        let thursday = Date::from_days(self.days() - iso_weekday + 4);
+        let week = (thursday.ordinal() - 1) / 7 + 1;
+        (thursday.year, week)
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const WEEKDAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
+
+/// Formats a date with a moment.js format as Obsidian uses them: `YYYY`,
+/// `YY`, `Q`, `MMMM`, `MMM`, `MM`, `M`, `DDDD`, `DDD`, `DD`, `Do`, `D`,
+/// `dddd`, `ddd`, `dd`, `d`, `GGGG`, `WW`, `W`, and `[literal text]`.
+pub fn format_date(date: Date, format: &str) -> String {
+    const TOKENS: [&str; 20] = [
+        "YYYY", "GGGG", "MMMM", "DDDD", "dddd", "MMM", "DDD", "ddd", "YY", "MM", "DD", "Do", "dd",
+        "WW", "Q", "M", "D", "d", "W", "E",
+    ];
+    let mut out = String::new();
+    let mut rest = format;
+    while !rest.is_empty() {
+        if let Some(literal) = rest.strip_prefix('[') {
+            let end = literal.find(']').unwrap_or(literal.len());
+            out.push_str(&literal[..end]);
+            rest = literal.get(end + 1..).unwrap_or("");
+            continue;
+        }
+        let Some(token) = TOKENS.iter().find(|t| rest.starts_with(**t)) else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        };
+        let (iso_year, iso_week) = date.iso_week();
+        let month = usize::from(date.month - 1);
+        let weekday = usize::from(date.weekday());
+        match *token {
+            "YYYY" => out.push_str(&format!("{:04}", date.year)),
+            "GGGG" => out.push_str(&format!("{iso_year:04}")),
+            "YY" => out.push_str(&format!("{:02}", date.year.rem_euclid(100))),
+            "Q" => out.push_str(&((date.month - 1) / 3 + 1).to_string()),
+            "MMMM" => out.push_str(MONTHS[month]),
+            "MMM" => out.push_str(&MONTHS[month][..3]),
+            "MM" => out.push_str(&format!("{:02}", date.month)),
+            "M" => out.push_str(&date.month.to_string()),
+            "DDDD" => out.push_str(&format!("{:03}", date.ordinal())),
+            "DDD" => out.push_str(&date.ordinal().to_string()),
+            "DD" => out.push_str(&format!("{:02}", date.day)),
+            "Do" => {
+                let suffix = match (date.day % 10, date.day) {
+                    (_, 11..=13) => "th",
+                    (1, _) => "st",
+                    (2, _) => "nd",
+                    (3, _) => "rd",
+                    _ => "th",
+                };
+                out.push_str(&format!("{}{suffix}", date.day));
+            }
+            "D" => out.push_str(&date.day.to_string()),
+            "dddd" => out.push_str(WEEKDAYS[weekday]),
+            "ddd" => out.push_str(&WEEKDAYS[weekday][..3]),
+            "dd" => out.push_str(&WEEKDAYS[weekday][..2]),
+            "d" => out.push_str(&weekday.to_string()),
+            "E" => out.push_str(&((weekday + 6) % 7 + 1).to_string()),
+            "WW" => out.push_str(&format!("{iso_week:02}")),
+            "W" => out.push_str(&iso_week.to_string()),
+            _ => {}
+        }
+        rest = &rest[token.len()..];
+    }
+    out
+}
+
+/// The vault path (with `.md`) of the daily note for `date`. A format may
+/// hold `/` to file notes in dated folders (`YYYY/MM/YYYY-MM-DD`).
+pub fn daily_note_path(folder: &str, format: &str, date: Date) -> String {
+    let name = format_date(date, format);
+    let folder = folder.trim_matches('/');
+    if folder.is_empty() {
+        format!("{name}.md")
+    } else {
+        format!("{folder}/{name}.md")
+    }
+}
+
+/// The text of a new note from a template: `{{title}}`, `{{date}}`
+/// (`YYYY-MM-DD`), `{{date:FORMAT}}` and `{{time}}` are filled in; without a
+/// template, a `# Title` heading.
+pub fn new_note_text(template: Option<&str>, title: &str, date: Date, time: &str) -> String {
+    let Some(template) = template else {
+        return format!("# {title}\n");
+    };
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            out.push_str(&rest[open..]);
+            rest = "";
+            break;
+        };
+        let name = after[..close].trim();
+        match name {
+            "title" => out.push_str(title),
+            "date" => out.push_str(&format_date(date, "YYYY-MM-DD")),
+            "time" => out.push_str(time),
+            _ => match name.strip_prefix("date:") {
+                Some(format) => out.push_str(&format_date(date, format.trim())),
+                None => out.push_str(&rest[open..open + 2 + close + 2]),
+            },
+        }
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    out
+}

@@ -1,0 +1,109 @@
+//! `weft lsp` driven by a real editor: headless Neovim 0.11 runs
+//! `tests/nvim/lsp.lua` against the built binary on a vault with emoji and a
+//! note whose path has spaces and non-ASCII characters.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use weft_e2e::{TempVault, nvim, weft_bin};
+
+const VAULT: &str = r#"
+//- /Hub.md
+# The Hub
+Intro. ^intro
+## Details
+//- /notes/A.md
+# A 🙂
+See [[Hub]] and 👩‍👩‍👧 🙂 [[Crème brûlée#Sœur]] then [[Ghost]].
+//- /notes/Café notes/Crème brûlée.md
+# Crème brûlée
+## Sœur
+Back to [[Hub#Details]].
+"#;
+
+#[test]
+fn neovim_completes_navigates_diagnoses_and_renames() {
+    let vault = TempVault::new(VAULT);
+    let root = vault.path().canonicalize().expect("canonical vault");
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let out = out_dir.path().join("results.json");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("nvim/lsp.lua");
+    let mut child = Command::new(nvim())
+        .args(["--headless", "--clean", "-l"])
+        .arg(&script)
+        .arg(weft_bin())
+        .arg(&root)
+        .arg(&out)
+        // Neovim's own state (logs, shada) stays in the temporary folder.
+        .env("XDG_STATE_HOME", out_dir.path())
+        .env("XDG_DATA_HOME", out_dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start nvim");
+    let deadline = Instant::now() + Duration::from_secs(240);
+    loop {
+        if child.try_wait().expect("wait for nvim").is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("Neovim did not finish in time");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("nvim output");
+    let text = std::fs::read_to_string(&out).unwrap_or_else(|_| {
+        panic!(
+            "Neovim wrote no results; stderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let results: serde_json::Value = serde_json::from_str(&text).expect("results JSON");
+    assert_eq!(results["errors"], serde_json::json!([]), "{results:#}");
+    assert_eq!(results["encoding"], "utf-8");
+
+    assert_eq!(
+        results["definition"],
+        serde_json::json!({"file": "notes/Café notes/Crème brûlée.md", "line": 1}),
+        "{results:#}"
+    );
+    assert_eq!(
+        results["references"],
+        serde_json::json!(["notes/A.md:1", "notes/Café notes/Crème brûlée.md:2"]),
+        "{results:#}"
+    );
+    let hover = results["hover"].as_str().expect("hover text");
+    assert!(
+        hover.contains("**The Hub**") && hover.contains("2 backlinks from 2 notes"),
+        "{hover}"
+    );
+    let diagnostics: Vec<&str> = results["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d.as_str().unwrap())
+        .collect();
+    assert!(
+        diagnostics.iter().any(|d| d.contains("`Ghost`")),
+        "{diagnostics:?}"
+    );
+    assert_eq!(
+        results["completion"]["label"], "Crème brûlée",
+        "{results:#}"
+    );
+    assert_eq!(results["completion"]["newText"], "Crème brûlée]]");
+    // The edit starts right after `[[`, counted in UTF-8 bytes.
+    assert_eq!(results["completion"]["start"], "More 🙂 [[".len());
+
+    assert_eq!(results["renamed"], true, "{results:#}");
+    assert!(root.join("notes/Café notes/Crème caramel.md").exists());
+    assert!(!root.join("notes/Café notes/Crème brûlée.md").exists());
+    let a = std::fs::read_to_string(root.join("notes/A.md")).expect("A.md");
+    assert!(
+        a.contains("🙂 [[Crème caramel#Sœur]] then [[Ghost]]."),
+        "{a}"
+    );
+}

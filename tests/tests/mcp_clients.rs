@@ -1,0 +1,312 @@
+//! `weft mcp` driven by real MCP clients nobody on this team wrote: the
+//! official Python SDK (in its default mode, which opens with
+//! `server/discover`, and in legacy mode, which opens with `initialize`)
+//! and the MCP Inspector CLI; plus the raw wire for what clients hide
+//! (unknown methods, the working directory as the vault, refusing `/`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use weft_e2e::{TempVault, mcp_inspector, python, weft_bin};
+
+/// Bounds a failing run only; nothing is timed.
+const DEADLINE: Duration = Duration::from_secs(120);
+
+const VAULT: &str = r#"
+//- /Hub.md
+---
+aliases: [Centre]
+tags: [topic, project/weft]
+status: active
+---
+# The Hub
+
+Intro paragraph about tantivy search. ^intro
+
+## Details
+
+The details of the hub.
+//- /notes/A.md
+# A
+See [[Hub]] and [[Centre|the centre]], and [[Hub#Details]].
+Broken: [[Hub#Nowhere]] and [[Ghost]].
+#project/weft #draft
+//- /notes/Café notes/Crème.md
+Back to [[hub]] and [[Plan]].
+//- /x/Plan.md
+# Plan X
+Planning with tantivy and search engines.
+//- /y/Plan.md
+# Plan Y
+//- /projects.md
+---
+title: Projects overview
+part_of: "[[Hub]]"
+---
+The projects note, also a folder.
+//- /projects/weft.md
+---
+tags: [project/weft]
+part_of: "[[Hub]]"
+---
+# Weft
+Weft makes vaults first-class. Search uses tantivy.
+"#;
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("python")
+        .join(name)
+}
+
+fn run_python_client(mode: &str) -> Value {
+    let vault = TempVault::new(VAULT);
+    let output = Command::new(python())
+        .arg(script("mcp_client.py"))
+        .arg(weft_bin())
+        .arg(vault.path())
+        .arg(mode)
+        .output()
+        .expect("run the Python MCP client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "Python SDK ({mode}) failed:\n{stderr}\n{stdout}"
+    );
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+fn check_report(report: &Value) {
+    assert_eq!(report["server"]["name"], "weft");
+    assert_eq!(
+        report["tools"],
+        serde_json::json!([
+            "check_vault",
+            "get_context",
+            "get_links",
+            "list_notes",
+            "list_tags",
+            "read_note",
+            "related_notes",
+            "resolve_note",
+            "search_notes",
+            "vault_info"
+        ])
+    );
+    assert_eq!(report["notes"], 7);
+    assert_eq!(report["calls"].as_array().unwrap().len(), 22);
+    assert_eq!(report["updated"], "weft://note/Hub");
+}
+
+#[test]
+fn python_sdk_default_mode_discovers_and_uses_every_read_capability() {
+    let report = run_python_client("auto");
+    assert_eq!(report["protocol_version"], "2026-07-28", "{report}");
+    check_report(&report);
+}
+
+#[test]
+fn python_sdk_legacy_mode_initializes_and_uses_every_read_capability() {
+    let report = run_python_client("legacy");
+    assert_ne!(report["protocol_version"], "2026-07-28", "{report}");
+    check_report(&report);
+}
+
+fn inspector(vault: &TempVault, method_args: &[&str]) -> Value {
+    let output = Command::new(mcp_inspector())
+        .arg("--cli")
+        .arg(weft_bin())
+        .args(["mcp", "--vault"])
+        .arg(vault.path())
+        .args(method_args)
+        .output()
+        .expect("run the MCP Inspector");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the Inspector failed:\n{}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+#[test]
+fn inspector_cli_lists_the_tools() {
+    let vault = TempVault::new(VAULT);
+    let listed = inspector(&vault, &["--method", "tools/list"]);
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"search_notes") && names.contains(&"read_note") && names.len() == 10,
+        "{names:?}"
+    );
+    let read = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "read_note")
+        .unwrap();
+    assert_eq!(read["annotations"]["readOnlyHint"], true);
+    assert!(read["outputSchema"].is_object());
+}
+
+#[test]
+fn inspector_cli_calls_a_tool() {
+    let vault = TempVault::new(VAULT);
+    // Each Inspector run is a fresh server that indexes in the background;
+    // the first calls may answer "Indexing…" and are repeated.
+    let start = Instant::now();
+    loop {
+        let called = inspector(
+            &vault,
+            &[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "search_notes",
+                "--tool-arg",
+                "query=tantivy",
+                "--tool-arg",
+                "limit=5",
+            ],
+        );
+        let text = called["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if !text.contains("Indexing") {
+            assert_eq!(called["isError"], false, "{called}");
+            assert!(text.contains("Found 3 notes for `tantivy`"), "{text}");
+            assert_eq!(called["structuredContent"]["total"], 3);
+            break;
+        }
+        assert!(start.elapsed() < DEADLINE, "still indexing: {text}");
+    }
+}
+
+/// A `weft mcp` process spoken to line by line.
+struct Wire {
+    child: std::process::Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Wire {
+    fn start(cmd: &mut Command) -> Wire {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start weft mcp");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Wire { child, lines }
+    }
+
+    fn send(&mut self, message: Value) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The response with this id (notifications are skipped).
+    fn response(&self, id: u64) -> Value {
+        let start = Instant::now();
+        loop {
+            let left = DEADLINE.saturating_sub(start.elapsed());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no response {id}"));
+            let value: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            if value["id"] == id {
+                return value;
+            }
+        }
+    }
+}
+
+impl Drop for Wire {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_wire_answers_unknown_methods_with_method_not_found_and_uses_the_working_directory() {
+    let vault = TempVault::new(VAULT);
+    // No --vault: the working directory is the vault.
+    let mut wire = Wire::start(
+        Command::new(weft_bin())
+            .arg("mcp")
+            .current_dir(vault.path())
+            .env_remove("WEFT_VAULT"),
+    );
+    wire.send(serde_json::json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "wire", "version": "0"}}
+    }));
+    let init = wire.response(0);
+    assert_eq!(init["result"]["serverInfo"]["name"], "weft", "{init}");
+    wire.send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    wire.send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "weft/nonsense", "params": {}}),
+    );
+    let unknown = wire.response(1);
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let start = Instant::now();
+    loop {
+        wire.send(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "vault_info", "arguments": {}}}));
+        let info = wire.response(2);
+        let status = &info["result"]["structuredContent"]["status"];
+        if status["phase"] == "ready" {
+            let root = info["result"]["structuredContent"]["root"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert_eq!(PathBuf::from(root), vault.path().canonicalize().unwrap());
+            break;
+        }
+        assert!(start.elapsed() < DEADLINE, "{info}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_file_system_root_is_refused_with_a_clear_message() {
+    let output = Command::new(weft_bin())
+        .args(["mcp", "--vault", "/"])
+        .output()
+        .expect("run weft");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("root of the file system") && stderr.contains("--vault"),
+        "{stderr}"
+    );
+    let output = Command::new(weft_bin())
+        .arg("mcp")
+        .current_dir("/")
+        .env("WEFT_VAULT", "/")
+        .output()
+        .expect("run weft");
+    assert_eq!(output.status.code(), Some(2));
+}
