@@ -16,4 +16,6 @@ run query backlinks Weft
 run query links Welcome
 run query graph Weft --depth 1
 run query resolve Plan
+run query search '"first-class" OR roadmap'
+run query related Weft
 run check

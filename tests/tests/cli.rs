@@ -243,3 +243,26 @@ fn a_closed_pipe_is_not_a_crash() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(status.code(), Some(1), "{stderr}");
 }
+
+#[test]
+fn search_and_related_answer_from_the_full_text_index() {
+    let vault = TempVault::new(VAULT);
+    let (out, err, code) = run(
+        &vault,
+        &["query", "search", "intro OR details", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hits"][0]["path"], "Hub", "{out}");
+
+    let (out, err, code) = run(&vault, &["query", "related", "notes/A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("**The Hub** (`Hub`)") && out.contains("this note links to it"),
+        "{out}"
+    );
+
+    let (_, err, code) = run(&vault, &["query", "related", "Nowhere"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("No note matches `Nowhere`"), "{err}");
+}

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Subcommand;
 
 use super::CliError;
+use crate::history::{HistoryBenchOptions, bench_commits_with};
 use crate::testkit::{BenchOptions, GenSpec, generate_or_reuse, index_bench};
 
 #[derive(Subcommand, Debug)]
@@ -25,6 +26,17 @@ pub enum Bench {
         dir: PathBuf,
         #[arg(long, default_value_t = 5)]
         runs: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Times one-note history commits (p50/p95) on the vault generated (or
+    /// reused) in DIR, with the baseline snapshot, listings and a floor.
+    History {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 10_000)]
+        notes: usize,
+        #[arg(long, default_value_t = 200)]
+        commits: usize,
         #[arg(long)]
         json: bool,
     },
@@ -57,6 +69,27 @@ pub fn run(bench: Bench) -> Result<(), CliError> {
                 },
             )
             .map_err(|e| fail(&e))?;
+            println!(
+                "{}",
+                if json {
+                    report.to_json()
+                } else {
+                    report.to_markdown()
+                }
+            );
+        }
+        Bench::History {
+            dir,
+            notes,
+            commits,
+            json,
+        } => {
+            let options = HistoryBenchOptions {
+                notes,
+                commits,
+                ..HistoryBenchOptions::default()
+            };
+            let report = bench_commits_with(&dir, &options).map_err(|e| fail(&e))?;
             println!(
                 "{}",
                 if json {

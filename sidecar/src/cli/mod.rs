@@ -100,6 +100,22 @@ enum Query {
     },
     /// What a name or link target resolves to, with candidates.
     Resolve { text: String },
+    /// Full-text search: words, "phrases", title:, tag:, folder:, AND/OR,
+    /// -exclusion, ( … ), modified:[now-7d TO now] (as the MCP search_notes tool).
+    Search {
+        query: String,
+        /// How many notes at most.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+    },
+    /// Notes related to NOTE by links, shared tags and similar text, with
+    /// the reasons (as the MCP related_notes tool).
+    Related {
+        note: String,
+        /// How many notes at most.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+    },
     /// Notes whose name, title or alias matches PREFIX (for completion);
     /// without PREFIX, the most linked notes.
     Notes {
@@ -140,7 +156,21 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         command => command,
     };
     let root = vault_root(cli.global.vault.as_deref())?;
-    let vault = LiveVault::open(&root).map_err(|e| CliError(e.to_string()))?;
+    let vault = std::sync::Arc::new(LiveVault::open(&root).map_err(|e| CliError(e.to_string()))?);
+    let json = format == Format::Json;
+    let full_text = match &command {
+        Command::Query {
+            query: Query::Search { query, limit },
+        } => Some(crate::mcp::query::search_text(&vault, query, *limit, json)),
+        Command::Query {
+            query: Query::Related { note, limit },
+        } => Some(crate::mcp::query::related_text(&vault, note, *limit, json)),
+        _ => None,
+    };
+    if let Some(answer) = full_text {
+        let text = answer.map_err(CliError)?;
+        return print_answer(&text).map(|()| ExitCode::SUCCESS);
+    }
     let index = vault.index.read().unwrap_or_else(|e| e.into_inner());
     let texts = |path: &str| {
         std::fs::read(vault.root.join(path))
@@ -180,6 +210,11 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             )
         }
         Command::Query {
+            query: Query::Search { .. } | Query::Related { .. },
+        } => {
+            unreachable!("answered from the full-text index above")
+        }
+        Command::Query {
             query: Query::Resolve { text },
         } => (out.resolve(&text, query::lookup(&index, &text)), 0),
         Command::Query {
@@ -202,17 +237,24 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             (out.check(&problems), code)
         }
     };
-    // A closed pipe (`weft check | head`) is not an error: stop quietly.
+    print_answer(&text)?;
+    Ok(ExitCode::from(code))
+}
+
+/// Prints an answer with a final line break. A closed pipe (`weft check |
+/// head`) is not an error: printing stops quietly.
+fn print_answer(text: &str) -> Result<(), CliError> {
     let mut stdout = std::io::stdout().lock();
     let newline = if text.ends_with('\n') { "" } else { "\n" };
-    if let Err(error) = stdout
+    match stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.write_all(newline.as_bytes()))
-        && error.kind() != std::io::ErrorKind::BrokenPipe
     {
-        return Err(CliError(format!("cannot write the answer: {error}")));
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError(format!("cannot write the answer: {error}")))
+        }
+        _ => Ok(()),
     }
-    Ok(ExitCode::from(code))
 }
 
 /// `--vault`, else the current directory; never `/`.
