@@ -368,6 +368,7 @@ pub(super) fn status(world: &World) -> Value {
                 "root": v.root.display().to_string(),
                 "ready": v.is_ready(),
                 "ranked": v.is_ready() && v.ranks_current(),
+                "warm": v.warmed.load(std::sync::atomic::Ordering::Acquire),
                 "notes": v.read().len(),
                 "error": lock(&v.load_error).clone(),
             })
@@ -378,7 +379,12 @@ pub(super) fn status(world: &World) -> Value {
             .iter()
             .all(|v| v[key].as_bool() == Some(true) || !v["error"].is_null())
     };
-    json!({ "ready": done("ready"), "ranked": done("ranked"), "vaults": vaults })
+    json!({
+        "ready": done("ready"),
+        "ranked": done("ranked"),
+        "warm": done("warm"),
+        "vaults": vaults,
+    })
 }
 
 pub(super) fn did_open(world: &World, params: DidOpenTextDocumentParams) {

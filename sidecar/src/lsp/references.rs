@@ -8,6 +8,7 @@
 //! question the cursor asks and turns link spans into locations.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
@@ -16,7 +17,8 @@ use crate::vault::key::path_key;
 use crate::vault::symbols::{At, at, tag_uses};
 use crate::vault::{FragmentTarget, LinkRef, NoteId, Resolution, VaultIndex, resolve_fragment};
 
-type Spans = Vec<(String, Range<u32>, u64)>;
+/// (note path, span, the note's content hash), as `World::locations` takes.
+type Spans = Vec<(Arc<str>, Range<u32>, u64)>;
 
 pub(super) fn references(world: &World, params: ReferenceParams) -> Option<Vec<Location>> {
     let position = params.text_document_position;
@@ -55,15 +57,33 @@ pub(super) fn references(world: &World, params: ReferenceParams) -> Option<Vec<L
     Some(world.locations(&here.vault, &spans))
 }
 
-fn span_in(index: &VaultIndex, id: NoteId, span: Range<u32>) -> (String, Range<u32>, u64) {
+fn span_in(index: &VaultIndex, id: NoteId, span: Range<u32>) -> (Arc<str>, Range<u32>, u64) {
     let note = index.note(id);
-    (note.path.to_string(), span, note.content_hash)
+    (Arc::from(&*note.path), span, note.content_hash)
 }
 
+/// The spans of links; refs from one note (adjacent, as the domain sorts
+/// them) share one path.
 fn refs_to_spans(index: &VaultIndex, refs: &[LinkRef]) -> Spans {
-    refs.iter()
-        .map(|r| span_in(index, r.source, index.link(*r).span.clone()))
-        .collect()
+    let mut out: Spans = Vec::with_capacity(refs.len());
+    let mut last: Option<(NoteId, Arc<str>)> = None;
+    for r in refs {
+        let note = index.note(r.source);
+        let path = match &last {
+            Some((id, path)) if *id == r.source => Arc::clone(path),
+            _ => {
+                let path: Arc<str> = Arc::from(&*note.path);
+                last = Some((r.source, Arc::clone(&path)));
+                path
+            }
+        };
+        out.push((
+            path,
+            note.links[r.link as usize].span.clone(),
+            note.content_hash,
+        ));
+    }
+    out
 }
 
 fn link_references(

@@ -95,6 +95,8 @@ const POSITION_ENTRY_OVERHEAD: usize = 96;
 pub(crate) struct Vault {
     /// The folder, canonical when it exists.
     pub root: PathBuf,
+    /// The root's `file:` URI without a trailing `/`, made once.
+    root_uri: OnceLock<String>,
     live: OnceLock<Arc<LiveVault>>,
     /// Until the vault is loaded: an index of the open buffers only.
     pending: Arc<RwLock<VaultIndex>>,
@@ -109,6 +111,8 @@ pub(crate) struct Vault {
     ranks_dirty: AtomicBool,
     ranks_running: AtomicBool,
     ranks_last: Mutex<Option<(Instant, Duration)>>,
+    /// The line-index warm-up ran to its end (or its budget).
+    pub warmed: AtomicBool,
     /// Notes opened or edited in this session: the most recent of all.
     touched: Mutex<HashMap<String, Instant>>,
     pub watcher: Mutex<Option<Watcher>>,
@@ -120,6 +124,7 @@ impl Vault {
     pub fn new(root: PathBuf, config: Config) -> Vault {
         Vault {
             root,
+            root_uri: OnceLock::new(),
             live: OnceLock::new(),
             pending: Arc::default(),
             config: RwLock::new(config),
@@ -129,6 +134,7 @@ impl Vault {
             ranks_dirty: AtomicBool::new(true),
             ranks_running: AtomicBool::new(false),
             ranks_last: Mutex::new(None),
+            warmed: AtomicBool::new(false),
             touched: Mutex::default(),
             watcher: Mutex::new(None),
             load_error: Mutex::new(None),
@@ -183,8 +189,30 @@ impl Vault {
         self.root.join(rel)
     }
 
+    /// The `file:` URI of a vault path: the root's URI, then the path
+    /// percent-encoded as `Uri::from_file_path` would (without touching the
+    /// file system: this runs for every location of a long answer).
     pub fn uri(&self, rel: &str) -> Option<Uri> {
-        path_to_uri(&self.abs(rel))
+        let root = self.root_uri.get_or_init(|| {
+            path_to_uri(&self.root).map_or_else(String::new, |u| {
+                u.as_str().trim_end_matches('/').to_string()
+            })
+        });
+        if root.is_empty() {
+            return path_to_uri(&self.abs(rel));
+        }
+        const PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+            .remove(b'-')
+            .remove(b'.')
+            .remove(b'_')
+            .remove(b'~')
+            .remove(b'/');
+        format!(
+            "{root}/{}",
+            percent_encoding::utf8_percent_encode(rel, PATH)
+        )
+        .parse()
+        .ok()
     }
 
     pub fn touch(&self, rel: &str) {
@@ -235,30 +263,35 @@ impl Vault {
     pub fn warm_positions(self: &Arc<Self>) {
         let vault = Arc::clone(self);
         std::thread::spawn(move || {
-            let notes: Vec<(String, u64)> = vault
-                .read()
-                .notes()
-                .map(|(_, n)| (n.path.to_string(), n.content_hash))
-                .collect();
-            for (rel, hash) in notes {
-                if lock(&vault.positions).map.contains_key(&rel) {
-                    continue;
-                }
-                let Ok(bytes) = std::fs::read(vault.abs(&rel)) else {
-                    continue;
-                };
-                let text = String::from_utf8_lossy(&bytes);
-                if text_hash(&text) != hash {
-                    continue; // Changed since indexed: built when asked.
-                }
-                let lines = Arc::new(LineIndex::new(&text));
-                let mut cache = lock(&vault.positions);
-                if cache.entries_bytes + lines.heap_bytes() > POSITION_CACHE_BYTES {
-                    return;
-                }
-                cache.insert(&rel, hash, lines);
-            }
+            vault.warm_positions_now();
+            vault.warmed.store(true, Ordering::Release);
         });
+    }
+
+    fn warm_positions_now(&self) {
+        let notes: Vec<(String, u64)> = self
+            .read()
+            .notes()
+            .map(|(_, n)| (n.path.to_string(), n.content_hash))
+            .collect();
+        for (rel, hash) in notes {
+            if lock(&self.positions).map.contains_key(&rel) {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(self.abs(&rel)) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            if text_hash(&text) != hash {
+                continue; // Changed since indexed: built when asked.
+            }
+            let lines = Arc::new(LineIndex::new(&text));
+            let mut cache = lock(&self.positions);
+            if cache.entries_bytes + lines.heap_bytes() > POSITION_CACHE_BYTES {
+                return;
+            }
+            cache.insert(&rel, hash, lines);
+        }
     }
 }
 
@@ -498,28 +531,56 @@ impl World {
     }
 
     /// Locations of byte spans in notes: (vault path, span, content hash),
-    /// each note's line index fetched once. Notes that cannot be read are
-    /// left out.
-    pub fn locations(
+    /// in order. Each note's URI and line index are found once, cached ones
+    /// under one lock; notes that cannot be read are left out.
+    pub fn locations<P: AsRef<str>>(
         &self,
         vault: &Vault,
-        spans: &[(String, std::ops::Range<u32>, u64)],
+        spans: &[(P, std::ops::Range<u32>, u64)],
     ) -> Vec<Location> {
         let encoding = self.encoding();
-        let mut lines: HashMap<&str, Option<Arc<LineIndex>>> = HashMap::new();
-        let mut uris: HashMap<&str, Option<Uri>> = HashMap::new();
+        // Open buffers of this vault (few): their URI and text win.
+        let open: HashMap<String, (Uri, Arc<LineIndex>)> = self
+            .docs
+            .iter()
+            .filter(|d| std::ptr::eq(Arc::as_ptr(&d.vault), vault))
+            .map(|d| (d.rel.clone(), (d.uri.clone(), Arc::clone(&d.lines))))
+            .collect();
+        let mut found: HashMap<&str, Option<(Uri, Arc<LineIndex>)>> = HashMap::new();
+        let mut missing: Vec<(&str, u64)> = Vec::new();
+        {
+            let cache = lock(&vault.positions);
+            for (rel, _, hash) in spans {
+                let rel = rel.as_ref();
+                if found.contains_key(rel) {
+                    continue;
+                }
+                let hit = match open.get(rel) {
+                    Some((uri, lines)) => Some((uri.clone(), Arc::clone(lines))),
+                    None => match cache.map.get(rel) {
+                        Some((cached, lines)) if cached == hash => {
+                            vault.uri(rel).map(|uri| (uri, Arc::clone(lines)))
+                        }
+                        _ => {
+                            missing.push((rel, *hash));
+                            None
+                        }
+                    },
+                };
+                found.insert(rel, hit);
+            }
+        }
+        for (rel, hash) in missing {
+            let hit = self
+                .line_index(vault, rel, Some(hash))
+                .and_then(|lines| Some((vault.uri(rel)?, lines)));
+            found.insert(rel, hit);
+        }
         spans
             .iter()
-            .filter_map(|(rel, span, hash)| {
-                let index = lines
-                    .entry(rel)
-                    .or_insert_with(|| self.line_index(vault, rel, Some(*hash)))
-                    .as_ref()?;
-                let uri = uris
-                    .entry(rel)
-                    .or_insert_with(|| self.doc_uri(vault, rel))
-                    .clone()?;
-                Some(Location::new(uri, index.span(span, encoding)))
+            .filter_map(|(rel, span, _)| {
+                let (uri, lines) = found.get(rel.as_ref())?.as_ref()?;
+                Some(Location::new(uri.clone(), lines.span(span, encoding)))
             })
             .collect()
     }

@@ -59,7 +59,11 @@ pub struct SearchBenchReport {
     /// `get_links` on the note with the most backlinks.
     pub get_links_hub_ms: f64,
     pub hub_backlinks: usize,
+    /// Resident memory after the note index, and after the full text too.
+    pub rss_after_open_bytes: Option<u64>,
     pub rss_after_bytes: Option<u64>,
+    /// What tantivy says its segments take.
+    pub fulltext_bytes: u64,
 }
 
 /// Runs the benchmark on the vault at `dir`.
@@ -83,11 +87,13 @@ pub fn search_bench(
     let open = Instant::now();
     let live = Arc::new(LiveVault::open(dir).map_err(|e| std::io::Error::other(e.to_string()))?);
     report.open_ms = ms(open);
+    report.rss_after_open_bytes = crate::testkit::bench::proc_status_bytes("VmRSS:");
     let build = Instant::now();
     let state = McpState::from_live(live.clone(), McpArgs::default(), true)
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     report.fulltext_build_ms = ms(build);
     report.rss_after_bytes = crate::testkit::bench::proc_status_bytes("VmRSS:");
+    report.fulltext_bytes = state.search().map_or(0, |s| s.size_bytes());
 
     let (queries, notes, hub) = {
         let index = state.index();
@@ -201,6 +207,10 @@ pub fn search_bench(
     Ok(report)
 }
 
+fn mb(bytes: Option<u64>) -> String {
+    bytes.map_or("unknown".into(), |b| format!("{:.0} MB", b as f64 / 1e6))
+}
+
 fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
@@ -218,7 +228,8 @@ impl SearchBenchReport {
              - floor (read every note): {:.0} ms\n- open (scan, parse, link index): {:.0} ms\n\
              - full-text index build: {:.0} ms\n- search_notes (tool, with snippets): {}\n\
              - search (engine only): {}\n- get_links (random notes): {}\n\
-             - get_links on the hub ({} backlinks): {:.2} ms\n- resident memory after: {}\n",
+             - get_links on the hub ({} backlinks): {:.2} ms\n\
+             - resident memory after the note index: {}; with the full text: {} (tantivy segments {:.0} MB)\n",
             self.vault,
             self.notes,
             self.markdown_bytes as f64 / 1e6,
@@ -231,8 +242,9 @@ impl SearchBenchReport {
             s(&self.get_links_ms),
             self.hub_backlinks,
             self.get_links_hub_ms,
-            self.rss_after_bytes
-                .map_or("unknown".into(), |b| format!("{:.0} MB", b as f64 / 1e6)),
+            mb(self.rss_after_open_bytes),
+            mb(self.rss_after_bytes),
+            self.fulltext_bytes as f64 / 1e6,
         )
     }
 

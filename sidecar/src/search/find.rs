@@ -266,7 +266,7 @@ impl SearchIndex {
                 let text = String::from_utf8_lossy(&file.bytes);
                 Some(snippet(
                     g,
-                    &text[body_start(&text)..],
+                    head(&text[body_start(&text)..]),
                     request.snippet_chars,
                 ))
             });
@@ -378,6 +378,22 @@ fn snippet(generator: &SnippetGenerator, body: &str, max_chars: usize) -> String
         text.push('…');
     }
     text
+}
+
+/// Snippets look at most this far into a note: the generator tokenizes all
+/// it is given, and a note of megabytes would cost a search hundreds of
+/// milliseconds for one extract.
+const SNIPPET_SCAN_BYTES: usize = 128 * 1024;
+
+fn head(text: &str) -> &str {
+    if text.len() <= SNIPPET_SCAN_BYTES {
+        return text;
+    }
+    let mut end = SNIPPET_SCAN_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// The first lines of text, without heading markers, cut at `max_chars`.

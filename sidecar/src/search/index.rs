@@ -250,6 +250,15 @@ impl SearchIndex {
         self.len() == 0
     }
 
+    /// Bytes the index's segments take (postings, positions, fast fields,
+    /// stored paths), as tantivy counts them.
+    pub fn size_bytes(&self) -> u64 {
+        self.reader
+            .searcher()
+            .space_usage()
+            .map_or(0, |u| u.total().get_bytes())
+    }
+
     /// What the index knows of the note at `path` (as indexed, `a/b.md`).
     pub fn meta(&self, path: &str) -> Option<NoteMeta> {
         self.meta

@@ -740,7 +740,8 @@ fn best_name(matcher: &Matcher, note: &Note, with_path: bool) -> Option<(u32, us
     };
     let mut best: Option<(u32, usize)> = None;
     consider(&mut best, matcher.score(stem), NAME_STEM);
-    if *note.title != *stem {
+    // A title that is the stem in other case scores the same: skip it.
+    if !note.title.eq_ignore_ascii_case(stem) {
         consider(&mut best, matcher.score(&note.title), NAME_TITLE);
     }
     for (i, alias) in note.aliases.iter().enumerate() {
@@ -751,7 +752,9 @@ fn best_name(matcher: &Matcher, note: &Note, with_path: bool) -> Option<(u32, us
             i,
         );
     }
-    if with_path || best.is_none() {
+    // Paths are long and shared by many notes: matched only when the typed
+    // text names folders.
+    if with_path {
         let score = matcher.score(id).map(|s| s.saturating_sub(10));
         consider(&mut best, score, NAME_PATH);
     }
