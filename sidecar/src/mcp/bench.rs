@@ -52,6 +52,8 @@ pub struct SearchBenchReport {
     pub fulltext_build_ms: f64,
     /// `search_notes` with snippets, as the agent gets it.
     pub search_tool_ms: Summary,
+    /// The slowest `search_notes` call: its arguments and milliseconds.
+    pub search_slowest: (String, f64),
     /// The same queries on the index alone (no snippets, no formatting).
     pub search_engine_ms: Summary,
     /// `get_links` (both directions, with context) on random notes.
@@ -159,7 +161,11 @@ pub fn search_bench(
     for q in &queries {
         let t = Instant::now();
         let _ = call(&state, "search_notes", q.clone());
-        tool.push(ms(t));
+        let took = ms(t);
+        if took > report.search_slowest.1 {
+            report.search_slowest = (q.to_string(), took);
+        }
+        tool.push(took);
     }
     report.search_tool_ms = Summary::of(&tool);
     let search = state.search().expect("built above").clone();
@@ -227,6 +233,7 @@ impl SearchBenchReport {
             "# weft bench search\n\nVault `{}`: {} notes, {:.1} MB of Markdown; {} cores.\n\n\
              - floor (read every note): {:.0} ms\n- open (scan, parse, link index): {:.0} ms\n\
              - full-text index build: {:.0} ms\n- search_notes (tool, with snippets): {}\n\
+             - slowest search_notes: {:.2} ms for {}\n\
              - search (engine only): {}\n- get_links (random notes): {}\n\
              - get_links on the hub ({} backlinks): {:.2} ms\n\
              - resident memory after the note index: {}; with the full text: {} (tantivy segments {:.0} MB)\n",
@@ -238,6 +245,8 @@ impl SearchBenchReport {
             self.open_ms,
             self.fulltext_build_ms,
             s(&self.search_tool_ms),
+            self.search_slowest.1,
+            self.search_slowest.0,
             s(&self.search_engine_ms),
             s(&self.get_links_ms),
             self.hub_backlinks,

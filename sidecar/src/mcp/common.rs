@@ -283,15 +283,15 @@ pub fn time_text(t: Option<i64>) -> Option<String> {
     t.map(format_time)
 }
 
-/// A note's tags as written, without `#`, each once.
+/// A note's tags as written, without `#`, each once (a note of megabytes
+/// may use thousands of tags: one key per use, a set of the keys).
 pub fn tags_of(note: &Note) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for tag in &note.tags {
-        if !out.iter().any(|t| tag_key(t) == tag_key(&tag.name)) {
-            out.push(tag.name.to_string());
-        }
-    }
-    out
+    let mut seen = std::collections::HashSet::new();
+    note.tags
+        .iter()
+        .filter(|tag| seen.insert(tag_key(&tag.name)))
+        .map(|tag| tag.name.to_string())
+        .collect()
 }
 
 /// `#a #b`.

@@ -279,29 +279,6 @@ impl SearchIndex {
         Ok(Page { hits, total })
     }
 
-    /// Counts the notes a request matches.
-    pub fn count(&self, expr: Option<&Expr>, filters: &Filters) -> Result<usize, FindError> {
-        let searcher = self.reader.searcher();
-        let Some(query) = self.compile(expr, filters) else {
-            return Ok(0);
-        };
-        Ok(searcher.search(&*query, &Count)?)
-    }
-
-    /// Every vault path matching the filters, unordered (for restricting
-    /// other queries).
-    pub fn paths_matching(&self, filters: &Filters) -> Result<Vec<String>, FindError> {
-        let searcher = self.reader.searcher();
-        let Some(query) = self.compile(None, filters) else {
-            return Ok(Vec::new());
-        };
-        let docs = searcher.search(&*query, &tantivy::collector::DocSetCollector)?;
-        Ok(docs
-            .into_iter()
-            .filter_map(|a| self.path_of(&searcher, a))
-            .collect())
-    }
-
     pub(super) fn path_of(&self, searcher: &Searcher, address: DocAddress) -> Option<String> {
         let doc: TantivyDocument = searcher.doc(address).ok()?;
         doc.get_first(self.fields.path)
