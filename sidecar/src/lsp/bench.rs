@@ -57,6 +57,10 @@ pub struct LspBenchReport {
     /// ... and to the backlink counts that rank completions and the line
     /// indexes of every note (for references to much-linked notes).
     pub ranked_ms: f64,
+    /// Resident memory then (server and this client, one process), MB.
+    pub rss_mb: f64,
+    /// Of which the cache of line indexes, MB.
+    pub position_cache_mb: f64,
     /// A request that does nothing: the cost of the pipe and JSON-RPC.
     pub floor: Summary,
     pub completion: Summary,
@@ -278,7 +282,13 @@ async fn run(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchRepor
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     let ranked_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let status = client.request("weft/status", Value::Null).await?;
+    let position_cache_mb = status["vaults"][0]["position_cache_bytes"]
+        .as_f64()
+        .unwrap_or(0.0)
+        / 1e6;
     let loaded_ms = loaded_ms.unwrap_or(ranked_ms);
+    let rss_mb = crate::testkit::bench::proc_status_bytes("VmRSS").map_or(0.0, |b| b as f64 / 1e6);
 
     // Notes with links, read and parsed here to find positions.
     let mut files: Vec<String> = Vec::new();
@@ -399,6 +409,8 @@ async fn run(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchRepor
         initialize_ms,
         loaded_ms,
         ranked_ms,
+        rss_mb,
+        position_cache_mb,
         floor: Summary::of(&floor),
         completion: Summary::of(&completion),
         definition: Summary::of(&definition),
@@ -444,8 +456,8 @@ impl LspBenchReport {
         let _ = writeln!(
             out,
             "initialize answered in {:.1} ms; vault loaded {:.0} ms after `initialized`; \
-             backlinks counted and positions cached at {:.0} ms\n",
-            self.initialize_ms, self.loaded_ms, self.ranked_ms
+             backlinks counted and positions cached at {:.0} ms; resident memory then {:.0} MB (line-index cache {:.1} MB)\n",
+            self.initialize_ms, self.loaded_ms, self.ranked_ms, self.rss_mb, self.position_cache_mb
         );
         let _ = writeln!(
             out,

@@ -34,6 +34,7 @@ pub(super) fn completion(world: &World, params: CompletionParams) -> Option<Comp
         now: std::time::SystemTime::now(),
     };
     let texts = world.texts(&here.vault);
+    let names = here.vault.names();
     let completions = {
         let index = here.vault.read();
         let request = Request {
@@ -41,6 +42,7 @@ pub(super) fn completion(world: &World, params: CompletionParams) -> Option<Comp
             note: index.id_of(&here.rel),
             daily: Some(&daily),
             limit: LIMIT,
+            names: names.as_deref(),
         };
         complete::complete(&index, &context, &request, &signals, &texts)
     };

@@ -128,7 +128,7 @@ fn link_preview(index: &VaultIndex, source: crate::vault::NoteId, link: usize) -
             let refs = index.unresolved_links_to(&link.target);
             return Preview {
                 header: format!(
-                    "**{}** does not exist yet · {} point to it",
+                    "**{}** does not exist yet · linked by {}",
                     link.target,
                     link_count(&refs, "link")
                 ),

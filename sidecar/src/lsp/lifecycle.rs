@@ -320,6 +320,7 @@ async fn load(world: Arc<World>, vault: Arc<Vault>) {
         start_watcher(&world, &vault, &live);
     }
     vault.refresh_ranks(true);
+    vault.names();
     vault.warm_positions();
     let notes = vault.read().len();
     world
@@ -368,7 +369,8 @@ pub(super) fn status(world: &World) -> Value {
                 "root": v.root.display().to_string(),
                 "ready": v.is_ready(),
                 "ranked": v.is_ready() && v.ranks_current(),
-                "warm": v.warmed.load(std::sync::atomic::Ordering::Acquire),
+                "warm": v.caches_built(),
+                "position_cache_bytes": v.position_cache_bytes(),
                 "notes": v.read().len(),
                 "error": lock(&v.load_error).clone(),
             })

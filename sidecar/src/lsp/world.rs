@@ -27,6 +27,7 @@ use crate::vault::complete::Signals;
 use crate::vault::key::path_key;
 use crate::vault::note::is_note_path;
 use crate::vault::query::TextSource;
+use crate::vault::symbols::NameTable;
 use crate::vault::{NoteId, Resolution, VaultIndex, parse_note};
 
 /// What the client said it can do, as far as features care.
@@ -68,25 +69,38 @@ pub(crate) struct Ranks {
 /// of the text they were built from.
 #[derive(Default)]
 struct PositionCache {
-    map: HashMap<String, (u64, Arc<LineIndex>)>,
+    /// Vault path → (content hash, line index, URI).
+    map: HashMap<String, (u64, Arc<LineIndex>, Uri)>,
     entries_bytes: usize,
 }
 
 impl PositionCache {
-    fn insert(&mut self, rel: &str, hash: u64, lines: Arc<LineIndex>) {
-        let size = lines.heap_bytes() + rel.len() + POSITION_ENTRY_OVERHEAD;
-        if let Some((_, old)) = self.map.insert(rel.to_string(), (hash, lines)) {
+    fn insert(&mut self, rel: &str, hash: u64, lines: Arc<LineIndex>, uri: Uri) {
+        let size = |lines: &LineIndex, uri: &Uri| {
+            lines.heap_bytes() + rel.len() + uri.as_str().len() + POSITION_ENTRY_OVERHEAD
+        };
+        let added = size(&lines, &uri);
+        if let Some((_, old_lines, old_uri)) = self.map.insert(rel.to_string(), (hash, lines, uri))
+        {
             self.entries_bytes = self
                 .entries_bytes
-                .saturating_sub(old.heap_bytes() + rel.len() + POSITION_ENTRY_OVERHEAD);
+                .saturating_sub(size(&old_lines, &old_uri));
         }
-        self.entries_bytes += size;
+        self.entries_bytes += added;
     }
 }
 
 /// The cache's budget. Warming stops at it; a miss past it drops the cache
-/// whole (simple, and rebuilt lazily). About 40 MB holds 100k notes.
-const POSITION_CACHE_BYTES: usize = 96 << 20;
+/// whole (simple, and rebuilt lazily). The index itself takes about 1.6 ×
+/// the Markdown bytes, so this stays small.
+const POSITION_CACHE_BYTES: usize = 32 << 20;
+
+/// Notes with at least this many backlinks have the line indexes of their
+/// linking notes built ahead: fewer cost a few milliseconds to read cold.
+const WARM_FROM_BACKLINKS: u32 = 100;
+
+/// Vaults from this many notes complete from a name table.
+const NAME_TABLE_FROM: usize = 20_000;
 
 /// Bookkeeping bytes of one cache entry besides its line index.
 const POSITION_ENTRY_OVERHEAD: usize = 96;
@@ -113,6 +127,11 @@ pub(crate) struct Vault {
     ranks_last: Mutex<Option<(Instant, Duration)>>,
     /// The line-index warm-up ran to its end (or its budget).
     pub warmed: AtomicBool,
+    /// Note names in one buffer, for fast completion on large vaults;
+    /// rebuilt in the background when names change (not on every edit).
+    names: RwLock<Option<Arc<NameTable>>>,
+    names_dirty: AtomicBool,
+    names_running: AtomicBool,
     /// Notes opened or edited in this session: the most recent of all.
     touched: Mutex<HashMap<String, Instant>>,
     pub watcher: Mutex<Option<Watcher>>,
@@ -135,6 +154,9 @@ impl Vault {
             ranks_running: AtomicBool::new(false),
             ranks_last: Mutex::new(None),
             warmed: AtomicBool::new(false),
+            names: RwLock::new(None),
+            names_dirty: AtomicBool::new(true),
+            names_running: AtomicBool::new(false),
             touched: Mutex::default(),
             watcher: Mutex::new(None),
             load_error: Mutex::new(None),
@@ -156,6 +178,53 @@ impl Vault {
     /// Notes the counts may be stale.
     pub fn ranks_changed(&self) {
         self.ranks_dirty.store(true, Ordering::Release);
+    }
+
+    /// Whether background caches are built: line indexes warmed and, on a
+    /// large vault, the name table.
+    pub fn caches_built(&self) -> bool {
+        self.warmed.load(Ordering::Acquire)
+            && !self.names_running.load(Ordering::Acquire)
+            && (self.read().len() < NAME_TABLE_FROM
+                || self
+                    .names
+                    .read()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .is_some())
+    }
+
+    /// Notes the name table may be stale.
+    pub fn names_changed(&self) {
+        self.names_dirty.store(true, Ordering::Release);
+    }
+
+    /// The name table for completion, on vaults large enough to need one
+    /// (smaller ones are scanned directly, never stale). It may lag the
+    /// index by one rebuild; a rebuild starts when names changed.
+    pub fn names(self: &Arc<Self>) -> Option<Arc<NameTable>> {
+        if self.read().len() < NAME_TABLE_FROM {
+            return None;
+        }
+        if self.names_dirty.load(Ordering::Acquire) {
+            self.refresh_names();
+        }
+        self.names
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn refresh_names(self: &Arc<Self>) {
+        if self.names_running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.names_dirty.store(false, Ordering::Release);
+        let vault = Arc::clone(self);
+        std::thread::spawn(move || {
+            let table = NameTable::build(&vault.read());
+            *vault.names.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(table));
+            vault.names_running.store(false, Ordering::Release);
+        });
     }
 
     pub fn live(&self) -> Option<&Arc<LiveVault>> {
@@ -257,23 +326,49 @@ impl Vault {
 }
 
 impl Vault {
-    /// Builds the line indexes of every note in a background thread, so the
-    /// first references to a much-linked note need not read hundreds of
-    /// files. Stops at the cache budget; open buffers need none.
+    /// Builds, in a background thread, the line indexes of the notes that
+    /// link to much-linked notes (most linked first), so references to those
+    /// need not read thousands of files; within the cache budget.
     pub fn warm_positions(self: &Arc<Self>) {
         let vault = Arc::clone(self);
         std::thread::spawn(move || {
+            // The counts tell which notes are hubs; wait for the first one.
+            while vault.ranks_running.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
             vault.warm_positions_now();
             vault.warmed.store(true, Ordering::Release);
         });
     }
 
     fn warm_positions_now(&self) {
-        let notes: Vec<(String, u64)> = self
+        let ranks = self
+            .ranks
             .read()
-            .notes()
-            .map(|(_, n)| (n.path.to_string(), n.content_hash))
-            .collect();
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let notes: Vec<(String, u64)> = {
+            let index = self.read();
+            let mut hubs: Vec<(u32, NoteId)> = index
+                .notes()
+                .filter_map(|(id, _)| {
+                    let count = ranks.backlinks.get(id.0 as usize).copied().unwrap_or(0);
+                    (count >= WARM_FROM_BACKLINKS).then_some((count, id))
+                })
+                .collect();
+            hubs.sort_by_key(|h| std::cmp::Reverse(h.0));
+            let mut seen = std::collections::HashSet::new();
+            let mut order = Vec::new();
+            for (_, hub) in hubs {
+                for r in index.backlinks(hub) {
+                    if seen.insert(r.source) {
+                        let note = index.note(r.source);
+                        order.push((note.path.to_string(), note.content_hash));
+                    }
+                }
+            }
+            order
+        };
         for (rel, hash) in notes {
             if lock(&self.positions).map.contains_key(&rel) {
                 continue;
@@ -286,12 +381,20 @@ impl Vault {
                 continue; // Changed since indexed: built when asked.
             }
             let lines = Arc::new(LineIndex::new(&text));
+            let Some(uri) = self.uri(&rel) else {
+                continue;
+            };
             let mut cache = lock(&self.positions);
             if cache.entries_bytes + lines.heap_bytes() > POSITION_CACHE_BYTES {
                 return;
             }
-            cache.insert(&rel, hash, lines);
+            cache.insert(&rel, hash, lines, uri);
         }
+    }
+
+    /// Bytes held by the line-index cache.
+    pub fn position_cache_bytes(&self) -> usize {
+        lock(&self.positions).entries_bytes
     }
 }
 
@@ -499,35 +602,33 @@ impl World {
         }))
     }
 
-    /// The line index of a note: its open buffer's, else one built from the
-    /// file and cached while the file's content hash stays `expected`.
-    pub fn line_index(
+    /// The line index and URI of a note that is not open, from the cache
+    /// while its content hash stays `expected`, else read and cached.
+    fn cached_note(
         &self,
         vault: &Vault,
         rel: &str,
         expected: Option<u64>,
-    ) -> Option<Arc<LineIndex>> {
-        if let Some(doc) = self.docs.get(&vault.abs(rel)) {
-            return Some(Arc::clone(&doc.lines));
-        }
+    ) -> Option<(Arc<LineIndex>, Uri)> {
         {
             let cache = lock(&vault.positions);
-            if let Some((hash, lines)) = cache.map.get(rel)
+            if let Some((hash, lines, uri)) = cache.map.get(rel)
                 && expected.is_none_or(|e| e == *hash)
             {
-                return Some(Arc::clone(lines));
+                return Some((Arc::clone(lines), uri.clone()));
             }
         }
         let text = self.text(vault, rel)?;
         let hash = text_hash(&text);
         let lines = Arc::new(LineIndex::new(&text));
+        let uri = vault.uri(rel)?;
         let mut cache = lock(&vault.positions);
         if cache.entries_bytes > POSITION_CACHE_BYTES {
             cache.map.clear();
             cache.entries_bytes = 0;
         }
-        cache.insert(rel, hash, Arc::clone(&lines));
-        Some(lines)
+        cache.insert(rel, hash, Arc::clone(&lines), uri.clone());
+        Some((lines, uri))
     }
 
     /// Locations of byte spans in notes: (vault path, span, content hash),
@@ -558,8 +659,8 @@ impl World {
                 let hit = match open.get(rel) {
                     Some((uri, lines)) => Some((uri.clone(), Arc::clone(lines))),
                     None => match cache.map.get(rel) {
-                        Some((cached, lines)) if cached == hash => {
-                            vault.uri(rel).map(|uri| (uri, Arc::clone(lines)))
+                        Some((cached, lines, uri)) if cached == hash => {
+                            Some((uri.clone(), Arc::clone(lines)))
                         }
                         _ => {
                             missing.push((rel, *hash));
@@ -572,8 +673,8 @@ impl World {
         }
         for (rel, hash) in missing {
             let hit = self
-                .line_index(vault, rel, Some(hash))
-                .and_then(|lines| Some((vault.uri(rel)?, lines)));
+                .cached_note(vault, rel, Some(hash))
+                .map(|(lines, uri)| (uri, lines));
             found.insert(rel, hit);
         }
         spans
@@ -626,14 +727,16 @@ impl World {
             .index()
             .write()
             .unwrap_or_else(PoisonError::into_inner);
-        let same_shape = index
-            .id_of(rel)
-            .map(|id| index.note(id))
-            .is_some_and(|old| same_links_and_names(old, &note));
+        let old = index.id_of(rel).map(|id| index.note(id));
+        let same_names = old.is_some_and(|old| same_names(old, &note));
+        let same_shape = same_names && old.is_some_and(|old| same_links(old, &note));
         index.upsert(note);
         drop(index);
         if !same_shape {
             vault.ranks_changed();
+        }
+        if !same_names {
+            vault.names_changed();
         }
     }
 
@@ -644,6 +747,7 @@ impl World {
         if let Some(live) = vault.live() {
             if !live.apply_paths([abs]).is_empty() {
                 vault.ranks_changed();
+                vault.names_changed();
             }
             return;
         }
@@ -666,6 +770,7 @@ impl World {
     pub fn reindex_open(&self, vault: &Vault, changed: &[String]) {
         if !changed.is_empty() {
             vault.ranks_changed();
+            vault.names_changed();
         }
         for rel in changed {
             if self.docs.contains_key(&vault.abs(rel)) {
@@ -686,13 +791,14 @@ impl World {
     }
 }
 
-/// Whether an edit left what ranking depends on alone: the note's path,
-/// title, aliases and link targets.
-fn same_links_and_names(old: &crate::vault::Note, new: &crate::vault::Note) -> bool {
-    old.path == new.path
-        && old.title == new.title
-        && old.aliases == new.aliases
-        && old.links.len() == new.links.len()
+/// Whether an edit left a note's names alone: its path, title and aliases.
+fn same_names(old: &crate::vault::Note, new: &crate::vault::Note) -> bool {
+    old.path == new.path && old.title == new.title && old.aliases == new.aliases
+}
+
+/// Whether an edit left a note's link targets alone.
+fn same_links(old: &crate::vault::Note, new: &crate::vault::Note) -> bool {
+    old.links.len() == new.links.len()
         && old
             .links
             .iter()

@@ -565,6 +565,9 @@ pub struct Request<'a> {
     pub daily: Option<&'a DailySettings>,
     /// At most this many items.
     pub limit: usize,
+    /// A name table of the index, maybe a little behind it: note names are
+    /// scanned there (fast on large vaults) instead of in the index.
+    pub names: Option<&'a super::symbols::NameTable>,
 }
 
 /// The candidates for `context`, ranked and capped.
@@ -618,6 +621,8 @@ struct Scored {
     /// Which name matched: `usize::MAX` the stem, `MAX - 1` the title,
     /// `MAX - 2` the path, else an alias index.
     name: usize,
+    /// Its position in the name table it was found in, if any.
+    at: usize,
 }
 
 impl Ord for Scored {
@@ -727,6 +732,72 @@ where
         .reduce(|| TopK::new(k), TopK::merge)
 }
 
+/// [`scan_notes`] over a name table: the best candidates that are still in
+/// the index, their names read from the index (the table may lag it).
+fn scan_table(
+    index: &VaultIndex,
+    table: &super::symbols::NameTable,
+    k: usize,
+    matcher: &Matcher,
+    with_path: bool,
+    request: &Request<'_>,
+    signals: &dyn Signals,
+) -> TopK {
+    use super::symbols::NameKind;
+    let scan = |range: std::ops::Range<usize>| {
+        let mut top = TopK::new(k);
+        let mut found = |at: usize, id: NoteId, score: u32, kind: Option<NameKind>| {
+            if Some(id) == request.note {
+                return;
+            }
+            let name = match kind {
+                Some(NameKind::Stem) => NAME_STEM,
+                Some(NameKind::Title) => NAME_TITLE,
+                Some(NameKind::Alias(i)) => i as usize,
+                None => NAME_PATH,
+            };
+            top.push(Scored {
+                score: score * 4 + link_bonus(signals.backlinks(id)),
+                id,
+                name,
+                at,
+            });
+        };
+        table.scan(range, matcher, with_path, &mut found);
+        top
+    };
+    let top = if table.len() < PARALLEL_FROM {
+        scan(0..table.len())
+    } else {
+        use rayon::prelude::*;
+        let chunks: Vec<std::ops::Range<usize>> = (0..table.len())
+            .step_by(4096)
+            .map(|start| start..(start + 4096).min(table.len()))
+            .collect();
+        chunks
+            .into_par_iter()
+            .map(scan)
+            .reduce(|| TopK::new(k), TopK::merge)
+    };
+    // Keep what is still in the index, with a name it still has.
+    let seen = top.seen;
+    let mut kept = TopK::new(k);
+    for scored in top.heap {
+        if !table.still_there(index, scored.at, scored.id) {
+            continue;
+        }
+        let note = index.note(scored.id);
+        let name = match scored.name {
+            NAME_STEM | NAME_TITLE | NAME_PATH => scored.name,
+            alias if alias < note.aliases.len() => alias,
+            _ => NAME_STEM,
+        };
+        kept.push(Scored { name, ..scored });
+    }
+    kept.seen = seen;
+    kept
+}
+
 /// The best name of `note` for the matcher: (score, which name).
 fn best_name(matcher: &Matcher, note: &Note, with_path: bool) -> Option<(u32, usize)> {
     let id = note.id();
@@ -784,17 +855,21 @@ fn notes(
     // Rank by name and links first, over every note; only the best few get
     // the costlier signals (recency) and the final order.
     let pool = (request.limit * 2).max(50);
-    let top = scan_notes(index, pool, |id, note| {
-        if Some(id) == request.note {
-            return None;
-        }
-        let (score, name) = best_name(&matcher, note, with_path)?;
-        Some(Scored {
-            score: score * 4 + link_bonus(signals.backlinks(id)),
-            id,
-            name,
-        })
-    });
+    let top = match request.names {
+        Some(table) => scan_table(index, table, pool, &matcher, with_path, request, signals),
+        None => scan_notes(index, pool, |id, note| {
+            if Some(id) == request.note {
+                return None;
+            }
+            let (score, name) = best_name(&matcher, note, with_path)?;
+            Some(Scored {
+                score: score * 4 + link_bonus(signals.backlinks(id)),
+                id,
+                name,
+                at: usize::MAX,
+            })
+        }),
+    };
     let mut matched = top.seen;
     let mut ranked: Vec<Scored> = top
         .into_sorted()
@@ -1170,6 +1245,7 @@ fn markdown_paths(
             score: matcher.score(&note.path)? * 4 + link_bonus(signals.backlinks(id)),
             id,
             name: NAME_PATH,
+            at: usize::MAX,
         })
     });
     let matched = top.seen;

@@ -309,3 +309,149 @@ pub fn at(note: &Note, offset: u32) -> Option<At> {
         .position(|h| h.span.start <= offset && offset < h.span.end.max(h.span.start + 1))
         .map(At::Heading)
 }
+
+/// Which name of a note a [`NameTable`] entry holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    Stem,
+    Title,
+    /// Index into the note's `aliases`.
+    Alias(u32),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct TableNote {
+    id: NoteId,
+    /// The note's path (with `.md`) in `text`.
+    path: (u32, u32),
+    /// Its names in `names`.
+    names: (u32, u32),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct TableName {
+    kind: NameKind,
+    start: u32,
+    len: u32,
+}
+
+/// Every note's path, stem, title and aliases copied into one buffer, so a
+/// fuzzy scan over 100k notes reads contiguous memory instead of chasing a
+/// few heap pointers per note. Built in the background from an index; it
+/// may lag the index, so callers check the notes it finds still exist
+/// ([`NameTable::is_current`]).
+#[derive(Debug, Default)]
+pub struct NameTable {
+    /// The index generation it was built from.
+    pub generation: u64,
+    text: String,
+    notes: Vec<TableNote>,
+    names: Vec<TableName>,
+}
+
+impl NameTable {
+    pub fn build(index: &VaultIndex) -> NameTable {
+        let mut table = NameTable {
+            generation: index.generation(),
+            ..NameTable::default()
+        };
+        for (id, note) in index.notes() {
+            let push = |table: &mut NameTable, s: &str| -> (u32, u32) {
+                let start = table.text.len() as u32;
+                table.text.push_str(s);
+                (start, s.len() as u32)
+            };
+            let path = push(&mut table, &note.path);
+            let first = table.names.len() as u32;
+            let stem = note.stem();
+            // The stem is a slice of the path just copied.
+            let stem_start = path.0 + (note.id().len() - stem.len()) as u32;
+            table.names.push(TableName {
+                kind: NameKind::Stem,
+                start: stem_start,
+                len: stem.len() as u32,
+            });
+            if !note.title.eq_ignore_ascii_case(stem) {
+                let (start, len) = push(&mut table, &note.title);
+                table.names.push(TableName {
+                    kind: NameKind::Title,
+                    start,
+                    len,
+                });
+            }
+            for (i, alias) in note.aliases.iter().enumerate() {
+                let (start, len) = push(&mut table, alias);
+                table.names.push(TableName {
+                    kind: NameKind::Alias(i as u32),
+                    start,
+                    len,
+                });
+            }
+            table.notes.push(TableNote {
+                id,
+                path,
+                names: (first, table.names.len() as u32),
+            });
+        }
+        table
+    }
+
+    pub fn len(&self) -> usize {
+        self.notes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.notes.is_empty()
+    }
+
+    fn slice(&self, (start, len): (u32, u32)) -> &str {
+        &self.text[start as usize..(start + len) as usize]
+    }
+
+    /// Calls `found(position, id, score, kind)` for each note at `range` of
+    /// the table whose best name (or, with `with_path`, its path without
+    /// `.md`: kind `None`) matches.
+    pub fn scan(
+        &self,
+        range: std::ops::Range<usize>,
+        matcher: &Matcher,
+        with_path: bool,
+        found: &mut dyn FnMut(usize, NoteId, u32, Option<NameKind>),
+    ) {
+        for (offset, note) in self.notes[range.clone()].iter().enumerate() {
+            let mut best: Option<(u32, Option<NameKind>)> = None;
+            for name in &self.names[note.names.0 as usize..note.names.1 as usize] {
+                let Some(score) = matcher.score(self.slice((name.start, name.len))) else {
+                    continue;
+                };
+                // An alias must beat the stem clearly to be offered instead.
+                let score = match name.kind {
+                    NameKind::Alias(_) => score.saturating_sub(2),
+                    _ => score,
+                };
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, Some(name.kind)));
+                }
+            }
+            if with_path {
+                let id = super::note::strip_md(self.slice(note.path));
+                if let Some(score) = matcher.score(id).map(|s| s.saturating_sub(10))
+                    && best.is_none_or(|(b, _)| score > b)
+                {
+                    best = Some((score, None));
+                }
+            }
+            if let Some((score, kind)) = best {
+                found(range.start + offset, note.id, score, kind);
+            }
+        }
+    }
+
+    /// Whether the note at `position` of the table is still note `id` of
+    /// `index` (the table may lag the index).
+    pub fn still_there(&self, index: &VaultIndex, position: usize, id: NoteId) -> bool {
+        self.notes
+            .get(position)
+            .is_some_and(|n| n.id == id && index.id_of(self.slice(n.path)) == Some(id))
+    }
+}

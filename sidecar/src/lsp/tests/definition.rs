@@ -118,7 +118,7 @@ async fn hover_previews_targets_sections_blocks_and_counts_links() {
 
         Intro paragraph."#]]
     .assert_eq(&hover(&client, a, "[[Hub#^in$0tro]]").await);
-    expect!["**Ghost** does not exist yet · 1 link from 1 note point to it"]
+    expect!["**Ghost** does not exist yet · linked by 1 link from 1 note"]
         .assert_eq(&hover(&client, a, "[[Gh$0ost]]").await);
     expect!["**#project/weft** · 1 use · 1 note"]
         .assert_eq(&hover(&client, a, "#proj$0ect/weft").await);

@@ -45,6 +45,8 @@ pub(super) struct Options {
     pub wait_ready: bool,
     /// Serve the fixture as a workspace folder instead of `--vault`.
     pub as_workspace_folder: bool,
+    /// Serve these folders of the fixture as workspace folders instead.
+    pub folders: Vec<&'static str>,
 }
 
 impl Default for Options {
@@ -56,6 +58,7 @@ impl Default for Options {
             configuration: None,
             wait_ready: true,
             as_workspace_folder: false,
+            folders: Vec::new(),
         }
     }
 }
@@ -188,7 +191,8 @@ impl TestClient {
         let root = dir.path().canonicalize().expect("canonical root");
         let (client_side, server_side) = tokio::io::duplex(1 << 22);
         let (server_read, server_write) = tokio::io::split(server_side);
-        let vault_override = (!options.as_workspace_folder).then(|| root.clone());
+        let vault_override =
+            (!options.as_workspace_folder && options.folders.is_empty()).then(|| root.clone());
         tokio::spawn(super::serve(server_read, server_write, vault_override));
         let (client_read, client_write) = tokio::io::split(client_side);
         let writer: Writer = Arc::new(tokio::sync::Mutex::new(client_write));
@@ -232,6 +236,14 @@ impl TestClient {
         });
         if options.as_workspace_folder {
             params["workspaceFolders"] = json!([{"uri": root_uri, "name": "vault"}]);
+        }
+        if !options.folders.is_empty() {
+            let folders: Vec<Value> = options
+                .folders
+                .iter()
+                .map(|f| json!({"uri": path_to_uri(&root.join(f)).expect("uri"), "name": f}))
+                .collect();
+            params["workspaceFolders"] = Value::Array(folders);
         }
         let result = client.request("initialize", params).await;
         client.encoding = match result["capabilities"]["positionEncoding"].as_str() {

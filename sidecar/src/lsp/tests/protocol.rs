@@ -176,3 +176,44 @@ async fn the_servers_own_watcher_follows_the_disk_without_client_watching() {
             .is_empty()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_workspace_folder_is_its_own_vault() {
+    let client = TestClient::start_with(
+        "//- /one/a.md\n[[x]]\n//- /one/x.md\n# X one\n//- /two/b.md\n[[x]]\n//- /two/sub/c.md\n",
+        Options {
+            folders: vec!["one", "two"],
+            ..Options::default()
+        },
+    )
+    .await;
+    let status = client.request("weft/status", Value::Null).await;
+    assert_eq!(status["vaults"].as_array().unwrap().len(), 2, "{status}");
+    // `[[x]]` resolves in the vault of the note that holds it.
+    let definition = client
+        .request("textDocument/definition", client.at("one/a.md", "[[$0x]]"))
+        .await;
+    assert_eq!(client.show_location(&definition), "one/x.md:0:0-0:0");
+    client.open("two/b.md").await;
+    let diagnostics = client.diagnostics("two/b.md", |d| d.len() == 1).await;
+    assert!(diagnostics[0]["message"].as_str().unwrap().contains("`x`"));
+    // A folder added later is served too; a removed one no longer is.
+    client
+        .notify(
+            "workspace/didChangeWorkspaceFolders",
+            json!({"event": {
+                "added": [{"uri": client.uri("two/sub"), "name": "sub"}],
+                "removed": [{"uri": client.uri("one"), "name": "one"}],
+            }}),
+        )
+        .await;
+    client.wait_ready().await;
+    let status = client.request("weft/status", Value::Null).await;
+    let roots: Vec<String> = status["vaults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| client.rel_of(&format!("file://{}", v["root"].as_str().unwrap())))
+        .collect();
+    assert_eq!(roots, ["two", "two/sub"]);
+}

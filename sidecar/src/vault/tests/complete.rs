@@ -129,6 +129,7 @@ fn note_candidates_rank_names_and_insert_unambiguous_targets() {
         note: None,
         daily: None,
         limit: 10,
+        names: None,
     };
     let show = |text: &str| -> Vec<String> {
         let ctx = at(text).expect("a context");
@@ -225,6 +226,7 @@ fn large_vaults_are_scanned_in_parallel_with_the_same_results() {
         note: None,
         daily: None,
         limit: 5,
+        names: None,
     };
     let ctx = at("[[note 2499$0").unwrap();
     let found = complete(&index, &ctx, &request, &NoSignals, &|_: &str| None);
@@ -232,6 +234,28 @@ fn large_vaults_are_scanned_in_parallel_with_the_same_results() {
     assert_eq!(found.items[0].label, "note 2499");
     assert_eq!(found.items.len(), 5);
     assert!(found.incomplete);
+    // The same from a name table, and a stale table never offers a note
+    // that is gone.
+    let table = crate::vault::symbols::NameTable::build(&index);
+    let from_table = |index: &crate::vault::VaultIndex| {
+        let request = Request {
+            names: Some(&table),
+            ..request
+        };
+        complete(index, &ctx, &request, &NoSignals, &|_: &str| None)
+            .items
+            .into_iter()
+            .map(|i| i.label)
+            .collect::<Vec<_>>()
+    };
+    let labels: Vec<String> = found.items.iter().map(|i| i.label.clone()).collect();
+    assert_eq!(from_table(&index), labels);
+    assert!(
+        index
+            .remove(&format!("f{}/note 2499.md", 2499 % 7))
+            .is_some()
+    );
+    assert!(!from_table(&index).contains(&"note 2499".to_string()));
     let (symbols, more) = crate::vault::symbols::search(&index, "note 1234", 3);
     assert_eq!(symbols[0].name, "note 1234");
     assert!(more);
