@@ -455,9 +455,10 @@ impl<'a> NoteParser<'a> {
             }
         }
         let yaml = &self.text[yaml_range.clone()];
-        let key_at = yaml
-            .find("tags:")
-            .or_else(|| yaml.find("tag:"))
+        // Search after the key's colon, so a tag `t` is not found inside `tags`.
+        let key_at = ["tags:", "tag:"]
+            .iter()
+            .find_map(|k| yaml.find(k).map(|i| i + k.len()))
             .unwrap_or(0);
         let mut from = key_at;
         for name in names {

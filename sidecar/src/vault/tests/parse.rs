@@ -270,3 +270,19 @@ fn block_id_on_parent_item_and_escaped_pipe_in_tables() {
         "#]],
     );
 }
+
+/// Regression: a frontmatter tag `t` got a span inside the word `tags`.
+#[test]
+fn frontmatter_tag_spans_start_after_the_key() {
+    let text = "---\ntags: [t, a]\n---\n";
+    let note = parse_text("x.md", text);
+    let spans: Vec<&str> = note
+        .tags
+        .iter()
+        .map(|t| {
+            &text[t.span.clone().unwrap().start as usize..t.span.clone().unwrap().end as usize]
+        })
+        .collect();
+    assert_eq!(spans, ["t", "a"]);
+    assert_eq!(note.tags[0].span.as_ref().unwrap().start, 11);
+}
