@@ -11,7 +11,7 @@ use zed_extension_api::{
 };
 
 /// The graph depth when `/graph` gets none.
-const DEFAULT_DEPTH: u32 = 1;
+const DEFAULT_DEPTH: u32 = 2;
 
 /// How many notes argument completion offers.
 const COMPLETION_LIMIT: usize = 20;

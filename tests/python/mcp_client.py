@@ -144,12 +144,14 @@ async def main(weft, vault, mode):
         for p in prompts:
             if len(p.arguments or []) > 1:
                 fail(f"prompt {p.name} takes {len(p.arguments)} arguments")
-        for name, args in [("backlinks", {"note": "Hub"}), ("related", {"note": "projects/weft"}), ("context", {"topic": "tantivy"}), ("recent", {})]:
+        report["prompt_texts"] = {}
+        for name, args in [("backlinks", {"note": "Hub"}), ("graph", {"note": "Hub"}), ("related", {"note": "projects/weft"}), ("context", {"topic": "tantivy"}), ("recent", {})]:
             result = await client.get_prompt(name, args)
             message = result.messages[0]
             if message.role != "user" or message.content.type != "text" or not message.content.text:
                 fail(f"prompt {name}: {result!r}")
             report["prompts"].append(name)
+            report["prompt_texts"][name] = message.content.text
         completion = await client.complete(types.PromptReference(name="backlinks"), {"name": "note", "value": "pla"})
         if completion.completion.values[:2] != ["x/Plan", "y/Plan"]:
             fail(f"completion: {completion.completion.values}")

@@ -46,14 +46,11 @@ fn backlinks_show_titles_paths_lines_and_context() {
     let vault = TempVault::new(VAULT);
     let (out, err, code) = run(&vault, &["query", "backlinks", "Hub"]);
     assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Links of **The Hub** (`Hub`)\n"), "{out}");
+    assert!(out.contains("Backlinks — 5 links from 2 notes:"), "{out}");
+    assert!(out.contains("- **A** (`notes/A`)\n  - L2 (3 links): See [[Hub]] and [[Centre|the centre]] 🙂, and [[Hub#Details]]."), "{out}");
     assert!(
-        out.starts_with("# Backlinks to **The Hub** (`Hub.md`)"),
-        "{out}"
-    );
-    assert!(out.contains("5 links from 2 notes."), "{out}");
-    assert!(out.contains("- **A** (`notes/A.md`)\n  - L2 (3 links): See [[Hub]] and [[Centre|the centre]] 🙂, and [[Hub#Details]]."), "{out}");
-    assert!(
-        out.contains("(`notes/Café notes/Crème.md`)\n  - L1: Back to [[hub]] and [[Plan]]."),
+        out.contains("(`notes/Café notes/Crème`)\n  - L1: Back to [[hub]] and [[Plan]]."),
         "{out}"
     );
     // Dot-folders are not part of the vault.
@@ -69,14 +66,15 @@ fn backlinks_as_json_and_for_a_missing_note() {
     );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["count"], 5);
-    assert_eq!(v["target"]["path"], "Hub.md");
-    assert_eq!(v["backlinks"][0]["line"], 2);
+    assert_eq!(v["incoming_total"], 5);
+    assert_eq!(v["note"]["path"], "Hub");
+    assert_eq!(v["incoming"][0]["line"], 2);
+    assert_eq!(v["incoming"][0]["from"]["path"], "notes/A");
 
     let (out, err, code) = run(&vault, &["query", "backlinks", "Ghost"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("“Ghost” (no such note yet)") && out.contains("L3: Broken"),
+        out.contains("`Ghost` does not exist yet") && out.contains("L3: Broken"),
         "{out}"
     );
 }
@@ -87,10 +85,10 @@ fn links_graph_and_resolve() {
     let (out, _, code) = run(&vault, &["query", "links", "notes/A"]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("- L3: `[[Hub#Nowhere]]` → **The Hub** (`Hub.md`); “#Nowhere” not found"),
+        out.contains("- L3 `Hub#Nowhere` → **The Hub** (`Hub`), but `#Nowhere` is not found there"),
         "{out}"
     );
-    assert!(out.contains("- L3: `[[Ghost]]` → unresolved"), "{out}");
+    assert!(out.contains("- L3 `Ghost` → unresolved"), "{out}");
 
     let (out, _, code) = run(
         &vault,
@@ -98,15 +96,15 @@ fn links_graph_and_resolve() {
     );
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let paths: Vec<&str> = v["nodes"]
+    let paths: Vec<&str> = v["graph"]["nodes"]
         .as_array()
         .unwrap()
         .iter()
         .map(|n| n["path"].as_str().unwrap())
         .collect();
-    assert_eq!(paths[0], "Hub.md");
+    assert_eq!(paths[0], "Hub");
     assert!(
-        paths.contains(&"notes/A.md") && paths.contains(&"ghost"),
+        paths.contains(&"notes/A") && paths.contains(&"ghost"),
         "{paths:?}"
     );
 
@@ -159,13 +157,13 @@ fn errors_say_what_to_do_and_exit_2() {
     let (_, err, code) = run(&vault, &["query", "backlinks", "Hubb"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("no note “Hubb” in the vault. Did you mean `Hub`"),
+        err.contains("weft: No note matches `Hubb`.\nDid you mean: **The Hub** (`Hub`)?"),
         "{err}"
     );
     let (_, err, code) = run(&vault, &["query", "links", "Plan"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("names several notes: `x/Plan`, `y/Plan`"),
+        err.contains("`Plan` names 2 notes: `x/Plan`, `y/Plan`"),
         "{err}"
     );
 

@@ -740,7 +740,7 @@ fn backlinks_returns_the_sidecars_markdown_as_a_labelled_section() {
         .run_slash_command("backlinks", &["Plan"], Some(&fixture.worktree.clone()))
         .expect("backlinks")
         .text;
-    assert!(text.contains("- **Welcome** (`Welcome.md`)"), "{text}");
+    assert!(text.contains("- **Welcome** (`Welcome`)"), "{text}");
     assert!(text.contains("L2: See [[Plan]] and [[Ideas]]."), "{text}");
 }
 
@@ -811,7 +811,10 @@ fn slash_command_errors_are_readable() {
     ]))
     .expect_err("unknown note");
     assert_eq!(error, as_extension_error(&stderr));
-    assert!(error.starts_with("Weft: no note “Nowhere”"), "{error}");
+    assert!(
+        error.starts_with("Weft: No note matches `Nowhere`"),
+        "{error}"
+    );
 
     assert_eq!(
         fixture.zed.run_slash_command("graph", &[], Some(&worktree)),
@@ -908,7 +911,7 @@ fn slash_commands_run_a_downloaded_sidecar() {
         .expect("backlinks");
 
     assert!(
-        output.text.starts_with("# Backlinks to **Plan**"),
+        output.text.starts_with("Links of **Plan**"),
         "{}",
         output.text
     );

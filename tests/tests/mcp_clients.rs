@@ -65,6 +65,32 @@ fn script(name: &str) -> PathBuf {
 
 fn run_python_client(mode: &str) -> Value {
     let vault = TempVault::new(VAULT);
+    let report = python_client_on(&vault, mode);
+    same_as_slash_commands(&vault, &report);
+    report
+}
+
+/// Zed shows the prompts as `/` commands, and text threads run the
+/// extension's slash commands, which print `weft query …`: both must say
+/// the same, byte for byte.
+fn same_as_slash_commands(vault: &TempVault, report: &Value) {
+    for (prompt, query) in [
+        ("backlinks", &["query", "backlinks", "Hub"][..]),
+        ("graph", &["query", "graph", "Hub"][..]),
+    ] {
+        let output = vault.weft(query).output().expect("run weft query");
+        assert!(output.status.success(), "{query:?}: {output:?}");
+        let cli = String::from_utf8(output.stdout).unwrap();
+        let text = report["prompt_texts"][prompt].as_str().unwrap_or_default();
+        assert_eq!(
+            cli.trim_end(),
+            text.trim_end(),
+            "prompt {prompt} vs {query:?}"
+        );
+    }
+}
+
+fn python_client_on(vault: &TempVault, mode: &str) -> Value {
     let output = Command::new(python())
         .arg(script("mcp_client.py"))
         .arg(weft_bin())

@@ -14,8 +14,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::io::LiveVault;
-use crate::vault::query::{self, GraphNode, Lookup};
-use crate::vault::{NoteId, VaultIndex};
+use crate::vault::query;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -84,19 +83,26 @@ enum Command {
 #[derive(Subcommand, Debug)]
 enum Query {
     /// Notes linking to NOTE, with line numbers and context. Works for a
-    /// note that does not exist yet (an unresolved link target).
-    Backlinks { note: String },
-    /// Links going out of NOTE, resolved or not.
+    /// note that does not exist yet (an unresolved link target). The same
+    /// answer as the MCP `backlinks` prompt.
+    Backlinks {
+        note: String,
+        /// How many links at most.
+        #[arg(long, default_value_t = crate::mcp::query::BACKLINKS_LIMIT)]
+        limit: usize,
+    },
+    /// Links going out of NOTE, resolved or not (as the MCP get_links tool).
     Links { note: String },
-    /// The link neighbourhood of NOTE, both directions.
+    /// The link neighbourhood of NOTE, both directions, as nodes and
+    /// edges. The same answer as the MCP `graph` prompt.
     Graph {
         note: String,
-        /// How many steps to walk.
-        #[arg(long, default_value_t = 1)]
+        /// How many steps to walk (1 to 3).
+        #[arg(long, default_value_t = crate::mcp::query::GRAPH_DEPTH)]
         depth: u32,
         /// Stop after this many notes.
-        #[arg(long, default_value_t = 200)]
-        max_nodes: usize,
+        #[arg(long, alias = "max-nodes", default_value_t = crate::mcp::query::GRAPH_LIMIT)]
+        limit: usize,
     },
     /// What a name or link target resolves to, with candidates.
     Resolve { text: String },
@@ -109,11 +115,11 @@ enum Query {
         limit: usize,
     },
     /// Notes related to NOTE by links, shared tags and similar text, with
-    /// the reasons (as the MCP related_notes tool).
+    /// the reasons (as the MCP related_notes tool and `related` prompt).
     Related {
         note: String,
         /// How many notes at most.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = crate::mcp::query::RELATED_LIMIT)]
         limit: usize,
     },
     /// Notes whose name, title or alias matches PREFIX (for completion);
@@ -158,7 +164,21 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let root = vault_root(cli.global.vault.as_deref())?;
     let vault = std::sync::Arc::new(LiveVault::open(&root).map_err(|e| CliError(e.to_string()))?);
     let json = format == Format::Json;
-    let full_text = match &command {
+    // Answered as the MCP tools and prompts answer, word for word.
+    let as_mcp = match &command {
+        Command::Query {
+            query: Query::Backlinks { note, limit },
+        } => Some(crate::mcp::query::backlinks_text(
+            &vault, note, *limit, json,
+        )),
+        Command::Query {
+            query: Query::Links { note },
+        } => Some(crate::mcp::query::links_text(&vault, note, json)),
+        Command::Query {
+            query: Query::Graph { note, depth, limit },
+        } => Some(crate::mcp::query::graph_text(
+            &vault, note, *depth, *limit, json,
+        )),
         Command::Query {
             query: Query::Search { query, limit },
         } => Some(crate::mcp::query::search_text(&vault, query, *limit, json)),
@@ -167,8 +187,9 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         } => Some(crate::mcp::query::related_text(&vault, note, *limit, json)),
         _ => None,
     };
-    if let Some(answer) = full_text {
-        let text = answer.map_err(CliError)?;
+    if let Some(answer) = as_mcp {
+        let text =
+            answer.map_err(|e| CliError(e.strip_prefix("Error: ").unwrap_or(&e).to_string()))?;
         return print_answer(&text).map(|()| ExitCode::SUCCESS);
     }
     let index = vault.index.read().unwrap_or_else(|e| e.into_inner());
@@ -184,35 +205,14 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
     };
     let (text, code) = match command {
         Command::Query {
-            query: Query::Backlinks { note },
-        } => (out.backlinks(&note, lookup(&index, &note, true)?), 0),
-        Command::Query {
-            query: Query::Links { note },
-        } => (out.links(find_note(&index, &note)?), 0),
-        Command::Query {
             query:
-                Query::Graph {
-                    note,
-                    depth,
-                    max_nodes,
-                },
+                Query::Backlinks { .. }
+                | Query::Links { .. }
+                | Query::Graph { .. }
+                | Query::Search { .. }
+                | Query::Related { .. },
         } => {
-            let start = match lookup(&index, &note, true)? {
-                Lookup::Found(id) => GraphNode::Note(id),
-                Lookup::Unresolved { target, .. } => {
-                    GraphNode::Unresolved(crate::vault::key::path_key(&target))
-                }
-                _ => unreachable!("lookup returns found or unresolved"),
-            };
-            (
-                out.graph(&query::graph(&index, start, depth, max_nodes.max(1)), depth),
-                0,
-            )
-        }
-        Command::Query {
-            query: Query::Search { .. } | Query::Related { .. },
-        } => {
-            unreachable!("answered from the full-text index above")
+            unreachable!("answered as the MCP tools answer, above")
         }
         Command::Query {
             query: Query::Resolve { text },
@@ -276,20 +276,4 @@ pub fn vault_root(given: Option<&Path>) -> Result<PathBuf, CliError> {
         ));
     }
     Ok(canonical)
-}
-
-/// A note, or (when `allow_unresolved`) a target other notes link to.
-fn lookup(index: &VaultIndex, input: &str, allow_unresolved: bool) -> Result<Lookup, CliError> {
-    match query::lookup(index, input) {
-        found @ Lookup::Found(_) => Ok(found),
-        unresolved @ Lookup::Unresolved { .. } if allow_unresolved => Ok(unresolved),
-        other => Err(CliError(render::lookup_error(index, input, &other))),
-    }
-}
-
-fn find_note(index: &VaultIndex, input: &str) -> Result<NoteId, CliError> {
-    match lookup(index, input, false)? {
-        Lookup::Found(id) => Ok(id),
-        _ => unreachable!("lookup without unresolved returns found"),
-    }
 }

@@ -6,8 +6,8 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use super::Format;
-use crate::vault::query::{self, Graph, GraphNode, LinkHit, Lookup, Problem, Stats, TextSource};
-use crate::vault::{FragmentTarget, LinkRef, NoteId, Resolution, VaultIndex};
+use crate::vault::query::{Lookup, Problem, Stats, TextSource};
+use crate::vault::{LinkRef, NoteId, Resolution, VaultIndex};
 
 pub struct Out<'a> {
     pub index: &'a VaultIndex,
@@ -46,88 +46,6 @@ impl Out<'_> {
             .unwrap_or_else(|| format!("[[{}]]", link.target))
     }
 
-    pub fn backlinks(&self, input: &str, found: Lookup) -> String {
-        let (heading, refs, target) = match &found {
-            Lookup::Found(id) => (
-                format!("Backlinks to {}", self.name(*id)),
-                self.index.backlinks(*id),
-                self.note_json(*id),
-            ),
-            Lookup::Unresolved { target, links } => (
-                format!("Backlinks to “{target}” (no such note yet)"),
-                links.clone(),
-                json!({ "target": target, "exists": false }),
-            ),
-            _ => (format!("Backlinks to {input}"), Vec::new(), Value::Null),
-        };
-        let hits = query::with_context(self.index, &refs, self.texts);
-        let notes = count_sources(&hits);
-        let mut text = format!("# {heading}\n\n{} links from {notes} notes.\n", hits.len());
-        let mut last: Option<NoteId> = None;
-        // One row per line: several links on a line share its context.
-        for group in hits.chunk_by(|a, b| a.source == b.source && a.line == b.line) {
-            let hit = &group[0];
-            if last != Some(hit.source) {
-                let _ = write!(text, "\n- {}\n", self.name(hit.source));
-                last = Some(hit.source);
-            }
-            let times = if group.len() > 1 {
-                format!(" ({} links)", group.len())
-            } else {
-                String::new()
-            };
-            let _ = writeln!(text, "  - L{}{times}: {}", hit.line + 1, hit.context);
-        }
-        let items: Vec<Value> = hits
-            .iter()
-            .map(|h| {
-                let note = self.index.note(h.source);
-                json!({ "path": note.path, "title": note.title, "line": h.line + 1, "context": h.context })
-            })
-            .collect();
-        self.emit(
-            text,
-            json!({ "target": target, "count": hits.len(), "notes": notes, "backlinks": items }),
-        )
-    }
-
-    pub fn links(&self, id: NoteId) -> String {
-        let outgoing = query::outgoing(self.index, id);
-        let mut text = format!(
-            "# Links from {}\n\n{} links.\n\n",
-            self.name(id),
-            outgoing.len()
-        );
-        let mut items = Vec::new();
-        for out in &outgoing {
-            let r = LinkRef {
-                source: id,
-                link: out.link,
-            };
-            let link = self.index.link(r);
-            let raw = self.link_text(r);
-            let (shown, status, to) = self.describe(&out.resolution);
-            let fragment = match (out.fragment, &link.fragment) {
-                (Some(FragmentTarget::Missing), Some(f)) => {
-                    format!("; “#{f}” not found in the target")
-                }
-                _ => String::new(),
-            };
-            let _ = writeln!(text, "- L{}: `{raw}` → {shown}{fragment}", link.line + 1);
-            items.push(json!({
-                "line": link.line + 1, "text": raw, "target": link.target, "fragment": link.fragment,
-                "status": status, "resolved": to,
-                "fragment_found": out.fragment.map(|f| f != FragmentTarget::Missing),
-                "embed": link.embed, "property": link.rel,
-            }));
-        }
-        self.emit(
-            text,
-            json!({ "source": self.note_json(id), "count": outgoing.len(), "links": items }),
-        )
-    }
-
-    /// Text, status word and JSON of a resolution.
     fn describe(&self, r: &Resolution) -> (String, &'static str, Value) {
         match r {
             Resolution::Note(t) => (self.name(*t), "resolved", self.note_json(*t)),
@@ -156,71 +74,6 @@ impl Out<'_> {
                 Value::Null,
             ),
         }
-    }
-
-    pub fn graph(&self, graph: &Graph, depth: u32) -> String {
-        let label = |n: &GraphNode| match n {
-            GraphNode::Note(id) => self.name(*id),
-            GraphNode::Unresolved(k) => format!("“{k}” (no such note yet)"),
-        };
-        let start = graph
-            .nodes
-            .first()
-            .map(|(n, _)| label(n))
-            .unwrap_or_default();
-        let mut text = format!(
-            "# Graph around {start}\n\nDepth {depth}: {} notes, {} links{}.\n\n## Notes\n\n",
-            graph.nodes.len(),
-            graph.edges.len(),
-            if graph.truncated {
-                " (cut at --max-nodes)"
-            } else {
-                ""
-            }
-        );
-        for (node, d) in &graph.nodes {
-            let _ = writeln!(text, "- {} — {}", label(node), steps(*d));
-        }
-        text.push_str("\n## Links\n\n");
-        let short = |n: &GraphNode| match n {
-            GraphNode::Note(id) => self.index.note(*id).id().to_string(),
-            GraphNode::Unresolved(k) => format!("{k}?"),
-        };
-        for (a, b, count) in &graph.edges {
-            let times = if *count > 1 {
-                format!(" ({count} links)")
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                text,
-                "- {} → {}{times}",
-                short(&graph.nodes[*a].0),
-                short(&graph.nodes[*b].0)
-            );
-        }
-        let nodes: Vec<Value> = graph
-            .nodes
-            .iter()
-            .map(|(n, d)| match n {
-                GraphNode::Note(id) => {
-                    let mut v = self.note_json(*id);
-                    v["depth"] = json!(d);
-                    v["exists"] = json!(true);
-                    v
-                }
-                GraphNode::Unresolved(k) => json!({ "path": k, "exists": false, "depth": d }),
-            })
-            .collect();
-        let edges: Vec<Value> = graph
-            .edges
-            .iter()
-            .map(|(a, b, n)| json!({ "from": a, "to": b, "links": n }))
-            .collect();
-        self.emit(
-            text,
-            json!({ "depth": depth, "truncated": graph.truncated, "nodes": nodes, "edges": edges }),
-        )
     }
 
     pub fn resolve(&self, input: &str, found: Lookup) -> String {
@@ -397,21 +250,6 @@ impl Out<'_> {
     }
 }
 
-fn steps(d: u32) -> String {
-    match d {
-        0 => "start".into(),
-        1 => "1 step".into(),
-        n => format!("{n} steps"),
-    }
-}
-
-fn count_sources(hits: &[LinkHit]) -> usize {
-    let mut ids: Vec<NoteId> = hits.iter().map(|h| h.source).collect();
-    ids.sort();
-    ids.dedup();
-    ids.len()
-}
-
 fn did_you_mean(index: &VaultIndex, suggestions: &[NoteId]) -> String {
     if suggestions.is_empty() {
         return String::new();
@@ -421,31 +259,4 @@ fn did_you_mean(index: &VaultIndex, suggestions: &[NoteId]) -> String {
         .map(|s| format!("`{}`", index.note(*s).id()))
         .collect();
     format!(" Did you mean {}?", names.join(", "))
-}
-
-/// The message for a name that is not exactly one note.
-pub fn lookup_error(index: &VaultIndex, input: &str, found: &Lookup) -> String {
-    match found {
-        Lookup::Ambiguous(candidates) => format!(
-            "“{input}” names several notes: {}. Give the path to choose one.",
-            candidates
-                .iter()
-                .map(|c| format!("`{}`", index.note(*c).id()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Lookup::Unresolved { target, links } => {
-            format!(
-                "“{target}” is not a note yet ({} links point to it); create it first.",
-                links.len()
-            )
-        }
-        Lookup::NotFound { suggestions } => {
-            format!(
-                "no note “{input}” in the vault.{}",
-                did_you_mean(index, suggestions)
-            )
-        }
-        Lookup::Found(_) => String::new(),
-    }
 }

@@ -13,7 +13,7 @@ use rmcp::model::{
 
 use super::format::ToolError;
 use super::state::McpState;
-use super::{get_context, get_links, list_notes, read_note, related_notes};
+use super::{get_context, get_links, list_notes, query, read_note, related_notes};
 use crate::search::dates::{End, format_moment, now, parse_time};
 use crate::search::index::tag_key;
 use crate::search::names::match_names;
@@ -141,48 +141,28 @@ pub fn get(state: &McpState, request: GetPromptRequestParams) -> Result<GetPromp
     }
     let text = match spec.name {
         "backlinks" => {
+            let note = value.unwrap_or_default();
             get_links::run(
                 state,
-                get_links::GetLinksArgs {
-                    path: value.unwrap_or_default(),
-                    direction: Some(get_links::LinkDirection::In),
-                    depth: None,
-                    format: None,
-                    rel: None,
-                    limit: Some(200),
-                    cursor: None,
-                },
+                query::backlinks_request(&note, query::BACKLINKS_LIMIT),
             )
             .map_err(bad)?
             .text
         }
         "graph" => {
+            let note = value.unwrap_or_default();
             get_links::run(
                 state,
-                get_links::GetLinksArgs {
-                    path: value.unwrap_or_default(),
-                    direction: None,
-                    depth: Some(2),
-                    format: Some(get_links::LinksFormat::Graph),
-                    rel: None,
-                    limit: Some(60),
-                    cursor: None,
-                },
+                query::graph_request(&note, query::GRAPH_DEPTH, query::GRAPH_LIMIT),
             )
             .map_err(bad)?
             .text
         }
         "related" => {
-            related_notes::run(
-                state,
-                related_notes::RelatedNotesArgs {
-                    path: value,
-                    text: None,
-                    limit: Some(10),
-                },
-            )
-            .map_err(bad)?
-            .text
+            let note = value.unwrap_or_default();
+            related_notes::run(state, query::related_request(&note, query::RELATED_LIMIT))
+                .map_err(bad)?
+                .text
         }
         "daily" => daily(state, value.as_deref()).map_err(bad)?,
         "context" => context(state, value.as_deref()).map_err(bad)?,

@@ -1,6 +1,9 @@
-//! One-shot answers for the command line (`weft query search`, `weft query
-//! related`, and any read tool): the same Markdown text and structured
-//! JSON the MCP tools give, on a vault opened for the occasion.
+//! One-shot answers for the command line (`weft query backlinks|graph|
+//! search|related`, and any read tool): the same Markdown text and
+//! structured JSON the MCP tools give, on a vault opened for the occasion.
+//! The requests behind the `backlinks`, `graph` and `related` prompts are
+//! built here too, so a prompt, `weft query` and the Zed slash command
+//! that runs it answer byte for byte alike.
 //!
 //! Must not know how the command line parses its arguments or prints.
 
@@ -54,13 +57,115 @@ pub fn tool_text(
     format_json: bool,
 ) -> Result<String, String> {
     let fulltext = matches!(tool, "search_notes" | "get_context" | "related_notes");
+    answer_text(vault, fulltext, format_json, |state| {
+        call(state, tool, arguments)
+    })
+}
+
+/// How many backlinks the `backlinks` prompt and `weft query backlinks`
+/// list.
+pub const BACKLINKS_LIMIT: usize = 200;
+/// How far the `graph` prompt walks (and `weft query graph` by default).
+pub const GRAPH_DEPTH: u32 = 2;
+/// How many notes a graph shows at most by default.
+pub const GRAPH_LIMIT: usize = 60;
+/// How many notes the `related` prompt lists.
+pub const RELATED_LIMIT: usize = 10;
+
+/// The `get_links` request behind `/backlinks NOTE`.
+pub fn backlinks_request(note: &str, limit: usize) -> get_links::GetLinksArgs {
+    get_links::GetLinksArgs {
+        path: note.to_string(),
+        direction: Some(get_links::LinkDirection::In),
+        depth: None,
+        format: None,
+        rel: None,
+        limit: Some(limit),
+        cursor: None,
+    }
+}
+
+/// The `get_links` request behind `/graph NOTE DEPTH`.
+pub fn graph_request(note: &str, depth: u32, limit: usize) -> get_links::GetLinksArgs {
+    get_links::GetLinksArgs {
+        path: note.to_string(),
+        direction: None,
+        depth: Some(depth),
+        format: Some(get_links::LinksFormat::Graph),
+        rel: None,
+        limit: Some(limit),
+        cursor: None,
+    }
+}
+
+/// The `related_notes` request behind `/related NOTE`.
+pub fn related_request(note: &str, limit: usize) -> related_notes::RelatedNotesArgs {
+    related_notes::RelatedNotesArgs {
+        path: Some(note.to_string()),
+        text: None,
+        limit: Some(limit),
+    }
+}
+
+/// Runs `answer` on a state over `vault` and gives its text or JSON.
+fn answer_text(
+    vault: &Arc<LiveVault>,
+    fulltext: bool,
+    format_json: bool,
+    answer: impl FnOnce(&McpState) -> Result<Reply, ToolError>,
+) -> Result<String, String> {
     let state = McpState::from_live(vault.clone(), McpArgs::default(), fulltext)
         .map_err(|e| e.to_string())?;
-    let reply = call(&state, tool, arguments).map_err(|e| e.text())?;
+    state.check_usable().map_err(|e| e.text())?;
+    let reply = answer(&state).map_err(|e| e.text())?;
     Ok(if format_json {
         serde_json::to_string_pretty(&reply.structured).unwrap_or_default()
     } else {
         reply.text
+    })
+}
+
+/// `weft query backlinks NOTE`: what the `backlinks` prompt shows.
+pub fn backlinks_text(
+    vault: &Arc<LiveVault>,
+    note: &str,
+    limit: usize,
+    format_json: bool,
+) -> Result<String, String> {
+    answer_text(vault, false, format_json, |state| {
+        get_links::run(state, backlinks_request(note, limit))
+    })
+}
+
+/// `weft query links NOTE`: the note's outgoing links, as `get_links`
+/// gives them.
+pub fn links_text(vault: &Arc<LiveVault>, note: &str, format_json: bool) -> Result<String, String> {
+    answer_text(vault, false, format_json, |state| {
+        get_links::run(
+            state,
+            get_links::GetLinksArgs {
+                path: note.to_string(),
+                direction: Some(get_links::LinkDirection::Out),
+                depth: None,
+                format: None,
+                rel: None,
+                limit: Some(1000),
+                cursor: None,
+            },
+        )
+    })
+}
+
+/// `weft query graph NOTE`: what the `graph` prompt shows (at its depth).
+pub fn graph_text(
+    vault: &Arc<LiveVault>,
+    note: &str,
+    depth: u32,
+    limit: usize,
+    format_json: bool,
+) -> Result<String, String> {
+    answer_text(vault, false, format_json, |state| {
+        get_links::run(state, graph_request(note, depth, limit))
     })
 }
 
@@ -79,17 +184,14 @@ pub fn search_text(
     )
 }
 
-/// `weft query related NOTE`: what `related_notes` answers for the note.
+/// `weft query related NOTE`: what the `related` prompt shows.
 pub fn related_text(
     vault: &Arc<LiveVault>,
     note: &str,
     limit: usize,
     format_json: bool,
 ) -> Result<String, String> {
-    tool_text(
-        vault,
-        "related_notes",
-        json!({"path": note, "limit": limit}),
-        format_json,
-    )
+    answer_text(vault, true, format_json, |state| {
+        related_notes::run(state, related_request(note, limit))
+    })
 }
