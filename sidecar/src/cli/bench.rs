@@ -29,6 +29,27 @@ pub enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Times the language server's requests (completion, definition,
+    /// references, hover, workspace symbols: p50/p95/max) over an in-process
+    /// LSP session on the vault in DIR, with start-up and memory.
+    Lsp {
+        dir: PathBuf,
+        /// Requests of each kind.
+        #[arg(long, default_value_t = 300)]
+        samples: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Times the MCP search and link tools (search_notes, get_links) on
+    /// the vault in DIR, with the full-text build and memory.
+    Search {
+        dir: PathBuf,
+        /// Queries timed.
+        #[arg(long, default_value_t = 300)]
+        queries: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Times one-note history commits (p50/p95) on the vault generated (or
     /// reused) in DIR, with the baseline snapshot, listings and a floor.
     History {
@@ -69,6 +90,36 @@ pub fn run(bench: Bench) -> Result<(), CliError> {
                 },
             )
             .map_err(|e| fail(&e))?;
+            println!(
+                "{}",
+                if json {
+                    report.to_json()
+                } else {
+                    report.to_markdown()
+                }
+            );
+        }
+        Bench::Lsp { dir, samples, json } => {
+            let options = crate::lsp::bench::LspBenchOptions {
+                samples,
+                ..Default::default()
+            };
+            let report = crate::lsp::bench::lsp_bench(&dir, &options).map_err(|e| fail(&e))?;
+            println!(
+                "{}",
+                if json {
+                    report.to_json()
+                } else {
+                    report.to_markdown()
+                }
+            );
+        }
+        Bench::Search { dir, queries, json } => {
+            let options = crate::mcp::bench::SearchBenchOptions {
+                queries,
+                ..Default::default()
+            };
+            let report = crate::mcp::bench::search_bench(&dir, &options).map_err(|e| fail(&e))?;
             println!(
                 "{}",
                 if json {
