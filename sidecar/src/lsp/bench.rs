@@ -456,7 +456,7 @@ impl LspBenchReport {
         let _ = writeln!(
             out,
             "initialize answered in {:.1} ms; vault loaded {:.0} ms after `initialized`; \
-             backlinks counted and positions cached at {:.0} ms; resident memory then {:.0} MB (line-index cache {:.1} MB)\n",
+             backlinks counted and name table built at {:.0} ms; resident memory then {:.0} MB (line-index cache {:.1} MB)\n",
             self.initialize_ms, self.loaded_ms, self.ranked_ms, self.rss_mb, self.position_cache_mb
         );
         let _ = writeln!(

@@ -321,7 +321,6 @@ async fn load(world: Arc<World>, vault: Arc<Vault>) {
     }
     vault.refresh_ranks(true);
     vault.names();
-    vault.warm_positions();
     let notes = vault.read().len();
     world
         .client

@@ -12,13 +12,13 @@ use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
-use super::world::World;
+use super::world::{Known, Place, World};
 use crate::vault::key::path_key;
 use crate::vault::symbols::{At, at, tag_uses};
 use crate::vault::{FragmentTarget, LinkRef, NoteId, Resolution, VaultIndex, resolve_fragment};
 
-/// (note path, span, the note's content hash), as `World::locations` takes.
-type Spans = Vec<(Arc<str>, Range<u32>, u64)>;
+/// Places in notes, as `World::place_locations` takes them.
+type Spans = Vec<Place<Arc<str>>>;
 
 pub(super) fn references(world: &World, params: ReferenceParams) -> Option<Vec<Location>> {
     let position = params.text_document_position;
@@ -54,12 +54,17 @@ pub(super) fn references(world: &World, params: ReferenceParams) -> Option<Vec<L
             }
         }
     };
-    Some(world.locations(&here.vault, &spans))
+    Some(world.place_locations(&here.vault, &spans))
 }
 
-fn span_in(index: &VaultIndex, id: NoteId, span: Range<u32>) -> (Arc<str>, Range<u32>, u64) {
+fn span_in(index: &VaultIndex, id: NoteId, span: Range<u32>) -> Place<Arc<str>> {
     let note = index.note(id);
-    (Arc::from(&*note.path), span, note.content_hash)
+    Place {
+        path: Arc::from(&*note.path),
+        span,
+        hash: note.content_hash,
+        known: None,
+    }
 }
 
 /// The spans of links; refs from one note (adjacent, as the domain sorts
@@ -77,11 +82,13 @@ fn refs_to_spans(index: &VaultIndex, refs: &[LinkRef]) -> Spans {
                 path
             }
         };
-        out.push((
+        let link = &note.links[r.link as usize];
+        out.push(Place {
             path,
-            note.links[r.link as usize].span.clone(),
-            note.content_hash,
-        ));
+            span: link.span.clone(),
+            hash: note.content_hash,
+            known: Known::of_link(link),
+        });
     }
     out
 }
@@ -153,7 +160,7 @@ fn fragment_references(index: &VaultIndex, target: NoteId, wanted: FragmentTarge
             .is_some_and(|f| resolve_fragment(target_note, f) == wanted)
     });
     let mut spans = refs_to_spans(index, &refs);
-    spans.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.start.cmp(&b.1.start)));
+    spans.sort_by(|a, b| a.path.cmp(&b.path).then(a.span.start.cmp(&b.span.start)));
     spans
 }
 
@@ -161,8 +168,10 @@ fn tag_references(index: &VaultIndex, tag: &str) -> Spans {
     tag_uses(index, tag)
         .into_iter()
         .filter_map(|(id, t)| {
-            let span = index.note(id).tags[t].span.clone()?;
-            Some(span_in(index, id, span))
+            let tag = &index.note(id).tags[t];
+            let mut place = span_in(index, id, tag.span.clone()?);
+            place.known = Known::of_tag(tag);
+            Some(place)
         })
         .collect()
 }
@@ -185,6 +194,6 @@ fn attachment_references(index: &VaultIndex, path: &str) -> Spans {
             }
         }
     }
-    spans.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.start.cmp(&b.1.start)));
+    spans.sort_by(|a, b| a.path.cmp(&b.path).then(a.span.start.cmp(&b.span.start)));
     spans
 }

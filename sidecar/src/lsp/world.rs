@@ -95,9 +95,67 @@ impl PositionCache {
 /// the Markdown bytes, so this stays small.
 const POSITION_CACHE_BYTES: usize = 32 << 20;
 
-/// Notes with at least this many backlinks have the line indexes of their
-/// linking notes built ahead: fewer cost a few milliseconds to read cold.
-const WARM_FROM_BACKLINKS: u32 = 100;
+/// A span in a note, to be shown to the client as a location.
+pub struct Place<P> {
+    /// The note's vault path.
+    pub path: P,
+    pub span: std::ops::Range<u32>,
+    /// The note's content hash, which a cached line index must match.
+    pub hash: u64,
+    /// Where the span is, when the index knows (links on one line).
+    pub known: Option<Known>,
+}
+
+/// A span on one line whose columns the index knows in both encodings.
+#[derive(Debug, Clone, Copy)]
+pub struct Known {
+    pub line: u32,
+    /// Bytes from the line start; and the span's length in bytes.
+    pub col8: u32,
+    pub len8: u32,
+    /// The same in UTF-16 code units.
+    pub col16: u32,
+    pub len16: u32,
+}
+
+impl Known {
+    /// The place of a link, unless it spans lines.
+    pub fn of_link(link: &crate::vault::Link) -> Option<Known> {
+        Known::of(link.line, &link.span, link.col, link.col16, link.len16)
+    }
+
+    /// The place of a tag, unless it spans lines.
+    pub fn of_tag(tag: &crate::vault::note::TagUse) -> Option<Known> {
+        Known::of(tag.line, tag.span.as_ref()?, tag.col, tag.col16, tag.len16)
+    }
+
+    fn of(
+        line: u32,
+        span: &std::ops::Range<u32>,
+        col8: u32,
+        col16: u32,
+        len16: u16,
+    ) -> Option<Known> {
+        (len16 != u16::MAX).then(|| Known {
+            line,
+            col8,
+            len8: span.end - span.start,
+            col16,
+            len16: u32::from(len16),
+        })
+    }
+
+    fn range(&self, encoding: Encoding) -> tower_lsp_server::ls_types::Range {
+        let (col, len) = match encoding {
+            Encoding::Utf8 => (self.col8, self.len8),
+            Encoding::Utf16 => (self.col16, self.len16),
+        };
+        tower_lsp_server::ls_types::Range::new(
+            Position::new(self.line, col),
+            Position::new(self.line, col + len),
+        )
+    }
+}
 
 /// Vaults from this many notes complete from a name table.
 const NAME_TABLE_FROM: usize = 20_000;
@@ -125,8 +183,6 @@ pub(crate) struct Vault {
     ranks_dirty: AtomicBool,
     ranks_running: AtomicBool,
     ranks_last: Mutex<Option<(Instant, Duration)>>,
-    /// The line-index warm-up ran to its end (or its budget).
-    pub warmed: AtomicBool,
     /// Note names in one buffer, for fast completion on large vaults;
     /// rebuilt in the background when names change (not on every edit).
     names: RwLock<Option<Arc<NameTable>>>,
@@ -153,7 +209,6 @@ impl Vault {
             ranks_dirty: AtomicBool::new(true),
             ranks_running: AtomicBool::new(false),
             ranks_last: Mutex::new(None),
-            warmed: AtomicBool::new(false),
             names: RwLock::new(None),
             names_dirty: AtomicBool::new(true),
             names_running: AtomicBool::new(false),
@@ -180,11 +235,10 @@ impl Vault {
         self.ranks_dirty.store(true, Ordering::Release);
     }
 
-    /// Whether background caches are built: line indexes warmed and, on a
-    /// large vault, the name table.
+    /// Whether background caches are built: on a large vault, the name
+    /// table.
     pub fn caches_built(&self) -> bool {
-        self.warmed.load(Ordering::Acquire)
-            && !self.names_running.load(Ordering::Acquire)
+        !self.names_running.load(Ordering::Acquire)
             && (self.read().len() < NAME_TABLE_FROM
                 || self
                     .names
@@ -326,72 +380,6 @@ impl Vault {
 }
 
 impl Vault {
-    /// Builds, in a background thread, the line indexes of the notes that
-    /// link to much-linked notes (most linked first), so references to those
-    /// need not read thousands of files; within the cache budget.
-    pub fn warm_positions(self: &Arc<Self>) {
-        let vault = Arc::clone(self);
-        std::thread::spawn(move || {
-            // The counts tell which notes are hubs; wait for the first one.
-            while vault.ranks_running.load(Ordering::Acquire) {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            vault.warm_positions_now();
-            vault.warmed.store(true, Ordering::Release);
-        });
-    }
-
-    fn warm_positions_now(&self) {
-        let ranks = self
-            .ranks
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        let notes: Vec<(String, u64)> = {
-            let index = self.read();
-            let mut hubs: Vec<(u32, NoteId)> = index
-                .notes()
-                .filter_map(|(id, _)| {
-                    let count = ranks.backlinks.get(id.0 as usize).copied().unwrap_or(0);
-                    (count >= WARM_FROM_BACKLINKS).then_some((count, id))
-                })
-                .collect();
-            hubs.sort_by_key(|h| std::cmp::Reverse(h.0));
-            let mut seen = std::collections::HashSet::new();
-            let mut order = Vec::new();
-            for (_, hub) in hubs {
-                for r in index.backlinks(hub) {
-                    if seen.insert(r.source) {
-                        let note = index.note(r.source);
-                        order.push((note.path.to_string(), note.content_hash));
-                    }
-                }
-            }
-            order
-        };
-        for (rel, hash) in notes {
-            if lock(&self.positions).map.contains_key(&rel) {
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(self.abs(&rel)) else {
-                continue;
-            };
-            let text = String::from_utf8_lossy(&bytes);
-            if text_hash(&text) != hash {
-                continue; // Changed since indexed: built when asked.
-            }
-            let lines = Arc::new(LineIndex::new(&text));
-            let Some(uri) = self.uri(&rel) else {
-                continue;
-            };
-            let mut cache = lock(&self.positions);
-            if cache.entries_bytes + lines.heap_bytes() > POSITION_CACHE_BYTES {
-                return;
-            }
-            cache.insert(&rel, hash, lines, uri);
-        }
-    }
-
     /// Bytes held by the line-index cache.
     pub fn position_cache_bytes(&self) -> usize {
         lock(&self.positions).entries_bytes
@@ -639,6 +627,27 @@ impl World {
         vault: &Vault,
         spans: &[(P, std::ops::Range<u32>, u64)],
     ) -> Vec<Location> {
+        let places: Vec<Place<&str>> = spans
+            .iter()
+            .map(|(path, span, hash)| Place {
+                path: path.as_ref(),
+                span: span.clone(),
+                hash: *hash,
+                known: None,
+            })
+            .collect();
+        self.place_locations(vault, &places)
+    }
+
+    /// Locations of places in notes, in order. A place whose position the
+    /// index already knows needs only its note's URI; the others need the
+    /// note's line index (open buffer, cache, or read once). Notes that
+    /// cannot be read are left out.
+    pub fn place_locations<P: AsRef<str>>(
+        &self,
+        vault: &Vault,
+        places: &[Place<P>],
+    ) -> Vec<Location> {
         let encoding = self.encoding();
         // Open buffers of this vault (few): their URI and text win.
         let open: HashMap<String, (Uri, Arc<LineIndex>)> = self
@@ -647,41 +656,52 @@ impl World {
             .filter(|d| std::ptr::eq(Arc::as_ptr(&d.vault), vault))
             .map(|d| (d.rel.clone(), (d.uri.clone(), Arc::clone(&d.lines))))
             .collect();
-        let mut found: HashMap<&str, Option<(Uri, Arc<LineIndex>)>> = HashMap::new();
+        // Per note: its URI, and its line index when some place needs it.
+        let mut notes: HashMap<&str, (Option<Uri>, Option<Arc<LineIndex>>)> = HashMap::new();
         let mut missing: Vec<(&str, u64)> = Vec::new();
         {
             let cache = lock(&vault.positions);
-            for (rel, _, hash) in spans {
-                let rel = rel.as_ref();
-                if found.contains_key(rel) {
+            for place in places {
+                let rel = place.path.as_ref();
+                let needs_lines = place.known.is_none();
+                if let Some((_, lines)) = notes.get(rel)
+                    && (lines.is_some() || !needs_lines)
+                {
                     continue;
                 }
-                let hit = match open.get(rel) {
-                    Some((uri, lines)) => Some((uri.clone(), Arc::clone(lines))),
+                let entry = match open.get(rel) {
+                    Some((uri, lines)) => (Some(uri.clone()), Some(Arc::clone(lines))),
                     None => match cache.map.get(rel) {
-                        Some((cached, lines, uri)) if cached == hash => {
-                            Some((uri.clone(), Arc::clone(lines)))
+                        Some((cached, lines, uri)) if *cached == place.hash => {
+                            (Some(uri.clone()), Some(Arc::clone(lines)))
                         }
-                        _ => {
-                            missing.push((rel, *hash));
-                            None
+                        _ if needs_lines => {
+                            missing.push((rel, place.hash));
+                            (None, None)
                         }
+                        _ => (vault.uri(rel), None),
                     },
                 };
-                found.insert(rel, hit);
+                notes.insert(rel, entry);
             }
         }
         for (rel, hash) in missing {
-            let hit = self
+            let found = self
                 .cached_note(vault, rel, Some(hash))
-                .map(|(lines, uri)| (uri, lines));
-            found.insert(rel, hit);
+                .map(|(lines, uri)| (Some(uri), Some(lines)));
+            notes.insert(rel, found.unwrap_or((None, None)));
         }
-        spans
+        places
             .iter()
-            .filter_map(|(rel, span, _)| {
-                let (uri, lines) = found.get(rel.as_ref())?.as_ref()?;
-                Some(Location::new(uri.clone(), lines.span(span, encoding)))
+            .filter_map(|place| {
+                let (uri, lines) = notes.get(place.path.as_ref())?;
+                let uri = uri.as_ref()?;
+                let range = match (place.known, lines) {
+                    (Some(known), _) => known.range(encoding),
+                    (None, Some(lines)) => lines.span(&place.span, encoding),
+                    (None, None) => return None,
+                };
+                Some(Location::new(uri.clone(), range))
             })
             .collect()
     }

@@ -38,6 +38,11 @@ pub struct TagUse {
     /// could not be pinned down.
     pub span: Option<Span>,
     pub line: u32,
+    /// Columns of `span` as for [`Link::col`], [`Link::col16`] and
+    /// [`Link::len16`].
+    pub col: u32,
+    pub col16: u32,
+    pub len16: u16,
     pub in_frontmatter: bool,
 }
 
@@ -86,7 +91,19 @@ pub struct Link {
     pub span: Span,
     /// The target text inside the link (without fragment or alias).
     pub target_span: Span,
+    /// The line of `span.start` (0-based).
     pub line: u32,
+    /// Bytes from the start of that line to `span.start`.
+    pub col: u32,
+    /// The same distance in UTF-16 code units, the unit most editors count
+    /// columns in: computed once here so that the language server can place
+    /// thousands of links (references) without reading their notes again.
+    /// Nothing in the domain uses it.
+    pub col16: u32,
+    /// The link's length in UTF-16 code units when it stands on one line;
+    /// `u16::MAX` when it spans lines (or is that long): then the editor
+    /// edge reads the text.
+    pub len16: u16,
     /// For a link in a frontmatter value, the property key (`part_of`).
     pub rel: Option<Box<str>>,
 }

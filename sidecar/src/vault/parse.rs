@@ -67,6 +67,15 @@ pub fn parse_text(path: &str, text: &str) -> Note {
     parser.finish()
 }
 
+/// The length of `text` in UTF-16 code units.
+fn utf16_len(text: &str) -> u32 {
+    if text.is_ascii() {
+        text.len() as u32
+    } else {
+        text.chars().map(|c| c.len_utf16() as u32).sum()
+    }
+}
+
 /// Offsets of line starts, to turn byte offsets into 0-based line numbers.
 pub struct LineStarts(Vec<u32>);
 
@@ -135,6 +144,21 @@ impl<'a> NoteParser<'a> {
 
     fn line(&self, offset: usize) -> u32 {
         self.lines.line(offset as u32)
+    }
+
+    /// (bytes, UTF-16 units) from the start of `line` to `span`, and the
+    /// span's UTF-16 length when it stays on that line (else `u16::MAX`).
+    fn columns(lines: &LineStarts, text: &str, line: u32, span: &Span) -> (u32, u32, u16) {
+        let start = lines.line_start(line).unwrap_or(0);
+        let col = span.start.saturating_sub(start);
+        let prefix = text.get(start as usize..span.start as usize);
+        let body = text.get(span.start as usize..span.end as usize);
+        let len16 = body
+            .filter(|body| !body.contains('\n'))
+            .map_or(u16::MAX, |body| {
+                u16::try_from(utf16_len(body)).unwrap_or(u16::MAX)
+            });
+        (col, prefix.map_or(col, utf16_len), len16)
     }
 
     fn span(range: &Range<usize>) -> Span {
@@ -349,6 +373,9 @@ impl<'a> NoteParser<'a> {
                 name: name.into(),
                 span: Some(at as u32..end as u32),
                 line: self.line(at),
+                col: 0,
+                col16: 0,
+                len16: u16::MAX,
                 in_frontmatter: false,
             });
         }
@@ -472,6 +499,9 @@ impl<'a> NoteParser<'a> {
                 name: name.into(),
                 span,
                 line,
+                col: 0,
+                col16: 0,
+                len16: u16::MAX,
                 in_frontmatter: true,
             });
         }
@@ -480,6 +510,16 @@ impl<'a> NoteParser<'a> {
     fn finish(mut self) -> Note {
         self.frontmatter();
         self.links.sort_by_key(|l| l.span.start);
+        for link in &mut self.links {
+            (link.col, link.col16, link.len16) =
+                Self::columns(&self.lines, self.text, link.line, &link.span);
+        }
+        for tag in &mut self.tags {
+            if let Some(span) = &tag.span {
+                (tag.col, tag.col16, tag.len16) =
+                    Self::columns(&self.lines, self.text, tag.line, span);
+            }
+        }
         self.blocks.sort_by_key(|b| b.span.start);
         self.tags
             .sort_by_key(|t| t.span.as_ref().map_or(0, |s| s.start));
@@ -559,6 +599,9 @@ fn wiki_link(text: &str, inner: Range<usize>, whole: Range<usize>, embed: bool) 
         span: whole.start as u32..whole.end as u32,
         target_span: start as u32..(start + target_trimmed.len()) as u32,
         line: 0,
+        col: 0,
+        col16: 0,
+        len16: u16::MAX,
         rel: None,
     }
 }
@@ -600,6 +643,9 @@ fn markdown_link(raw: &str, dest: &str, range: Range<usize>, embed: bool) -> Opt
         span: range.start as u32..range.end as u32,
         target_span: target_span.start as u32..target_span.end as u32,
         line: 0,
+        col: 0,
+        col16: 0,
+        len16: u16::MAX,
         rel: None,
     })
 }

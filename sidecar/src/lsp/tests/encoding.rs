@@ -47,6 +47,18 @@ async fn emoji_and_astral_characters_in_both_encodings() {
             client.show_location(&definition),
             format!("Café notes/Crème brûlée.md:1:0-1:{end}")
         );
+        // References are placed from the index's columns, in the unit.
+        let refs = client
+            .request(
+                "textDocument/references",
+                json!({"textDocument": {"uri": client.uri("Café notes/Crème brûlée.md")}, "position": {"line": 1, "character": 0}, "context": {"includeDeclaration": false}}),
+            )
+            .await;
+        let link_end = link_start + if end == 13 { 30 } else { 24 };
+        assert_eq!(
+            client.show_location(&refs[0]),
+            format!("emoji.md:0:{link_start}-0:{link_end}")
+        );
         // An incremental edit after the emoji lands where the client meant.
         client
             .edit(

@@ -218,6 +218,70 @@ fn a_huge_line_parses() {
     assert_eq!(note.links[0].target.as_ref(), "End");
 }
 
+/// A link's line and columns agree with the text; `len16` is known
+/// exactly when the link is on one line.
+fn check_position(text: &str, l: &crate::vault::Link) {
+    check_columns(text, l.line, &l.span, (l.col, l.col16, l.len16));
+}
+
+fn check_columns(text: &str, line: u32, span: &std::ops::Range<u32>, found: (u32, u32, u16)) {
+    let before = &text[..span.start as usize];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &text[line_start..span.start as usize];
+    let body = &text[span.start as usize..span.end as usize];
+    let len16 = if body.contains('\n') {
+        u16::MAX as usize
+    } else {
+        body.encode_utf16().count()
+    };
+    assert_eq!(
+        line as usize,
+        before.matches('\n').count(),
+        "{text:?}: {span:?}"
+    );
+    assert_eq!(
+        (found.0 as usize, found.1 as usize, found.2 as usize),
+        (prefix.len(), prefix.encode_utf16().count(), len16),
+        "{text:?}: {span:?}"
+    );
+}
+
+#[test]
+fn link_positions_are_known_in_bytes_and_utf16() {
+    let text = "---\nup: \"[[Up]]\"\n---\nA [[One]] and [md](two.md)\n🙂 é [[Thrée]]\n[multi\nline](four.md) [[Five]]\n";
+    let note = parse_text("n.md", text);
+    let found: Vec<(&str, u32, u32, u32, u16)> = note
+        .links
+        .iter()
+        .map(|l| (l.target.as_ref(), l.line, l.col, l.col16, l.len16))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("Up", 1, 5, 5, 6),
+            ("One", 3, 2, 2, 7),
+            ("two.md", 3, 14, 14, 12),
+            ("Thrée", 4, 8, 5, 9),
+            ("four.md", 5, 0, 0, u16::MAX),
+            ("Five", 6, 15, 15, 8),
+        ]
+    );
+    for l in &note.links {
+        check_position(text, l);
+    }
+    let tags = parse_text("t.md", "---\ntags: [a, bé]\n---\n🙂 #topic/sub and #x\n");
+    for t in &tags.tags {
+        let span = t.span.as_ref().expect("tags here have places");
+        check_columns(
+            "---\ntags: [a, bé]\n---\n🙂 #topic/sub and #x\n",
+            t.line,
+            span,
+            (t.col, t.col16, t.len16),
+        );
+    }
+    assert_eq!(tags.tags.len(), 4);
+}
+
 /// Random byte soup from Markdown's special characters never panics and
 /// always yields spans inside the text on character boundaries.
 #[test]
@@ -241,9 +305,13 @@ fn random_inputs_never_panic() {
         };
         for l in &note.links {
             assert!(ok(&l.span) && ok(&l.target_span), "{text:?}: {l:?}");
+            check_position(&text, l);
         }
-        for t in note.tags.iter().filter_map(|t| t.span.as_ref()) {
-            assert!(ok(t), "{text:?}");
+        for t in &note.tags {
+            if let Some(span) = &t.span {
+                assert!(ok(span), "{text:?}");
+                check_columns(&text, t.line, span, (t.col, t.col16, t.len16));
+            }
         }
         for h in &note.headings {
             assert!(ok(&h.span), "{text:?}");
