@@ -227,9 +227,25 @@ impl VaultIndex {
     /// Every link that resolves to `target`, sorted by source path and offset.
     pub fn backlinks(&self, target: NoteId) -> Vec<LinkRef> {
         let mut found = Vec::new();
+        // A much-linked note has thousands of links written the same way
+        // from a few folders; each distinct (folder, target, kind) is
+        // resolved once.
+        let mut memo: HashMap<(&str, &str, LinkKind), bool> = HashMap::new();
         for key in Self::note_keys(self.note(target)) {
             for &r in self.links_by_key.get(key.as_str()).into_iter().flatten() {
-                if self.resolve_ref(r).note() == Some(target) {
+                let source = self.note(r.source);
+                let link = &source.links[r.link as usize];
+                let hit = if link.is_self_link() {
+                    r.source == target
+                } else {
+                    let folder = source.folder();
+                    *memo
+                        .entry((folder, &link.target, link.kind))
+                        .or_insert_with(|| {
+                            self.resolve(folder, &link.target, link.kind).note() == Some(target)
+                        })
+                };
+                if hit {
                     found.push(r);
                 }
             }
@@ -297,7 +313,7 @@ impl VaultIndex {
 
     fn sort_refs(&self, refs: &mut Vec<LinkRef>) {
         refs.dedup();
-        refs.sort_by(|a, b| {
+        refs.sort_unstable_by(|a, b| {
             self.note(a.source)
                 .path
                 .cmp(&self.note(b.source).path)
