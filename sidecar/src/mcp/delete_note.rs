@@ -18,7 +18,7 @@ use super::server::Server;
 use super::state::McpState;
 use super::writing::{
     ChangeOut, Changes, LISTED, LinkEditOut, LinksInOut, changes_text, link_edits_text,
-    links_in_text, notify, op_error, options, shown, vault_input, warnings_text,
+    links_in_text, notify, op_error, options, shown, vault_input, visible_links, warnings_text,
 };
 use crate::ops::{DeleteNote, LinkPolicy};
 
@@ -97,12 +97,13 @@ pub fn run(state: &McpState, actor: &str, args: DeleteNoteArgs) -> ToolResult {
         notify(state, &report.changes);
     }
     let mut changes = Changes::new();
+    let mut warnings = report.warnings.clone();
     let out = DeleteNoteOut {
         path: shown(&report.path),
         trash_path: report.trash_path.clone(),
         dry_run: report.dry_run,
         changes: report.changes.iter().map(|c| changes.out(c)).collect(),
-        broken: report.broken.iter().map(LinksInOut::of).collect(),
+        broken: visible_links(state, &report.broken, &mut warnings),
         link_edits_total: report.link_edits.len(),
         link_edits: report
             .link_edits
@@ -110,7 +111,7 @@ pub fn run(state: &McpState, actor: &str, args: DeleteNoteArgs) -> ToolResult {
             .take(LISTED)
             .map(LinkEditOut::of)
             .collect(),
-        warnings: report.warnings.clone(),
+        warnings,
     };
     let mut text = format!(
         "{} `{}` to the trash: `{}` (restorable).\n",

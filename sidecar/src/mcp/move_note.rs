@@ -20,7 +20,7 @@ use super::server::Server;
 use super::state::McpState;
 use super::writing::{
     ChangeOut, Changes, LISTED, LinkEditOut, LinksInOut, changes_text, link_edits_text,
-    links_in_text, notify, op_error, options, shown, vault_input, warnings_text,
+    links_in_text, notify, op_error, options, shown, vault_input, visible_links, warnings_text,
 };
 use crate::ops::MoveNote;
 
@@ -108,6 +108,7 @@ pub fn run(state: &McpState, actor: &str, args: MoveNoteArgs) -> ToolResult {
         notify(state, &report.changes);
     }
     let mut changes = Changes::new();
+    let mut warnings = report.warnings.clone();
     let out = MoveNoteOut {
         kind: report.kind.to_string(),
         path: shown(&report.path),
@@ -122,8 +123,8 @@ pub fn run(state: &McpState, actor: &str, args: MoveNoteArgs) -> ToolResult {
             .take(LISTED)
             .map(LinkEditOut::of)
             .collect(),
-        stale: report.stale.iter().map(LinksInOut::of).collect(),
-        warnings: report.warnings.clone(),
+        stale: visible_links(state, &report.stale, &mut warnings),
+        warnings,
     };
     let mut text = format!(
         "{} {} `{}` → `{}`.\n",

@@ -332,6 +332,26 @@ impl LinksInOut {
     }
 }
 
+/// Notes with links as answers list them: notes the agent may not see
+/// are left out, and counted in a warning.
+pub fn visible_links(
+    state: &McpState,
+    links: &[LinksIn],
+    warnings: &mut Vec<String>,
+) -> Vec<LinksInOut> {
+    let (shown_links, hidden): (Vec<&LinksIn>, Vec<&LinksIn>) =
+        links.iter().partition(|l| state.policy.visible(&l.path));
+    if !hidden.is_empty() {
+        let count: usize = hidden.iter().map(|l| l.count).sum();
+        warnings.push(format!(
+            "{} in {} outside what this agent may access (`[agent]` allow/deny) are not listed",
+            super::format::plural(count, "link"),
+            super::format::plural(hidden.len(), "note")
+        ));
+    }
+    shown_links.into_iter().map(LinksInOut::of).collect()
+}
+
 /// Lines listing link edits, at most [`LISTED`].
 pub fn link_edits_text(edits: &[LinkEditOut], total: usize) -> String {
     let mut out = String::new();

@@ -754,14 +754,21 @@ async fn the_deny_list_refuses_every_write_there() {
             "{tool} {args}: {text}"
         );
     }
-    // Moving without rewriting is allowed and lists the link left behind.
-    let (_, v) = s
+    // Moving without rewriting is allowed; the link left behind in the
+    // hidden note is counted, not named.
+    let (text, v) = s
         .ok(
             "move_note",
             json!({"path": "Hub", "new_path": "Hub2", "update_links": false}),
         )
         .await;
-    assert!(v.to_string().contains("private/secret"), "{v:#}");
+    assert!(!v.to_string().contains("private/secret"), "{v:#}");
+    assert!(
+        text.contains("1 link in 1 note outside what this agent may access"),
+        "{text}"
+    );
+    let (_, v) = s.ok("delete_note", json!({"path": "Hub2"})).await;
+    assert!(!v.to_string().contains("private/secret"), "{v:#}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
