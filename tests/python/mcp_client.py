@@ -25,6 +25,8 @@ from mcp.client.subscriptions import ResourceUpdated
 
 DEADLINE = 60.0
 
+WRITE_TOOLS = {"write_note", "edit_note", "update_frontmatter", "move_note", "delete_note", "daily_note"}
+
 TOOL_CALLS = [
     ("read_note", {"path": "Hub"}),
     ("read_note", {"note": "Centre", "view": "outline"}),
@@ -112,7 +114,10 @@ async def main(weft, vault, mode):
                 fail(f"{tool.name} declares no output schema")
             jsonschema.Draft202012Validator.check_schema(tool.output_schema)
             a = tool.annotations
-            if not (a and a.read_only_hint and a.open_world_hint is False and a.destructive_hint is False):
+            if tool.name in WRITE_TOOLS:
+                if not (a and a.read_only_hint is False and a.open_world_hint is False):
+                    fail(f"{tool.name}: annotations {a!r}")
+            elif not (a and a.read_only_hint and a.open_world_hint is False and a.destructive_hint is False):
                 fail(f"{tool.name}: annotations {a!r}")
             schemas[tool.name] = tool.output_schema
 

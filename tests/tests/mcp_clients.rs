@@ -113,15 +113,21 @@ fn check_report(report: &Value) {
         report["tools"],
         serde_json::json!([
             "check_vault",
+            "daily_note",
+            "delete_note",
+            "edit_note",
             "get_context",
             "get_links",
             "list_notes",
             "list_tags",
+            "move_note",
             "read_note",
             "related_notes",
             "resolve_note",
             "search_notes",
-            "vault_info"
+            "update_frontmatter",
+            "vault_info",
+            "write_note"
         ])
     );
     assert_eq!(report["notes"], 7);
@@ -172,7 +178,7 @@ fn inspector_cli_lists_the_tools() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert!(
-        names.contains(&"search_notes") && names.contains(&"read_note") && names.len() == 10,
+        names.contains(&"search_notes") && names.contains(&"write_note") && names.len() == 16,
         "{names:?}"
     );
     let read = listed["tools"]

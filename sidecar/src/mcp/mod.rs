@@ -9,12 +9,16 @@
 mod check_vault;
 mod common;
 mod context;
+mod daily_note;
+mod delete_note;
+mod edit_note;
 mod format;
 mod get_context;
 mod get_links;
 mod guide;
 mod list_notes;
 mod list_tags;
+mod move_note;
 mod policy;
 mod prompts;
 mod read_note;
@@ -25,7 +29,10 @@ mod schema;
 mod search_notes;
 mod server;
 mod state;
+mod update_frontmatter;
 mod vault_info;
+mod write_note;
+mod writing;
 
 pub mod bench;
 pub mod query;

@@ -40,6 +40,12 @@ pub const TOOL_NAMES: &[&str] = &[
     "list_tags",
     "check_vault",
     "vault_info",
+    "write_note",
+    "edit_note",
+    "update_frontmatter",
+    "move_note",
+    "delete_note",
+    "daily_note",
 ];
 
 /// The whole tool set of MCP_TOOLS.md (write and history tools come from
@@ -95,7 +101,13 @@ impl Server {
             + Self::related_notes_router()
             + Self::list_tags_router()
             + Self::check_vault_router()
-            + Self::vault_info_router();
+            + Self::vault_info_router()
+            + Self::write_note_router()
+            + Self::edit_note_router()
+            + Self::update_frontmatter_router()
+            + Self::move_note_router()
+            + Self::delete_note_router()
+            + Self::daily_note_router();
         let names: Vec<String> = tools
             .list_all()
             .into_iter()

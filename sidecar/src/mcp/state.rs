@@ -19,6 +19,7 @@ use super::format::ToolError;
 use super::policy::Policy;
 use crate::config::Config;
 use crate::io::{LiveVault, Watcher};
+use crate::ops::{OpError, Ops};
 use crate::search::dates::{format_time, now, unix};
 use crate::search::{Change, DiskFiles, DocSource, FileSource, SearchIndex};
 use crate::vault::VaultIndex;
@@ -325,6 +326,39 @@ impl McpState {
             self.update_fulltext(&paths);
             let _ = self.changes.send(Arc::new(paths));
         }
+    }
+
+    /// The write operations on behalf of `actor` (the client's name, for
+    /// history). The one place write tools get them: fails while the vault
+    /// is not fully indexed (a write then could miss links to rewrite or
+    /// full text to update) and when the server is read-only.
+    pub fn ops(&self, actor: &str) -> Result<Ops<'_>, ToolError> {
+        if self.policy.read_only {
+            return Err(ToolError::new(OpError::ReadOnly.to_string()));
+        }
+        let live = match (self.phase(), self.live.get()) {
+            (Phase::Ready, Some(live)) => live,
+            _ => {
+                return Err(ToolError::new(
+                    "the vault is still being indexed, and Weft does not write before every link and word is \
+                     indexed (a move could miss links to rewrite); nothing was written.",
+                )
+                .hint(format!(
+                    "Retry in a few seconds; vault_info shows the progress ({:.0} s since start).",
+                    self.seconds_since_start()
+                )));
+            }
+        };
+        Ok(Ops::new(live, actor))
+    }
+
+    /// Waits (at most `max`) until the vault is ready for writes; returns
+    /// at once when loading never started.
+    pub async fn wait_writable(&self, max: std::time::Duration) {
+        if !self.loading_started.load(Ordering::SeqCst) {
+            return;
+        }
+        let _ = tokio::time::timeout(max, self.wait_ready()).await;
     }
 
     /// Changed vault paths, as they happen.

@@ -82,6 +82,9 @@ pub enum OpError {
         done: Vec<String>,
         failed: String,
         message: String,
+        /// Vault paths the done steps changed (both ends of a move): what
+        /// a face must tell others about, as after a success.
+        touched: Vec<String>,
     },
 }
 
@@ -248,6 +251,7 @@ impl fmt::Display for OpError {
                 done,
                 failed,
                 message,
+                ..
             } => {
                 write!(f, "stopped part way: {failed} failed ({message}). ")?;
                 if done.is_empty() {

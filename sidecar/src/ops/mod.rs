@@ -397,6 +397,7 @@ impl<'a> Ops<'a> {
             }
         }
         let mut touched: Vec<PathBuf> = Vec::new();
+        let mut touched_rel: Vec<String> = Vec::new();
         let mut done: Vec<String> = Vec::new();
         let mut done_steps: Vec<&Step> = Vec::new();
         let mut failure: Option<(String, OpError)> = None;
@@ -414,10 +415,15 @@ impl<'a> Ops<'a> {
                 match result {
                     Ok(()) => {
                         match step {
-                            Step::Write { path, .. } => touched.push(self.abs(path)),
+                            Step::Write { path, .. } => {
+                                touched.push(self.abs(path));
+                                touched_rel.push(path.clone());
+                            }
                             Step::Move { from, to } => {
                                 touched.push(self.abs(from));
                                 touched.push(self.abs(to));
+                                touched_rel.push(from.clone());
+                                touched_rel.push(to.clone());
                             }
                         }
                         done.push(step.describe());
@@ -450,6 +456,7 @@ impl<'a> Ops<'a> {
                     .replacen("created", "creating", 1)
                     .replacen("moved", "moving", 1),
                 message: error.to_string(),
+                touched: touched_rel,
             }),
         }
     }

@@ -206,6 +206,21 @@ impl Ops<'_> {
         }
         if request.update_links {
             add_pins(&mut plan, pins.iter().filter(|p| p.verified));
+            // Notes the agent may not write keep their links: refuse rather
+            // than leave some links rewritten and others not.
+            for file in &plan.edits {
+                if let Err(OpError::Denied { path, reason }) =
+                    self.policy.check_path(&file.path, false)
+                {
+                    return Err(OpError::Denied {
+                        path,
+                        reason: format!(
+                            "{reason}, and the move would rewrite its links to `{from}`; move with \
+                             update_links: false to leave its links pointing at the old place"
+                        ),
+                    });
+                }
+            }
         }
         let edited: BTreeMap<&str, &FileEdits> =
             plan.edits.iter().map(|f| (f.path.as_str(), f)).collect();

@@ -6,6 +6,7 @@
 mod protocol;
 mod schema_check;
 mod tools;
+mod writes;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -286,6 +286,26 @@ fn denied_destinations_change_nothing() {
 }
 
 #[test]
+fn links_in_denied_notes_are_never_rewritten() {
+    let v = TestVault::new(&[
+        (".weft.toml", "[agent]\ndeny = [\"locked/\"]\n"),
+        ("a.md", "[[b]]"),
+        ("b.md", "b"),
+        ("locked/c.md", "[[b]]"),
+    ]);
+    let error = v.fails(|ops| ops.move_note(&moving("b", "b2", true)));
+    assert!(
+        matches!(&error, OpError::Denied { path, .. } if path == "locked/c.md"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("update_links: false"), "{error}");
+    // Without rewriting, the move is allowed and lists the stale link.
+    let report = v.ops().move_note(&moving("b", "b2", false)).unwrap();
+    assert_eq!(report.stale.len(), 2, "{report:?}");
+    assert_eq!(v.read("locked/c.md"), "[[b]]");
+}
+
+#[test]
 fn a_case_only_rename_works() {
     let v = TestVault::new(&[("note.md", "n"), ("a.md", "[[folder/x]] [[note]]")]);
     v.ops()
