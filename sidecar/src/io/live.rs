@@ -388,6 +388,7 @@ impl LiveVault {
                 continue;
             }
             if kind.is_dir() {
+                tracing::debug!("{rel}: a folder changed; reading it whole");
                 batch.replaced.push(rel);
                 let found = walk(&self.filter, &abs);
                 batch.errors.extend(found.errors);

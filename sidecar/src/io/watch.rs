@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use notify::RecursiveMode;
+use notify::event::ModifyKind;
+use notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{
     DebounceEventResult, Debouncer, RecommendedCache, new_debouncer, notify,
 };
@@ -121,6 +122,21 @@ impl LiveVault {
     }
 }
 
+/// The paths of an event that can change what the index holds. Opening or
+/// reading a file or folder cannot, and must not count: reading a changed
+/// folder opens it and its subfolders, which would report them again, for
+/// ever. A metadata change matters for a file (permissions can make a note
+/// readable or not) but says nothing about the notes in a folder.
+fn content_paths(event: notify::Event) -> Vec<PathBuf> {
+    match event.kind {
+        EventKind::Access(_) => Vec::new(),
+        EventKind::Modify(ModifyKind::Metadata(_)) => {
+            event.paths.into_iter().filter(|p| !p.is_dir()).collect()
+        }
+        _ => event.paths,
+    }
+}
+
 /// Applies one debounced batch; returns the changed vault paths.
 fn apply_batch(vault: &LiveVault, result: DebounceEventResult) -> Vec<String> {
     match result {
@@ -129,7 +145,7 @@ fn apply_batch(vault: &LiveVault, result: DebounceEventResult) -> Vec<String> {
                 tracing::info!("file events were lost; rescanning {}", vault.root.display());
                 return vault.rescan();
             }
-            vault.apply_paths(events.into_iter().flat_map(|e| e.event.paths))
+            vault.apply_paths(events.into_iter().flat_map(|e| content_paths(e.event)))
         }
         Err(errors) => {
             for error in &errors {
@@ -188,6 +204,36 @@ mod tests {
             (i + 7) % 500,
             i % 13
         )
+    }
+
+    /// Reading a folder (the watcher's own reading included) is no change:
+    /// counting it re-read whole folders every debounce period, for ever.
+    #[test]
+    fn opening_or_reading_is_not_a_change() {
+        use notify::event::{AccessKind, AccessMode, CreateKind, MetadataKind};
+        let dir = tempfile::tempdir().expect("temp dir");
+        let folder = dir.path().join("notes");
+        std::fs::create_dir(&folder).expect("folder");
+        let file = folder.join("a.md");
+        std::fs::write(&file, "# A\n").expect("note");
+        let event = |kind, path: &PathBuf| notify::Event::new(kind).add_path(path.clone());
+        let opened = EventKind::Access(AccessKind::Open(AccessMode::Any));
+        let closed = EventKind::Access(AccessKind::Close(AccessMode::Read));
+        let chmod = EventKind::Modify(ModifyKind::Metadata(MetadataKind::Permissions));
+        for (kind, path) in [(opened, &folder), (closed, &file), (chmod, &folder)] {
+            assert!(
+                content_paths(event(kind, path)).is_empty(),
+                "{kind:?} {path:?}"
+            );
+        }
+        let created = EventKind::Create(CreateKind::Folder);
+        for (kind, path) in [(chmod, &file), (created, &folder)] {
+            assert_eq!(
+                content_paths(event(kind, path)),
+                std::slice::from_ref(path),
+                "{kind:?}"
+            );
+        }
     }
 
     #[test]
