@@ -40,6 +40,9 @@ pub const TOOL_NAMES: &[&str] = &[
     "list_tags",
     "check_vault",
     "vault_info",
+    "note_history",
+    "diff_note",
+    "restore_note",
 ];
 
 /// The whole tool set of MCP_TOOLS.md (write and history tools come from
@@ -95,7 +98,10 @@ impl Server {
             + Self::related_notes_router()
             + Self::list_tags_router()
             + Self::check_vault_router()
-            + Self::vault_info_router();
+            + Self::vault_info_router()
+            + Self::note_history_router()
+            + Self::diff_note_router()
+            + Self::restore_note_router();
         let names: Vec<String> = tools
             .list_all()
             .into_iter()
