@@ -18,6 +18,7 @@ use super::state::McpState;
 use super::versions::{
     HISTORY_WAIT, VersionOut, history, history_error, history_note, kind_text, shown, version_line,
 };
+use crate::history::HistoryError;
 use crate::search::dates::{End, now, parse_time};
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -103,6 +104,17 @@ pub fn run(state: &McpState, args: NoteHistoryArgs) -> ToolResult {
     let page = history
         .log(note.as_ref().map(|n| n.path.as_str()), since, limit, cursor)
         .map_err(history_error)?;
+    if let Some(n) = &note
+        && n.current.is_none()
+        && page.items.is_empty()
+        && cursor.is_none()
+        && since.is_none()
+    {
+        // Neither a note now nor one history has seen: a typo, most likely.
+        return Err(history_error(HistoryError::NoHistory {
+            path: n.path.clone(),
+        }));
+    }
     let mut versions: Vec<VersionOut> = Vec::with_capacity(page.items.len());
     let mut lines: Vec<String> = Vec::new();
     for version in &page.items {
