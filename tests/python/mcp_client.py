@@ -112,7 +112,10 @@ async def main(weft, vault, mode):
                 fail(f"{tool.name} declares no output schema")
             jsonschema.Draft202012Validator.check_schema(tool.output_schema)
             a = tool.annotations
-            if not (a and a.read_only_hint and a.open_world_hint is False and a.destructive_hint is False):
+            if tool.name == "restore_note":
+                if not (a and a.read_only_hint is False and a.destructive_hint and a.open_world_hint is False):
+                    fail(f"{tool.name}: annotations {a!r}")
+            elif not (a and a.read_only_hint and a.open_world_hint is False and a.destructive_hint is False):
                 fail(f"{tool.name}: annotations {a!r}")
             schemas[tool.name] = tool.output_schema
 

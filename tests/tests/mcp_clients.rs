@@ -87,13 +87,16 @@ fn check_report(report: &Value) {
         report["tools"],
         serde_json::json!([
             "check_vault",
+            "diff_note",
             "get_context",
             "get_links",
             "list_notes",
             "list_tags",
+            "note_history",
             "read_note",
             "related_notes",
             "resolve_note",
+            "restore_note",
             "search_notes",
             "vault_info"
         ])
@@ -146,7 +149,7 @@ fn inspector_cli_lists_the_tools() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert!(
-        names.contains(&"search_notes") && names.contains(&"read_note") && names.len() == 10,
+        names.contains(&"search_notes") && names.contains(&"note_history") && names.len() == 13,
         "{names:?}"
     );
     let read = listed["tools"]
