@@ -114,7 +114,7 @@ async def main(weft, vault, mode):
                 fail(f"{tool.name} declares no output schema")
             jsonschema.Draft202012Validator.check_schema(tool.output_schema)
             a = tool.annotations
-            if tool.name in WRITE_TOOLS:
+            if tool.name in WRITE_TOOLS or tool.name == "restore_note":
                 if not (a and a.read_only_hint is False and a.open_world_hint is False):
                     fail(f"{tool.name}: annotations {a!r}")
             elif not (a and a.read_only_hint and a.open_world_hint is False and a.destructive_hint is False):

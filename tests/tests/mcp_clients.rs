@@ -115,15 +115,18 @@ fn check_report(report: &Value) {
             "check_vault",
             "daily_note",
             "delete_note",
+            "diff_note",
             "edit_note",
             "get_context",
             "get_links",
             "list_notes",
             "list_tags",
             "move_note",
+            "note_history",
             "read_note",
             "related_notes",
             "resolve_note",
+            "restore_note",
             "search_notes",
             "update_frontmatter",
             "vault_info",
@@ -178,7 +181,10 @@ fn inspector_cli_lists_the_tools() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert!(
-        names.contains(&"search_notes") && names.contains(&"write_note") && names.len() == 16,
+        names.contains(&"search_notes")
+            && names.contains(&"write_note")
+            && names.contains(&"note_history")
+            && names.len() == 19,
         "{names:?}"
     );
     let read = listed["tools"]

@@ -13,7 +13,8 @@
 //! Layout: `store` opens or creates the repository and records commits;
 //! `changes` compares two trees (cost follows the change) and pairs renames;
 //! `walk` lists versions (following renames), resolves ids and reads old
-//! content; `diff` compares versions as text; `bench` times commits.
+//! content; `diff` compares versions as text; `bench` times commits;
+//! `write_log` records what the write operations (`ops`) wrote.
 
 mod bench;
 mod changes;
@@ -21,6 +22,7 @@ mod diff;
 mod error;
 mod store;
 mod walk;
+mod write_log;
 
 #[cfg(test)]
 mod tests;

@@ -49,4 +49,9 @@ violations and parse problems, each with a fix.
 **Editing (when write tools are offered).** Read first and pass `expected_sha256`; use `dry_run` to preview; sections are addressed as `A::B`; \
 a missing or ambiguous heading is an error, never created silently.
 
+**History.** Every change is a version: Weft's tools (author: the client) and edits made outside Weft (source `external`); \
+the vault's own git commits are listed too, read only. `note_history` with `path` (a deleted note by its old path) or without \
+(`since: today` for the day's changes); `read_note` with `version`; `diff_note` `from`/`to` (`to` defaults to the current text); \
+`restore_note` writes a version back as a new version (`dry_run`, `expected_sha256`).
+
 **Paging.** Lists return `total` and a `next_cursor`; call again with the same arguments plus `cursor`.";

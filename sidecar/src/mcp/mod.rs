@@ -37,6 +37,12 @@ mod writing;
 pub mod bench;
 pub mod query;
 
+// Note history: its tools and what they share.
+mod diff_note;
+mod note_history;
+mod restore_note;
+mod versions;
+
 #[cfg(test)]
 mod tests;
 

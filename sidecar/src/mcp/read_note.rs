@@ -16,6 +16,7 @@ use super::format::{Reply, ToolError, ToolResult, escape, plural};
 use super::schema::{self, choice, lenient};
 use super::server::Server;
 use super::state::McpState;
+use super::versions::{HISTORY_WAIT, VersionOut, history, history_error, history_note, id_text};
 use crate::search::index::{body_start, sha256_hex};
 use crate::vault::key::heading_matches;
 use crate::vault::parse::parse_note;
@@ -128,6 +129,10 @@ pub struct NoteOut {
     /// Problems found while parsing (invalid UTF-8, malformed YAML …).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<String>,
+    /// Read from history: the version (then `sha256`, `bytes` and the
+    /// metadata are the note's as it was in that version).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<VersionOut>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -154,7 +159,7 @@ pub struct BlockOut {
     pub line: u32,
 }
 
-const DESCRIPTION: &str = "Read a note (or up to 10 with `paths`) with its sha256. view: full (default), body, metadata (frontmatter, backlinks with context), outline (sections as A::B, block ids, keys), section (`section: \"A::B\"`). Long text: pass next_offset as `offset`.";
+const DESCRIPTION: &str = "Read a note (or up to 10 with `paths`) with its sha256. view: full (default), body, metadata (frontmatter, backlinks with context), outline (sections as A::B, block ids, keys), section (`section: \"A::B\"`). Long text: pass next_offset as `offset`. version: a note_history id reads the note as it was.";
 
 const DEFAULT_CHARS: usize = 20_000;
 const MAX_CHARS: usize = 100_000;
@@ -172,6 +177,9 @@ impl Server {
         annotations(title = "Read note", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn read_note(&self, Parameters(args): Parameters<ReadNoteArgs>) -> CallToolResult {
+        if args.version.is_some() {
+            self.state.wait_history(HISTORY_WAIT).await;
+        }
         self.run(move |state| run(state, args)).await
     }
 }
@@ -183,10 +191,7 @@ pub fn run(state: &McpState, args: ReadNoteArgs) -> ToolResult {
         .map(str::trim)
         .filter(|v| !v.is_empty() && *v != "current")
     {
-        return Err(ToolError::new(format!(
-            "Version `{version}` cannot be read: this Weft build keeps no note history yet."
-        ))
-        .hint("Omit `version` (or pass \"current\") to read the note as it is now."));
+        return read_version(state, &args, version);
     }
     let mut inputs: Vec<String> = args.paths.clone().unwrap_or_default();
     if let Some(path) = &args.path {
@@ -319,6 +324,7 @@ fn read_one(
             .iter()
             .map(|d| format!("L{}: {}", d.line + 1, d.message))
             .collect(),
+        version: None,
     };
     match view {
         View::Full | View::Body => {
@@ -523,6 +529,15 @@ fn fence(text: &str) -> String {
 
 fn render(note: &NoteOut) -> String {
     let mut out = format!("**{}** — `{}`", escape(&note.title), note.path);
+    if let Some(v) = &note.version {
+        out.push_str(&format!(
+            " as of version `{}` ({}, {}: {})",
+            id_text(v),
+            v.time.get(..16).unwrap_or(&v.time).replace('T', " "),
+            v.author,
+            v.message.lines().next().unwrap_or("")
+        ));
+    }
     out.push_str(&format!(
         "\nsha256 `{}` · {} bytes",
         note.sha256, note.bytes
@@ -648,4 +663,117 @@ fn render(note: &NoteOut) -> String {
         out.push_str(&format!("\nFrontmatter keys: {}", keys.join(", ")));
     }
     out
+}
+
+/// `read_note` with `version`: the note as it was in that version, with its
+/// metadata then (backlinks are today's business: get_links).
+fn read_version(state: &McpState, args: &ReadNoteArgs, version: &str) -> ToolResult {
+    let history = history(state)?;
+    if args.paths.as_ref().is_some_and(|p| !p.is_empty()) {
+        return Err(ToolError::new(
+            "`version` reads one note: pass `path`, not `paths`.",
+        ));
+    }
+    let Some(input) = args.path.as_deref().filter(|p| !p.trim().is_empty()) else {
+        return Err(ToolError::new("Pass `path` with `version`.")
+            .hint("note_history lists a note's versions."));
+    };
+    let note_ref = history_note(state, input, "path")?;
+    let old = history
+        .read(&note_ref.path, version)
+        .map_err(history_error)?;
+    let note = old.note();
+    let view = match (args.view, &args.section) {
+        (None, Some(_)) | (Some(View::Section), _) => View::Section,
+        (Some(v), _) => v,
+        (None, None) => View::Full,
+    };
+    let version_out = VersionOut::of(&old.version);
+    let mut out = NoteOut {
+        path: note.id().to_string(),
+        title: note.title.to_string(),
+        file: note.path.to_string(),
+        sha256: sha256_hex(&old.bytes),
+        bytes: old.bytes.len() as u64,
+        modified: Some(version_out.time.clone()),
+        view,
+        aliases: note.aliases.iter().map(|a| a.to_string()).collect(),
+        tags: tags_of(&note),
+        links_out: note.links.len(),
+        links_in: 0,
+        section: None,
+        lines: None,
+        content: None,
+        offset: None,
+        total_chars: None,
+        next_offset: None,
+        frontmatter: None,
+        backlinks: None,
+        headings: None,
+        blocks: None,
+        keys: None,
+        diagnostics: note
+            .diagnostics
+            .iter()
+            .map(|d| format!("L{}: {}", d.line + 1, d.message))
+            .collect(),
+        version: Some(version_out),
+    };
+    let offset = args.offset.unwrap_or(0);
+    let max_chars = args
+        .max_chars
+        .unwrap_or(DEFAULT_CHARS)
+        .clamp(200, MAX_CHARS);
+    let text = &old.text;
+    match view {
+        View::Full | View::Body => {
+            let start = if view == View::Body {
+                body_start(text)
+            } else {
+                0
+            };
+            page(&mut out, &text[start..], offset, max_chars);
+        }
+        View::Section => {
+            let wanted = args.section.as_deref().unwrap_or_default();
+            let (index_of, path) = find_section(&note, wanted)?;
+            let span = note.section_span(index_of);
+            let body = &text[span.start as usize..(span.end as usize).min(text.len())];
+            let last = note.headings[index_of].line + body.trim_end().matches('\n').count() as u32;
+            out.section = Some(path);
+            out.lines = Some([note.headings[index_of].line + 1, last + 1]);
+            page(&mut out, body, offset, max_chars);
+        }
+        View::Metadata | View::Outline => {
+            out.frontmatter = Some(note.frontmatter.as_deref().cloned().unwrap_or_default());
+            let paths = section_paths(&note);
+            out.headings = Some(
+                note.headings
+                    .iter()
+                    .zip(paths)
+                    .map(|(h, section)| HeadingOut {
+                        level: h.level,
+                        text: h.text.to_string(),
+                        line: h.line + 1,
+                        section,
+                    })
+                    .collect(),
+            );
+            out.blocks = Some(
+                note.blocks
+                    .iter()
+                    .map(|b| BlockOut {
+                        id: b.id.to_string(),
+                        line: b.line + 1,
+                    })
+                    .collect(),
+            );
+        }
+    }
+    let text = render(&out);
+    let result = ReadNoteOut {
+        notes: vec![out],
+        errors: Vec::new(),
+    };
+    Ok(Reply::new(text, &result))
 }

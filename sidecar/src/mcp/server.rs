@@ -46,6 +46,9 @@ pub const TOOL_NAMES: &[&str] = &[
     "move_note",
     "delete_note",
     "daily_note",
+    "note_history",
+    "diff_note",
+    "restore_note",
 ];
 
 /// The whole tool set of MCP_TOOLS.md (write and history tools come from
@@ -107,7 +110,10 @@ impl Server {
             + Self::update_frontmatter_router()
             + Self::move_note_router()
             + Self::delete_note_router()
-            + Self::daily_note_router();
+            + Self::daily_note_router()
+            + Self::note_history_router()
+            + Self::diff_note_router()
+            + Self::restore_note_router();
         let names: Vec<String> = tools
             .list_all()
             .into_iter()

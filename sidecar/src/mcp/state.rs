@@ -1,8 +1,10 @@
 //! The vault an MCP server serves: opened in the background (the handshake
 //! never waits), then followed by the file watcher; the full-text index is
 //! built after the note index and kept in step one changed note at a time.
-//! Also what every session shares: the access policy, recent tool failures
-//! and the stream of changed paths behind `resources/updated`.
+//! Also what every session shares: the access policy, recent tool failures,
+//! the stream of changed paths behind `resources/updated`, and the note
+//! history (opened with the vault; changes seen on disk are recorded in it,
+//! debounced).
 //!
 //! Must not know any tool or the MCP wire format.
 
@@ -10,7 +12,7 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock, RwLockReadGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
 
@@ -18,8 +20,9 @@ use super::McpArgs;
 use super::format::ToolError;
 use super::policy::Policy;
 use crate::config::Config;
+use crate::history::History;
 use crate::io::{LiveVault, Watcher};
-use crate::ops::{OpError, Ops};
+use crate::ops::{OpError, Ops, WriteLog};
 use crate::search::dates::{format_time, now, unix};
 use crate::search::{Change, DiskFiles, DocSource, FileSource, SearchIndex};
 use crate::vault::VaultIndex;
@@ -69,6 +72,10 @@ pub struct McpState {
     pub(super) files: DiskFiles,
     live: OnceLock<Arc<LiveVault>>,
     search: OnceLock<Arc<SearchIndex>>,
+    /// Set once loading opened it (disabled when off or damaged).
+    history: OnceLock<Arc<History>>,
+    /// The history's start-up snapshot is done: listings are complete.
+    history_ready: AtomicBool,
     phase: watch::Sender<Phase>,
     started: Instant,
     loading_started: AtomicBool,
@@ -85,6 +92,12 @@ pub struct McpState {
 static EMPTY: LazyLock<RwLock<VaultIndex>> = LazyLock::new(|| RwLock::new(VaultIndex::new()));
 
 const MAX_FAILURES: usize = 50;
+
+/// How long changes seen on disk must be quiet before history records them
+/// (on top of the watcher's own debounce).
+const HISTORY_SETTLE: Duration = Duration::from_millis(400);
+/// A stream of changes that never settles is recorded at least this often.
+const HISTORY_MAX_WAIT: Duration = Duration::from_secs(5);
 
 impl McpState {
     /// Checks the folder and reads its configuration; nothing is indexed
@@ -129,6 +142,8 @@ impl McpState {
             policy,
             live: OnceLock::new(),
             search: OnceLock::new(),
+            history: OnceLock::new(),
+            history_ready: AtomicBool::new(false),
             phase,
             started: Instant::now(),
             loading_started: AtomicBool::new(false),
@@ -165,6 +180,8 @@ impl McpState {
             policy,
             live: OnceLock::new(),
             search: OnceLock::new(),
+            history: OnceLock::new(),
+            history_ready: AtomicBool::new(false),
             phase,
             started: Instant::now(),
             loading_started: AtomicBool::new(true),
@@ -243,10 +260,12 @@ impl McpState {
         // Follow changes from now on; the full-text index catches up with
         // whatever changed while it was built.
         let (tx, rx) = mpsc::unbounded_channel::<Vec<String>>();
+        let (history_tx, history_rx) = mpsc::unbounded_channel::<Vec<String>>();
         let changes = self.changes.clone();
         match live.watch_with(move |paths| {
             let paths = paths.to_vec();
             let _ = changes.send(Arc::new(paths.clone()));
+            let _ = history_tx.send(paths.clone());
             let _ = tx.send(paths);
         }) {
             Ok(watcher) => *lock(&self.watcher) = Some(watcher),
@@ -260,6 +279,12 @@ impl McpState {
             index.notes().map(|(_, n)| DocSource::of(n)).collect()
         };
         self.fulltext_total.store(sources.len(), Ordering::Relaxed);
+        // History opens and catches up with the disk while the full text
+        // builds; outside changes queue meanwhile and are recorded after.
+        let state = self.clone();
+        let history_live = live.clone();
+        let history_started =
+            tokio::task::spawn_blocking(move || state.open_history(&history_live));
         let state = self.clone();
         let built = tokio::task::spawn_blocking(move || {
             SearchIndex::build(&sources, &state.files, &state.fulltext_done)
@@ -277,8 +302,77 @@ impl McpState {
             self.started.elapsed().as_millis() as usize,
             Ordering::Relaxed,
         );
+        if let Err(e) = history_started.await {
+            tracing::error!("opening the note history failed: {e}");
+        }
+        self.history_ready.store(true, Ordering::SeqCst);
+        tokio::spawn(self.clone().record_external(history_rx));
         self.phase.send_replace(Phase::Ready);
         self.follow(rx).await;
+    }
+
+    /// Opens the note history (a damaged store leaves it disabled with the
+    /// reason; a missing one is created) and records the vault as it is now:
+    /// the baseline of a new store, or what changed while Weft was not
+    /// running. Files are read under the history's lock, so a write that
+    /// lands meanwhile is never recorded older than it is.
+    fn open_history(&self, live: &LiveVault) {
+        let history = History::open(&self.root, &self.config.history).unwrap_or_else(|e| {
+            tracing::warn!("{e}");
+            History::disabled(e.to_string())
+        });
+        let history = self.history.get_or_init(|| Arc::new(history));
+        if !history.is_enabled() {
+            return;
+        }
+        let paths: Vec<String> = {
+            let index = read(&live.index);
+            index.notes().map(|(_, n)| n.path.to_string()).collect()
+        };
+        let root = &self.root;
+        let files = paths
+            .iter()
+            .filter_map(|p| std::fs::read(root.join(p)).ok().map(|bytes| (p, bytes)));
+        let started = Instant::now();
+        match history.snapshot_all(files) {
+            Ok(Some(commit)) => tracing::info!(
+                "note history: recorded the vault's state as {} ({} notes, {} ms)",
+                commit.short_id,
+                paths.len(),
+                started.elapsed().as_millis()
+            ),
+            Ok(None) => {}
+            Err(e) => tracing::error!("note history: recording the vault's state failed: {e}"),
+        }
+    }
+
+    /// Records changes seen on disk in the history, once they settle: a
+    /// burst of saves (an editor, a sync tool) becomes one external commit.
+    /// Weft's own writes reach the index before the watcher sees them, so
+    /// they never come here; a path whose content history already has is
+    /// skipped anyway.
+    async fn record_external(self: Arc<Self>, mut rx: mpsc::UnboundedReceiver<Vec<String>>) {
+        while let Some(mut paths) = rx.recv().await {
+            let first = Instant::now();
+            while first.elapsed() < HISTORY_MAX_WAIT {
+                match tokio::time::timeout(HISTORY_SETTLE, rx.recv()).await {
+                    Ok(Some(more)) => paths.extend(more),
+                    Ok(None) | Err(_) => break,
+                }
+            }
+            paths.sort();
+            paths.dedup();
+            let Some(history) = self.history.get().cloned() else {
+                continue;
+            };
+            let root = self.root.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                if let Err(e) = history.snapshot_external_at(&root, &paths) {
+                    tracing::error!("note history: recording outside changes failed: {e}");
+                }
+            })
+            .await;
+        }
     }
 
     /// Applies changed paths to the full-text index as they come.
@@ -349,7 +443,11 @@ impl McpState {
                 )));
             }
         };
-        Ok(Ops::new(live, actor))
+        let ops = Ops::new(live, actor);
+        Ok(match self.write_log() {
+            Some(log) => ops.with_log(log),
+            None => ops,
+        })
     }
 
     /// Waits (at most `max`) until the vault is ready for writes; returns
@@ -386,6 +484,35 @@ impl McpState {
 
     pub fn search(&self) -> Option<&Arc<SearchIndex>> {
         self.search.get()
+    }
+
+    /// The note history, once loading has opened it (disabled when off or
+    /// damaged; `None` before, and for states made with `from_live`).
+    pub fn history(&self) -> Option<&Arc<History>> {
+        self.history.get()
+    }
+
+    /// Where write operations record what they wrote: the history when it
+    /// records (`Ops::with_log`).
+    pub fn write_log(&self) -> Option<&dyn WriteLog> {
+        self.history
+            .get()
+            .filter(|h| h.is_enabled())
+            .map(|h| &**h as &dyn WriteLog)
+    }
+
+    /// Waits (at most `max`) until the history is open and has caught up
+    /// with the disk; at once when loading never started or failed.
+    pub async fn wait_history(&self, max: Duration) {
+        let deadline = Instant::now() + max;
+        while self.loading_started.load(Ordering::SeqCst)
+            && !self.history_ready.load(Ordering::SeqCst)
+            && !matches!(self.phase(), Phase::Failed(_))
+            && self.config_error.is_none()
+            && Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// The note index as far as it is loaded (empty while loading).

@@ -106,9 +106,18 @@ pub struct FailureOut {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct HistoryOut {
+    /// Versions are recorded and can be listed, diffed and restored.
     pub available: bool,
+    /// weft (recording), off (configured off), unavailable (the store is
+    /// damaged or cannot be used) or opening.
     pub mode: String,
     pub note: String,
+    /// Weft's history repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
+    /// The vault's own git repository, listed read only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vault_git: Option<String>,
 }
 
 #[tool_router(router = vault_info_router, vis = "pub(super)")]
@@ -151,14 +160,22 @@ pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
             error,
             notes_indexed: s.notes,
             fulltext_indexed: state.search().map_or(0, |x| x.len()),
-            fulltext_total: state.fulltext_total.load(std::sync::atomic::Ordering::Relaxed),
+            fulltext_total: state
+                .fulltext_total
+                .load(std::sync::atomic::Ordering::Relaxed),
             notes_ms,
             fulltext_ms,
             watching: state.live().is_some() && state.watch_error().is_none(),
             started: state.started_at(),
             unreadable: state
                 .live()
-                .map(|l| l.errors().into_iter().take(20).map(|(p, m)| format!("{p}: {m}")).collect())
+                .map(|l| {
+                    l.errors()
+                        .into_iter()
+                        .take(20)
+                        .map(|(p, m)| format!("{p}: {m}"))
+                        .collect()
+                })
                 .unwrap_or_default(),
         },
         counts: Counts {
@@ -203,17 +220,41 @@ pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
                 error: f.error,
             })
             .collect(),
-        history: HistoryOut {
-            available: false,
-            mode: match config.history.mode {
-                HistoryMode::Weft => "weft",
-                HistoryMode::Off => "off",
-            }
-            .into(),
-            note: "Note history is not part of this build yet: note_history, diff_note and restore_note are not offered.".into(),
-        },
+        history: history_out(state),
     };
     Ok(Reply::new(render(&out), &out))
+}
+
+fn history_out(state: &McpState) -> HistoryOut {
+    let Some(history) = state.history() else {
+        let off = state.config.history.mode == HistoryMode::Off;
+        return HistoryOut {
+            available: false,
+            mode: if off { "off" } else { "opening" }.into(),
+            note: if off {
+                "history is off in the configuration".into()
+            } else {
+                "the history opens once the notes are read".into()
+            },
+            dir: None,
+            vault_git: None,
+        };
+    };
+    let status = history.status();
+    let note = match status.mode {
+        "weft" => {
+            "every change is recorded (tools and outside edits); note_history, diff_note, restore_note"
+                .to_string()
+        }
+        _ => status.reason.clone().unwrap_or_default(),
+    };
+    HistoryOut {
+        available: history.is_enabled(),
+        mode: status.mode.into(),
+        note,
+        dir: status.dir.map(|d| d.display().to_string()),
+        vault_git: status.vault_git.map(|d| d.display().to_string()),
+    }
 }
 
 fn render(out: &VaultInfoOut) -> String {

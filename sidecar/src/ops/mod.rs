@@ -1,8 +1,9 @@
 //! Write operations on a vault, as plain functions over a [`LiveVault`]:
 //! create ([`Ops::write_note`]), edit ([`Ops::edit_note`]), change
 //! frontmatter ([`Ops::update_frontmatter`]), move or rename with link
-//! rewriting ([`Ops::move_note`]), delete to the trash ([`Ops::delete_note`])
-//! and daily notes ([`Ops::daily_note`]).
+//! rewriting ([`Ops::move_note`]), delete to the trash ([`Ops::delete_note`]),
+//! daily notes ([`Ops::daily_note`]) and restoring an old text
+//! ([`Ops::restore_note`]).
 //!
 //! Every operation validates everything first (paths, policy, the caller's
 //! `expected_sha256`, the edit itself), computes every new text, and only
@@ -19,6 +20,7 @@ mod error;
 mod move_note;
 mod pin;
 mod policy;
+mod restore_note;
 mod template;
 mod update_frontmatter;
 mod write_note;
@@ -51,6 +53,7 @@ pub use delete_note::{DeleteNote, DeleteReport, LinkPolicy};
 pub use edit_note::{EditNote, EditReport, OpCount};
 pub use error::OpError;
 pub use move_note::{LinkEdit, LinksIn, MoveNote, MoveReport};
+pub use restore_note::{RestoreNote, RestoreReport};
 pub use template::{fill as fill_template, format_moment, parse_day};
 pub use update_frontmatter::{FrontmatterReport, UpdateFrontmatter};
 pub use write_note::{NoteLink, WriteNote, WriteReport};

@@ -6,6 +6,7 @@
 mod listing;
 mod store;
 mod vault_git;
+mod write_log;
 
 use std::path::Path;
 

@@ -86,7 +86,7 @@ async fn the_discover_handshake_works_and_answers_at_once() {
     .expect("discover answered")
     .expect("discover handshake");
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 16);
+    assert_eq!(tools.len(), 19);
     tokio::time::timeout(DEADLINE, state.wait_ready())
         .await
         .unwrap();
@@ -113,13 +113,16 @@ async fn the_tool_list_is_complete_annotated_and_small() {
         names,
         [
             "check_vault",
+            "diff_note",
             "get_context",
             "get_links",
             "list_notes",
             "list_tags",
+            "note_history",
             "read_note",
             "related_notes",
             "resolve_note",
+            "restore_note",
             "search_notes",
             "vault_info"
         ]
@@ -156,6 +159,8 @@ async fn the_tool_list_is_complete_annotated_and_small() {
             "write_note" | "update_frontmatter" => (Some(false), Some(true), Some(true)),
             "edit_note" | "move_note" | "delete_note" => (Some(false), Some(true), Some(false)),
             "daily_note" => (Some(false), Some(false), Some(false)),
+            // An old text over the current one; restoring twice changes nothing more.
+            "restore_note" => (Some(false), Some(true), Some(true)),
             _ => (Some(true), Some(false), Some(true)),
         };
         assert_eq!(
@@ -183,17 +188,18 @@ async fn the_tool_list_is_complete_annotated_and_small() {
             write_size += bytes;
         }
     }
-    // The write tools' share of the same budget.
+    // The write tools' share of the same budget (restore_note included).
     eprintln!("write tool definitions: {write_size} bytes");
     assert!(
-        write_size <= 6_500,
+        write_size <= 7_500,
         "the write tools' names, descriptions and input schemas take {write_size} bytes"
     );
-    // The read half of a 19-tool set that must stay within about 15 KB.
-    eprintln!("read tool definitions: {size} bytes");
+    // The read and history part of a 19-tool set that must stay within
+    // about 15 KB.
+    eprintln!("read and history tool definitions: {size} bytes");
     assert!(
-        size <= 7_000,
-        "the read tools' names, descriptions and input schemas take {size} bytes"
+        size <= 9_000,
+        "the read and history tools' names, descriptions and input schemas take {size} bytes"
     );
 }
 

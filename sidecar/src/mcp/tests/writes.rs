@@ -791,7 +791,10 @@ async fn profiles_and_read_only_refuse_writes() {
         .map(|t| t.name.to_string())
         .collect();
     assert!(
-        names.contains(&"edit_note".to_string()) && names.len() == 14,
+        names.contains(&"edit_note".to_string())
+            && names.contains(&"note_history".to_string())
+            && !names.contains(&"restore_note".to_string())
+            && names.len() == 16,
         "{names:?}"
     );
     let before = snapshot(s.root());

@@ -1,0 +1,208 @@
+//! `restore_note`: write a version of a note back as its current text, as a
+//! new version (history is never rewritten); also for a deleted note, which
+//! is created again, and a moved one, which is restored where it is now.
+//! `dry_run` shows the diff; `expected_sha256` guards newer edits.
+//!
+//! An adapter: the old text from `History::restore_plan`, the write through
+//! `Ops::restore_note` (checked path, atomic write, index, history log).
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::format::{Reply, ToolError, ToolResult};
+use super::schema::{self, lenient};
+use super::server::Server;
+use super::state::McpState;
+use super::versions::{
+    HISTORY_WAIT, VersionOut, fence, history, history_error, history_note, id_text, shown,
+};
+use crate::ops::{Ops, RestoreNote, WriteOptions};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RestoreNoteArgs {
+    /// The note (path, title or alias; a deleted note by its old path).
+    #[serde(alias = "note", alias = "name")]
+    pub path: String,
+    /// The version to bring back: a note_history id (short or full).
+    #[serde(alias = "version_id", alias = "to", alias = "id")]
+    pub version: String,
+    /// The note's sha256 as you read it; a newer edit is then a conflict.
+    #[serde(default, alias = "sha256")]
+    pub expected_sha256: Option<String>,
+    /// Show the diff, write nothing.
+    #[serde(default, deserialize_with = "lenient::bool")]
+    pub dry_run: Option<bool>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RestoreNoteOut {
+    /// Where the note is (was) written, without `.md`.
+    pub path: String,
+    /// The version brought back.
+    pub restored: VersionOut,
+    /// The note did not exist and is created again.
+    pub recreated: bool,
+    /// The note already has this text: nothing to write.
+    pub unchanged: bool,
+    pub dry_run: bool,
+    /// sha256 of the text after the restore.
+    pub sha256: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_before: Option<u64>,
+    pub bytes_after: u64,
+    /// Dry runs: the unified diff from the current text to the version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// The new version recording the restore.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_version: Option<VersionOut>,
+}
+
+const DESCRIPTION: &str = "Restore a note to a version from note_history, as a new version (history is never rewritten); works for deleted notes (name them by their old path) and moved ones. dry_run shows the diff; pass the note's sha256 as expected_sha256 to refuse if it changed since you read it.";
+
+#[tool_router(router = restore_note_router, vis = "pub(super)")]
+impl Server {
+    #[tool(
+        name = "restore_note",
+        title = "Restore note version",
+        description = DESCRIPTION,
+        input_schema = schema::input::<RestoreNoteArgs>(),
+        output_schema = schema::output::<RestoreNoteOut>(),
+        annotations(title = "Restore note version", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn restore_note(
+        &self,
+        Parameters(args): Parameters<RestoreNoteArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let actor = super::writing::actor_of(&context);
+        self.state.wait_history(HISTORY_WAIT).await;
+        self.run(move |state| run(state, &actor, args)).await
+    }
+}
+
+pub fn run(state: &McpState, actor: &str, args: RestoreNoteArgs) -> ToolResult {
+    let history = history(state)?;
+    let Some(live) = state.live() else {
+        return Err(
+            ToolError::new("The vault is still loading; nothing was written.")
+                .hint("Try again in a moment."),
+        );
+    };
+    let note = history_note(state, &args.path, "path")?;
+    let version = args.version.trim();
+    if version.is_empty() || version.eq_ignore_ascii_case("current") {
+        return Err(ToolError::new("`version` must name an older version.")
+            .hint("note_history lists the note's versions with their ids."));
+    }
+    let plan = history
+        .restore_plan(&note.path, version)
+        .map_err(history_error)?;
+    let restored = VersionOut::of(&plan.version);
+    let content = String::from_utf8(plan.bytes).map_err(|_| {
+        ToolError::new(format!(
+            "Version `{}` of `{}` is not valid UTF-8 text; Weft does not restore it, since bytes could be lost.",
+            id_text(&restored),
+            shown(&plan.path)
+        ))
+        .hint("read_note with this version shows its text; write it back with write_note if it is right.")
+    })?;
+    let options = WriteOptions {
+        expected_sha256: args
+            .expected_sha256
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty()),
+        dry_run: args.dry_run.unwrap_or(false),
+    };
+    let ops = Ops::new(live, actor);
+    let ops = match state.write_log() {
+        Some(log) => ops.with_log(log),
+        None => ops,
+    };
+    let request = RestoreNote {
+        path: note.current.clone().unwrap_or_else(|| note.path.clone()),
+        content,
+        options,
+    };
+    let report = ops
+        .restore_note(&request)
+        .map_err(|e| ToolError::new(format!("{}.", e.to_string().trim_end_matches('.'))))?;
+    let rel = report.change.path.clone();
+    if !report.dry_run && !report.unchanged {
+        state.notify_changed(vec![rel.clone()]);
+    }
+    let new_version = if report.dry_run || report.unchanged {
+        None
+    } else {
+        history
+            .log(Some(&rel), None, 1, None)
+            .ok()
+            .and_then(|page| page.items.into_iter().next())
+            .filter(|v| v.message.starts_with("restore_note:"))
+            .map(|v| VersionOut::of(&v))
+    };
+    let label = id_text(&restored);
+    let when = restored
+        .time
+        .get(..16)
+        .unwrap_or(&restored.time)
+        .replace('T', " ");
+    let mut text = if report.unchanged {
+        format!(
+            "`{}` already has the text of `{label}` ({when}); nothing to write.",
+            shown(&rel)
+        )
+    } else if report.dry_run {
+        format!(
+            "Dry run: restoring `{}` to `{label}` ({when}, {}) would {} it; nothing was written.",
+            shown(&rel),
+            restored.message.lines().next().unwrap_or(""),
+            if report.recreated {
+                "create"
+            } else {
+                "rewrite"
+            }
+        )
+    } else {
+        format!(
+            "Restored `{}` to `{label}` ({when}, {}){}.",
+            shown(&rel),
+            restored.message.lines().next().unwrap_or(""),
+            if report.recreated {
+                "; the note was created again"
+            } else {
+                ""
+            }
+        )
+    };
+    let sha256 = report.change.sha256.clone().unwrap_or_default();
+    text.push_str(&format!(
+        "\nsha256 `{sha256}` · {} bytes",
+        report.change.bytes_after.unwrap_or(0)
+    ));
+    if let Some(v) = &new_version {
+        text.push_str(&format!(" · recorded as version `{}`", v.short_id));
+    }
+    if let Some(diff) = report.change.diff.as_deref().filter(|d| !d.is_empty()) {
+        let fence = fence(diff);
+        text.push_str(&format!("\n\n{fence}diff\n{}\n{fence}", diff.trim_end()));
+    }
+    let out = RestoreNoteOut {
+        path: shown(&rel),
+        restored,
+        recreated: report.recreated,
+        unchanged: report.unchanged,
+        dry_run: report.dry_run,
+        sha256,
+        bytes_before: report.change.bytes_before,
+        bytes_after: report.change.bytes_after.unwrap_or(0),
+        diff: report.change.diff.clone(),
+        new_version,
+    };
+    Ok(Reply::new(text, &out))
+}
