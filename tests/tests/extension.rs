@@ -747,17 +747,18 @@ fn backlinks_returns_the_sidecars_markdown_as_a_labelled_section() {
 #[test]
 fn graph_takes_an_optional_depth() {
     let mut fixture = SlashFixture::new();
+    // Without a depth, the depth of the MCP `graph` prompt.
     fixture.check_output(
         "graph",
         &["Welcome"],
-        &["graph", "--depth", "1", "Welcome"],
-        "Graph: Welcome (depth 1)",
+        &["graph", "--depth", "2", "Welcome"],
+        "Graph: Welcome (depth 2)",
     );
     fixture.check_output(
         "graph",
-        &["Welcome", "2"],
-        &["graph", "--depth", "2", "Welcome"],
-        "Graph: Welcome (depth 2)",
+        &["Welcome", "1"],
+        &["graph", "--depth", "1", "Welcome"],
+        "Graph: Welcome (depth 1)",
     );
     fixture.check_output(
         "graph",

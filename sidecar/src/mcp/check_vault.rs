@@ -76,6 +76,11 @@ pub struct Issue {
     pub line: Option<u32>,
     pub message: String,
     pub fix: String,
+    /// An unresolved target whose "did you mean" is looked up only if the
+    /// issue is on the page shown (a fuzzy search over every note each).
+    #[serde(skip)]
+    #[schemars(skip)]
+    suggest_for: Option<String>,
 }
 
 #[tool_router(router = check_vault_router, vis = "pub(super)")]
@@ -132,20 +137,16 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
         match problem {
             Problem::UnresolvedLink { link } if wants(Kind::Unresolved) => {
                 let l = index.link(link);
-                let suggestion = match_names(&index, &l.target, 3)
-                    .into_iter()
-                    .find(|m| visible(index.note(m.note)))
-                    .map(|m| format!("did you mean [[{}]]? Otherwise ", index.note(m.note).title))
-                    .unwrap_or_default();
                 issues.push(Issue {
                     kind: Kind::Unresolved,
                     path,
                     line,
                     message: format!("{} links to a note that does not exist.", written(l)),
                     fix: format!(
-                        "{suggestion}create `{}.md` or point the link at an existing note.",
+                        "create `{}.md` or point the link at an existing note.",
                         l.target.trim_end_matches(".md")
                     ),
+                    suggest_for: Some(l.target.to_string()),
                 });
             }
             Problem::AmbiguousLink {
@@ -159,6 +160,7 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
                     .map(|c| index.note(*c).id().to_string())
                     .collect();
                 issues.push(Issue {
+                    suggest_for: None,
                     kind: Kind::Ambiguous,
                     path,
                     line,
@@ -215,6 +217,7 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
                     }
                 };
                 issues.push(Issue {
+                    suggest_for: None,
                     kind: Kind::Fragment,
                     path,
                     line,
@@ -236,6 +239,7 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
                     "Fix the note at that line."
                 };
                 issues.push(Issue {
+                    suggest_for: None,
                     kind: Kind::Parse,
                     path,
                     line,
@@ -258,6 +262,7 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
                 .any(|o| o.resolution.note().is_some_and(|t| t != *id));
             if !links_out && index.backlinks(*id).iter().all(|r| r.source == *id) {
                 issues.push(Issue {
+                    suggest_for: None,
                     kind: Kind::Orphan,
                     path: Some(note.id().to_string()),
                     line: None,
@@ -289,6 +294,7 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
                 .map(|(s, n)| format!("#{s} ({n})"))
                 .collect();
             issues.push(Issue {
+                suggest_for: None,
                 kind: Kind::Tag,
                 path: None,
                 line: None,
@@ -297,7 +303,6 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
             });
         }
     }
-    drop(index);
     issues.sort_by(|a, b| {
         a.path
             .is_none()
@@ -310,7 +315,21 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
         *counts.entry(i.kind.as_str().to_string()).or_default() += 1;
     }
     let total = issues.len();
-    let page: Vec<Issue> = issues.into_iter().skip(offset).take(limit).collect();
+    let mut page: Vec<Issue> = issues.into_iter().skip(offset).take(limit).collect();
+    for issue in &mut page {
+        if let Some(target) = issue.suggest_for.take()
+            && let Some(found) = match_names(&index, &target, 3)
+                .into_iter()
+                .find(|m| visible(index.note(m.note)))
+        {
+            issue.fix = format!(
+                "did you mean [[{}]]? Otherwise {}",
+                index.note(found.note).title,
+                issue.fix
+            );
+        }
+    }
+    drop(index);
     let next = next_cursor(offset, page.len(), total, &fingerprint);
     let out = CheckVaultOut {
         total,
@@ -369,6 +388,7 @@ fn duplicates(index: &VaultIndex, notes: &[(NoteId, &Note)]) -> Vec<Issue> {
             .collect();
         let _ = index;
         out.push(Issue {
+            suggest_for: None,
             kind: Kind::Duplicate,
             path: Some(users[0].0.id().to_string()),
             line: None,
@@ -398,6 +418,7 @@ fn rule_issues(note: &Note, rules: &[TagRule]) -> Vec<Issue> {
             });
             if !has {
                 out.push(Issue {
+                    suggest_for: None,
                     kind: Kind::Rule,
                     path: Some(note.id().to_string()),
                     line: None,
@@ -415,6 +436,7 @@ fn rule_issues(note: &Note, rules: &[TagRule]) -> Vec<Issue> {
             && !note.stem().starts_with(prefix.as_str())
         {
             out.push(Issue {
+                suggest_for: None,
                 kind: Kind::Rule,
                 path: Some(note.id().to_string()),
                 line: None,
