@@ -50,6 +50,20 @@ pub enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Times writes through the write layer on a vault generated in DIR
+    /// (new or empty): one-note appends, and moves of a note that LINKING
+    /// notes link to, each rewriting those links.
+    Writes {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 5_000)]
+        notes: usize,
+        #[arg(long, default_value_t = 1_000)]
+        linking: usize,
+        #[arg(long, default_value_t = 200)]
+        edits: usize,
+        #[arg(long, default_value_t = 5)]
+        moves: usize,
+    },
     /// Times one-note history commits (p50/p95) on the vault generated (or
     /// reused) in DIR, with the baseline snapshot, listings and a floor.
     History {
@@ -128,6 +142,29 @@ pub fn run(bench: Bench) -> Result<(), CliError> {
                     report.to_markdown()
                 }
             );
+        }
+        Bench::Writes {
+            dir,
+            notes,
+            linking,
+            edits,
+            moves,
+        } => {
+            if std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_some()) {
+                return Err(CliError(format!(
+                    "{} is not empty; the benchmark writes a generated vault there: give a new or empty folder",
+                    dir.display()
+                )));
+            }
+            let options = crate::ops::WriteBenchOptions {
+                notes,
+                edits,
+                moves,
+                linking_notes: linking,
+                ..Default::default()
+            };
+            let report = crate::ops::bench_writes(&dir, &options).map_err(|e| fail(&e))?;
+            println!("{}", report.to_markdown());
         }
         Bench::History {
             dir,
