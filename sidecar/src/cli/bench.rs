@@ -104,14 +104,7 @@ pub fn run(bench: Bench) -> Result<(), CliError> {
                 },
             )
             .map_err(|e| fail(&e))?;
-            println!(
-                "{}",
-                if json {
-                    report.to_json()
-                } else {
-                    report.to_markdown()
-                }
-            );
+            print_report(json, || report.to_json(), || report.to_markdown());
         }
         Bench::Lsp { dir, samples, json } => {
             let options = crate::lsp::bench::LspBenchOptions {
@@ -119,14 +112,7 @@ pub fn run(bench: Bench) -> Result<(), CliError> {
                 ..Default::default()
             };
             let report = crate::lsp::bench::lsp_bench(&dir, &options).map_err(|e| fail(&e))?;
-            println!(
-                "{}",
-                if json {
-                    report.to_json()
-                } else {
-                    report.to_markdown()
-                }
-            );
+            print_report(json, || report.to_json(), || report.to_markdown());
         }
         Bench::Search { dir, queries, json } => {
             let options = crate::mcp::bench::SearchBenchOptions {
@@ -134,14 +120,7 @@ pub fn run(bench: Bench) -> Result<(), CliError> {
                 ..Default::default()
             };
             let report = crate::mcp::bench::search_bench(&dir, &options).map_err(|e| fail(&e))?;
-            println!(
-                "{}",
-                if json {
-                    report.to_json()
-                } else {
-                    report.to_markdown()
-                }
-            );
+            print_report(json, || report.to_json(), || report.to_markdown());
         }
         Bench::Writes {
             dir,
@@ -178,15 +157,17 @@ pub fn run(bench: Bench) -> Result<(), CliError> {
                 ..HistoryBenchOptions::default()
             };
             let report = bench_commits_with(&dir, &options).map_err(|e| fail(&e))?;
-            println!(
-                "{}",
-                if json {
-                    report.to_json()
-                } else {
-                    report.to_markdown()
-                }
-            );
+            print_report(json, || report.to_json(), || report.to_markdown());
         }
     }
     Ok(())
+}
+
+/// Prints a report as JSON or as Markdown.
+fn print_report(
+    json: bool,
+    as_json: impl FnOnce() -> String,
+    as_markdown: impl FnOnce() -> String,
+) {
+    println!("{}", if json { as_json() } else { as_markdown() });
 }

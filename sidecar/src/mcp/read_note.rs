@@ -366,28 +366,7 @@ fn read_one(
             );
         }
         View::Outline => {
-            let paths = section_paths(&note);
-            out.headings = Some(
-                note.headings
-                    .iter()
-                    .zip(paths)
-                    .map(|(h, section)| HeadingOut {
-                        level: h.level,
-                        text: h.text.to_string(),
-                        line: h.line + 1,
-                        section,
-                    })
-                    .collect(),
-            );
-            out.blocks = Some(
-                note.blocks
-                    .iter()
-                    .map(|b| BlockOut {
-                        id: b.id.to_string(),
-                        line: b.line + 1,
-                    })
-                    .collect(),
-            );
+            set_outline(&mut out, &note);
             out.keys = Some(
                 note.frontmatter
                     .as_ref()
@@ -416,6 +395,32 @@ fn page(out: &mut NoteOut, text: &str, offset: usize, max_chars: usize) {
     out.total_chars = Some(total);
     let shown = text[start..end].chars().count();
     out.next_offset = (offset + shown < total).then_some(offset + shown);
+}
+
+/// The note's headings (with their section paths) and block ids.
+fn set_outline(out: &mut NoteOut, note: &Note) {
+    let paths = section_paths(note);
+    out.headings = Some(
+        note.headings
+            .iter()
+            .zip(paths)
+            .map(|(h, section)| HeadingOut {
+                level: h.level,
+                text: h.text.to_string(),
+                line: h.line + 1,
+                section,
+            })
+            .collect(),
+    );
+    out.blocks = Some(
+        note.blocks
+            .iter()
+            .map(|b| BlockOut {
+                id: b.id.to_string(),
+                line: b.line + 1,
+            })
+            .collect(),
+    );
 }
 
 /// The `Parent::Child` path of every heading.
@@ -746,28 +751,7 @@ fn read_version(state: &McpState, args: &ReadNoteArgs, version: &str) -> ToolRes
         }
         View::Metadata | View::Outline => {
             out.frontmatter = Some(note.frontmatter.as_deref().cloned().unwrap_or_default());
-            let paths = section_paths(&note);
-            out.headings = Some(
-                note.headings
-                    .iter()
-                    .zip(paths)
-                    .map(|(h, section)| HeadingOut {
-                        level: h.level,
-                        text: h.text.to_string(),
-                        line: h.line + 1,
-                        section,
-                    })
-                    .collect(),
-            );
-            out.blocks = Some(
-                note.blocks
-                    .iter()
-                    .map(|b| BlockOut {
-                        id: b.id.to_string(),
-                        line: b.line + 1,
-                    })
-                    .collect(),
-            );
+            set_outline(&mut out, &note);
         }
     }
     let text = render(&out);
