@@ -116,7 +116,6 @@ fn answer_text(
 ) -> Result<String, String> {
     let state = McpState::from_live(vault.clone(), McpArgs::default(), fulltext)
         .map_err(|e| e.to_string())?;
-    state.check_usable().map_err(|e| e.text())?;
     let reply = answer(&state).map_err(|e| e.text())?;
     Ok(if format_json {
         serde_json::to_string_pretty(&reply.structured).unwrap_or_default()

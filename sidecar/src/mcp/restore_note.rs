@@ -20,7 +20,7 @@ use super::state::McpState;
 use super::versions::{
     HISTORY_WAIT, VersionOut, fence, history, history_error, history_note, id_text, shown,
 };
-use crate::ops::{Ops, RestoreNote, WriteOptions};
+use crate::ops::RestoreNote;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -80,20 +80,15 @@ impl Server {
         Parameters(args): Parameters<RestoreNoteArgs>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let actor = super::writing::actor_of(&context);
         self.state.wait_history(HISTORY_WAIT).await;
-        self.run(move |state| run(state, &actor, args)).await
+        self.run_write(&context, move |state, actor| run(state, actor, args))
+            .await
     }
 }
 
 pub fn run(state: &McpState, actor: &str, args: RestoreNoteArgs) -> ToolResult {
     let history = history(state)?;
-    let Some(live) = state.live() else {
-        return Err(
-            ToolError::new("The vault is still loading; nothing was written.")
-                .hint("Try again in a moment."),
-        );
-    };
+    let ops = state.ops(actor)?;
     let note = history_note(state, &args.path, "path")?;
     let version = args.version.trim();
     if version.is_empty() || version.eq_ignore_ascii_case("current") {
@@ -112,18 +107,7 @@ pub fn run(state: &McpState, actor: &str, args: RestoreNoteArgs) -> ToolResult {
         ))
         .hint("read_note with this version shows its text; write it back with write_note if it is right.")
     })?;
-    let options = WriteOptions {
-        expected_sha256: args
-            .expected_sha256
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty()),
-        dry_run: args.dry_run.unwrap_or(false),
-    };
-    let ops = Ops::new(live, actor);
-    let ops = match state.write_log() {
-        Some(log) => ops.with_log(log),
-        None => ops,
-    };
+    let options = super::writing::options(args.expected_sha256, args.dry_run);
     let request = RestoreNote {
         path: note.current.clone().unwrap_or_else(|| note.path.clone()),
         content,

@@ -28,33 +28,10 @@ use super::guide::INSTRUCTIONS;
 use super::state::McpState;
 use super::{context, prompts, resources};
 
-/// Every tool this server implements, in the order of MCP_TOOLS.md.
+/// Every tool this server implements (the whole set of MCP_TOOLS.md), in
+/// its order; a name here that a session does not offer is "not offered
+/// by this profile", not "unknown".
 pub const TOOL_NAMES: &[&str] = &[
-    "read_note",
-    "resolve_note",
-    "list_notes",
-    "search_notes",
-    "get_context",
-    "get_links",
-    "related_notes",
-    "list_tags",
-    "check_vault",
-    "vault_info",
-    "write_note",
-    "edit_note",
-    "update_frontmatter",
-    "move_note",
-    "delete_note",
-    "daily_note",
-    "note_history",
-    "diff_note",
-    "restore_note",
-];
-
-/// The whole tool set of MCP_TOOLS.md (write and history tools come from
-/// other modules as they are built), for telling "not offered by this
-/// profile" from "unknown".
-pub const ALL_TOOLS: &[&str] = &[
     "read_note",
     "resolve_note",
     "list_notes",
@@ -310,7 +287,7 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
         if !self.tools.has_route(&name) {
-            if ALL_TOOLS.contains(&name.as_str()) && !self.state.policy.offers(&name) {
+            if TOOL_NAMES.contains(&name.as_str()) && !self.state.policy.offers(&name) {
                 let message = self.state.policy.why_not_offered(&name);
                 self.state.record_failure(&name, String::new(), &message);
                 return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
