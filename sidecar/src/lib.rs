@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod config;
 pub mod history;
+pub mod hub;
 pub mod io;
 pub mod lsp;
 pub mod mcp;

@@ -7,13 +7,17 @@
 mod bench;
 mod render;
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::hub::{Hub, Phase};
 use crate::io::LiveVault;
+use crate::mcp::McpState;
 use crate::vault::query;
 
 #[derive(Parser, Debug)]
@@ -162,39 +166,145 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         command => command,
     };
     let root = vault_root(cli.global.vault.as_deref())?;
-    let vault = std::sync::Arc::new(LiveVault::open(&root).map_err(|e| CliError(e.to_string()))?);
+    let live = Arc::new(LiveVault::open(&root).map_err(|e| CliError(e.to_string()))?);
+    let hub = Hub::detached(live, needs_fulltext(&command)).map_err(|e| CliError(e.to_string()))?;
+    let (text, code) = answer_on(&hub, command, format)?;
+    print_answer(&text)?;
+    Ok(ExitCode::from(code))
+}
+
+/// What a command line printed and its exit status.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Answer {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: u8,
+}
+
+/// Runs a `weft query …`, `weft stats` or `weft check` command line (`argv`
+/// starts with the program name) on this process's shared state of the
+/// vault at `vault`, loading it if needed: how the index daemon answers.
+pub async fn answer(argv: Vec<OsString>, vault: PathBuf) -> Answer {
+    let failed = |message: String| Answer {
+        stdout: String::new(),
+        stderr: format!("weft: {message}\n"),
+        code: 2,
+    };
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let text = error.render().to_string();
+            let code = u8::try_from(error.exit_code()).unwrap_or(2);
+            return match error.use_stderr() {
+                true => Answer {
+                    stdout: String::new(),
+                    stderr: text,
+                    code,
+                },
+                false => Answer {
+                    stdout: text,
+                    stderr: String::new(),
+                    code,
+                },
+            };
+        }
+    };
+    let format = cli.global.format;
+    let command = match cli.command {
+        Command::Bench { .. } | Command::Lsp | Command::Mcp(_) => {
+            return failed("only `query`, `stats` and `check` are answered this way".into());
+        }
+        command => command,
+    };
+    let hub = match Hub::get(&vault) {
+        Ok(hub) => hub,
+        Err(e) => return failed(e.to_string()),
+    };
+    hub.start();
+    let phase = if needs_fulltext(&command) {
+        hub.want_full();
+        hub.wait_ready().await
+    } else {
+        hub.wait_notes().await
+    };
+    if let Phase::Failed(error) = phase {
+        return failed(error);
+    }
+    let answered = tokio::task::spawn_blocking(move || answer_on(&hub, command, format)).await;
+    match answered {
+        Ok(Ok((stdout, code))) => Answer {
+            stdout: with_newline(stdout),
+            stderr: String::new(),
+            code,
+        },
+        Ok(Err(error)) => failed(error.0),
+        Err(error) => failed(format!("the query failed: {error}")),
+    }
+}
+
+/// Whether answering needs the full-text index.
+fn needs_fulltext(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Query {
+            query: Query::Search { .. } | Query::Related { .. }
+        }
+    )
+}
+
+/// The text of an answer and the exit status, from a loaded vault.
+fn answer_on(hub: &Arc<Hub>, command: Command, format: Format) -> Result<(String, u8), CliError> {
     let json = format == Format::Json;
+    let state = || McpState::over(hub.clone(), crate::mcp::McpArgs::default());
     // Answered as the MCP tools and prompts answer, word for word.
     let as_mcp = match &command {
         Command::Query {
             query: Query::Backlinks { note, limit },
         } => Some(crate::mcp::query::backlinks_text(
-            &vault, note, *limit, json,
+            &state(),
+            note,
+            *limit,
+            json,
         )),
         Command::Query {
             query: Query::Links { note },
-        } => Some(crate::mcp::query::links_text(&vault, note, json)),
+        } => Some(crate::mcp::query::links_text(&state(), note, json)),
         Command::Query {
             query: Query::Graph { note, depth, limit },
         } => Some(crate::mcp::query::graph_text(
-            &vault, note, *depth, *limit, json,
+            &state(),
+            note,
+            *depth,
+            *limit,
+            json,
         )),
         Command::Query {
             query: Query::Search { query, limit },
-        } => Some(crate::mcp::query::search_text(&vault, query, *limit, json)),
+        } => Some(crate::mcp::query::search_text(
+            &state(),
+            query,
+            *limit,
+            json,
+        )),
         Command::Query {
             query: Query::Related { note, limit },
-        } => Some(crate::mcp::query::related_text(&vault, note, *limit, json)),
+        } => Some(crate::mcp::query::related_text(
+            &state(),
+            note,
+            *limit,
+            json,
+        )),
         _ => None,
     };
     if let Some(answer) = as_mcp {
         let text =
             answer.map_err(|e| CliError(e.strip_prefix("Error: ").unwrap_or(&e).to_string()))?;
-        return print_answer(&text).map(|()| ExitCode::SUCCESS);
+        return Ok((text, 0));
     }
-    let index = vault.index.read().unwrap_or_else(|e| e.into_inner());
+    let index = hub.index();
+    let root = hub.root();
     let texts = |path: &str| {
-        std::fs::read(vault.root.join(path))
+        std::fs::read(root.join(path))
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
@@ -203,7 +313,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         texts: &texts,
         format,
     };
-    let (text, code) = match command {
+    Ok(match command {
         Command::Query {
             query:
                 Query::Backlinks { .. }
@@ -229,16 +339,23 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         ),
         Command::Stats => (out.stats(&query::stats(&index)), 0),
         Command::Bench { .. } | Command::Lsp | Command::Mcp(_) => {
-            unreachable!("handled before opening the vault")
+            return Err(CliError(
+                "only `query`, `stats` and `check` answer here".into(),
+            ));
         }
         Command::Check { path_prefix } => {
             let problems = query::check(&index, path_prefix.as_deref().unwrap_or(""));
             let code = u8::from(!problems.is_empty());
             (out.check(&problems), code)
         }
-    };
-    print_answer(&text)?;
-    Ok(ExitCode::from(code))
+    })
+}
+
+fn with_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
 /// Prints an answer with a final line break. A closed pipe (`weft check |

@@ -305,6 +305,14 @@ impl LiveVault {
         self.commit(batch)
     }
 
+    /// Changes the index in place, serialised with every other update (the
+    /// disk's and the editors'): for text that is not on disk, such as an
+    /// editor's unsaved buffer.
+    pub fn update_index<T>(&self, change: impl FnOnce(&mut VaultIndex) -> T) -> T {
+        let _update = lock(&self.update);
+        change(&mut write(&self.index))
+    }
+
     /// Makes the whole index agree with the disk: rereads the ignore files,
     /// scans the vault, upserts what changed and removes what is gone. For
     /// lost events only; single changes go through [`LiveVault::apply_paths`].

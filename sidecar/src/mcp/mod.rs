@@ -59,7 +59,7 @@ pub use server::Server;
 pub use state::{McpState, Phase, StartError};
 
 /// `weft mcp` options.
-#[derive(Debug, Clone, Default, clap::Args)]
+#[derive(Debug, Clone, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct McpArgs {
     /// Offer only the read tools (also `[agent] read_only = true` in .weft.toml).
     #[arg(long)]

@@ -13,7 +13,18 @@ use crate::config::AgentConfig;
 use crate::vault::VaultIndex;
 
 /// Which tools a server offers.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum ToolSet {
     /// Reading, searching and links only.
     Read,

@@ -1,13 +1,12 @@
 //! One-shot answers for the command line (`weft query backlinks|graph|
 //! search|related`, and any read tool): the same Markdown text and
-//! structured JSON the MCP tools give, on a vault opened for the occasion.
+//! structured JSON the MCP tools give, on the vault's shared state (in the
+//! index daemon) or on one opened for the occasion.
 //! The requests behind the `backlinks`, `graph` and `related` prompts are
 //! built here too, so a prompt, `weft query` and the Zed slash command
 //! that runs it answer byte for byte alike.
 //!
 //! Must not know how the command line parses its arguments or prints.
-
-use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -15,10 +14,9 @@ use super::format::{Reply, ToolError};
 use super::server::TOOL_NAMES;
 use super::state::McpState;
 use super::{
-    McpArgs, check_vault, get_context, get_links, list_notes, list_tags, read_note, related_notes,
+    check_vault, get_context, get_links, list_notes, list_tags, read_note, related_notes,
     resolve_note, search_notes, vault_info,
 };
-use crate::io::LiveVault;
 
 /// Runs a read tool by name with JSON arguments, as `tools/call` would.
 pub fn call(state: &McpState, tool: &str, arguments: Value) -> Result<Reply, ToolError> {
@@ -51,15 +49,17 @@ pub fn call(state: &McpState, tool: &str, arguments: Value) -> Result<Reply, Too
 /// The answer of a read tool as text (Markdown) or JSON (the structured
 /// content, pretty-printed). `Err` holds the tool's error message.
 pub fn tool_text(
-    vault: &Arc<LiveVault>,
+    state: &McpState,
     tool: &str,
     arguments: Value,
     format_json: bool,
 ) -> Result<String, String> {
-    let fulltext = matches!(tool, "search_notes" | "get_context" | "related_notes");
-    answer_text(vault, fulltext, format_json, |state| {
-        call(state, tool, arguments)
-    })
+    answer_text(state, format_json, |state| call(state, tool, arguments))
+}
+
+/// Whether a read tool needs the full-text index.
+pub fn needs_fulltext(tool: &str) -> bool {
+    matches!(tool, "search_notes" | "get_context" | "related_notes")
 }
 
 /// How many backlinks the `backlinks` prompt and `weft query backlinks`
@@ -107,16 +107,13 @@ pub fn related_request(note: &str, limit: usize) -> related_notes::RelatedNotesA
     }
 }
 
-/// Runs `answer` on a state over `vault` and gives its text or JSON.
+/// Runs `answer` on `state` and gives its text or JSON.
 fn answer_text(
-    vault: &Arc<LiveVault>,
-    fulltext: bool,
+    state: &McpState,
     format_json: bool,
     answer: impl FnOnce(&McpState) -> Result<Reply, ToolError>,
 ) -> Result<String, String> {
-    let state = McpState::from_live(vault.clone(), McpArgs::default(), fulltext)
-        .map_err(|e| e.to_string())?;
-    let reply = answer(&state).map_err(|e| e.text())?;
+    let reply = answer(state).map_err(|e| e.text())?;
     Ok(if format_json {
         serde_json::to_string_pretty(&reply.structured).unwrap_or_default()
     } else {
@@ -126,20 +123,20 @@ fn answer_text(
 
 /// `weft query backlinks NOTE`: what the `backlinks` prompt shows.
 pub fn backlinks_text(
-    vault: &Arc<LiveVault>,
+    state: &McpState,
     note: &str,
     limit: usize,
     format_json: bool,
 ) -> Result<String, String> {
-    answer_text(vault, false, format_json, |state| {
+    answer_text(state, format_json, |state| {
         get_links::run(state, backlinks_request(note, limit))
     })
 }
 
 /// `weft query links NOTE`: the note's outgoing links, as `get_links`
 /// gives them.
-pub fn links_text(vault: &Arc<LiveVault>, note: &str, format_json: bool) -> Result<String, String> {
-    answer_text(vault, false, format_json, |state| {
+pub fn links_text(state: &McpState, note: &str, format_json: bool) -> Result<String, String> {
+    answer_text(state, format_json, |state| {
         get_links::run(
             state,
             get_links::GetLinksArgs {
@@ -157,26 +154,26 @@ pub fn links_text(vault: &Arc<LiveVault>, note: &str, format_json: bool) -> Resu
 
 /// `weft query graph NOTE`: what the `graph` prompt shows (at its depth).
 pub fn graph_text(
-    vault: &Arc<LiveVault>,
+    state: &McpState,
     note: &str,
     depth: u32,
     limit: usize,
     format_json: bool,
 ) -> Result<String, String> {
-    answer_text(vault, false, format_json, |state| {
+    answer_text(state, format_json, |state| {
         get_links::run(state, graph_request(note, depth, limit))
     })
 }
 
 /// `weft query search QUERY`: what `search_notes` answers for the query.
 pub fn search_text(
-    vault: &Arc<LiveVault>,
+    state: &McpState,
     query: &str,
     limit: usize,
     format_json: bool,
 ) -> Result<String, String> {
     tool_text(
-        vault,
+        state,
         "search_notes",
         json!({"query": query, "limit": limit}),
         format_json,
@@ -185,12 +182,12 @@ pub fn search_text(
 
 /// `weft query related NOTE`: what the `related` prompt shows.
 pub fn related_text(
-    vault: &Arc<LiveVault>,
+    state: &McpState,
     note: &str,
     limit: usize,
     format_json: bool,
 ) -> Result<String, String> {
-    answer_text(vault, true, format_json, |state| {
+    answer_text(state, format_json, |state| {
         related_notes::run(state, related_request(note, limit))
     })
 }

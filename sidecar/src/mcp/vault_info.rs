@@ -160,9 +160,7 @@ pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
             error,
             notes_indexed: s.notes,
             fulltext_indexed: state.search().map_or(0, |x| x.len()),
-            fulltext_total: state
-                .fulltext_total
-                .load(std::sync::atomic::Ordering::Relaxed),
+            fulltext_total: state.fulltext_progress().1,
             notes_ms,
             fulltext_ms,
             watching: state.live().is_some() && state.watch_error().is_none(),

@@ -47,6 +47,9 @@ pub enum OpError {
     },
     /// The note is not valid UTF-8; editing it could lose bytes.
     NotUtf8 { path: String, at: usize },
+    /// The note (or a note in the folder) is open in an editor with
+    /// changes not saved; writing would overwrite them.
+    Unsaved { path: String },
     /// Edit operation number `op` (0-based) failed.
     Edit {
         path: String,
@@ -102,6 +105,7 @@ impl OpError {
             OpError::Exists { .. } => "exists",
             OpError::Conflict { .. } => "conflict",
             OpError::NotUtf8 { .. } => "not_utf8",
+            OpError::Unsaved { .. } => "unsaved_in_editor",
             OpError::Edit { .. } => "edit_failed",
             OpError::Frontmatter { .. } => "frontmatter",
             OpError::TagPolicy { .. } => "tag_policy",
@@ -187,6 +191,11 @@ impl fmt::Display for OpError {
                 f,
                 "`{path}` does not exist, but expected_sha256 {expected} was given; nothing was written. \
                  Omit expected_sha256 to create it"
+            ),
+            OpError::Unsaved { path } => write!(
+                f,
+                "`{path}` has unsaved changes in the editor; nothing was written, so the editor's text is \
+                 kept. read_note shows the editor's text; ask the user to save (or discard) it, then retry"
             ),
             OpError::NotUtf8 { path, at } => write!(
                 f,

@@ -151,6 +151,7 @@ pub struct Ops<'a> {
     pub actor: String,
     policy: policy::WritePolicy,
     log: Option<&'a dyn WriteLog>,
+    guard: Option<&'a dyn WriteGuard>,
 }
 
 /// One file an operation wrote, as it is now on disk (for history).
@@ -175,6 +176,17 @@ pub enum Written {
 /// part way, since they are on disk. Errors are the log's own business.
 pub trait WriteLog: Send + Sync {
     fn record(&self, actor: &str, tool: &str, path: &str, written: &[Written]);
+}
+
+/// Stands between an operation and text that is not on disk yet: an
+/// editor's unsaved buffer is never overwritten.
+pub trait WriteGuard: Send + Sync {
+    /// Fails when `path` (a note, or with `folder` everything under it) has
+    /// unsaved changes somewhere.
+    fn check(&self, path: &str, folder: bool) -> Result<(), OpError>;
+    /// These vault paths were just written (and indexed): buffers holding
+    /// them (all saved, by [`WriteGuard::check`]) are now older than the disk.
+    fn written(&self, paths: &[String]);
 }
 
 /// A note's current content on disk.
@@ -217,7 +229,14 @@ impl<'a> Ops<'a> {
             actor: actor.into(),
             policy: policy::WritePolicy::new(&vault.root, &vault.config.agent),
             log: None,
+            guard: None,
         }
+    }
+
+    /// Refuses writes over what `guard` protects (editors' unsaved text).
+    pub fn with_guard(mut self, guard: &'a dyn WriteGuard) -> Ops<'a> {
+        self.guard = Some(guard);
+        self
     }
 
     /// Sends every operation's writes to `log` (history).
@@ -395,6 +414,12 @@ impl<'a> Ops<'a> {
     /// go in parallel (their fsyncs overlap); moves follow in order.
     pub(crate) fn execute(&self, tool: &str, path: &str, steps: &[Step]) -> Result<(), OpError> {
         for step in steps {
+            if let Some(guard) = self.guard {
+                match step {
+                    Step::Write { path, .. } => guard.check(path, false)?,
+                    Step::Move { from, .. } => guard.check(from, true)?,
+                }
+            }
             if let Step::Write { path, before, .. } = step {
                 self.check_unchanged(path, before.as_deref())?;
             }
@@ -442,6 +467,9 @@ impl<'a> Ops<'a> {
         }
         if !touched.is_empty() {
             self.vault.apply_paths(touched);
+            if let Some(guard) = self.guard {
+                guard.written(&touched_rel);
+            }
         }
         if let Some(log) = self.log {
             let written = self.written(&done_steps);

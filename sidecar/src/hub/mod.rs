@@ -1,0 +1,573 @@
+//! One vault's live state, shared by every session of the process: editor
+//! sessions (LSP), agent sessions (MCP) and one-shot queries. In the index
+//! daemon that is every face of the vault; run in-process, one face.
+//!
+//! A hub holds the note index (`LiveVault`, loaded in the background), the
+//! watcher, the full-text index and the note history (both built only once
+//! an agent or a search asks for them), the stream of changed paths, and
+//! the editors' open buffers ([`buffers`]): what an editor types is in the
+//! index for everyone, and a write over unsaved text is refused.
+//!
+//! Hubs are found by canonical vault path in a process-wide registry and
+//! live while a session holds them. This module knows no protocol.
+
+pub mod buffers;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock, RwLockReadGuard, Weak};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{broadcast, mpsc, watch};
+
+use crate::config::Config;
+use crate::history::History;
+use crate::io::{LiveVault, Watcher};
+use crate::search::{Change, DiskFiles, DocSource, SearchIndex};
+use crate::vault::VaultIndex;
+use crate::vault::note::is_note_path;
+
+pub use buffers::Buffers;
+
+/// Where loading stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Phase {
+    /// Reading and parsing the notes.
+    Loading,
+    /// Notes indexed; the full-text index is not built (yet).
+    FullText,
+    /// Notes, full text and history are ready.
+    Ready,
+    /// The vault could not be opened.
+    Failed(String),
+}
+
+/// Why a vault cannot be served.
+#[derive(Debug, Clone)]
+pub struct StartError(pub String);
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// Vault paths that changed on disk (a write, the watcher, an editor's file
+/// operation), after the index took them.
+pub type Changed = Arc<Vec<String>>;
+
+/// Open buffers that changed: the session that changed them and their
+/// vault paths.
+#[derive(Debug, Clone)]
+pub struct Edited {
+    pub session: u64,
+    pub paths: Arc<Vec<String>>,
+}
+
+/// The shared state of one vault.
+pub struct Hub {
+    root: PathBuf,
+    pub config: Config,
+    /// `.weft.toml` did not load: faces report this.
+    pub config_error: Option<String>,
+    pub files: DiskFiles,
+    live: OnceLock<Arc<LiveVault>>,
+    search: OnceLock<Arc<SearchIndex>>,
+    /// Set once opened (disabled when off or damaged).
+    history: OnceLock<Arc<History>>,
+    /// The history's start-up snapshot is done: listings are complete.
+    history_ready: AtomicBool,
+    phase: watch::Sender<Phase>,
+    started: Instant,
+    loading_started: AtomicBool,
+    /// Full text and history were asked for (by an agent or a search).
+    wants_full: AtomicBool,
+    full_started: AtomicBool,
+    notes_ms: AtomicUsize,
+    fulltext_ms: AtomicUsize,
+    pub fulltext_done: AtomicUsize,
+    pub fulltext_total: AtomicUsize,
+    changes: broadcast::Sender<Changed>,
+    edits: broadcast::Sender<Edited>,
+    /// Paths for the full-text index and the history, once they exist.
+    followers: Mutex<Vec<mpsc::UnboundedSender<Vec<String>>>>,
+    watcher: Mutex<Option<Watcher>>,
+    watch_error: Mutex<Option<String>>,
+    pub buffers: Buffers,
+    next_session: AtomicU64,
+}
+
+static HUBS: LazyLock<Mutex<HashMap<PathBuf, Weak<Hub>>>> = LazyLock::new(Mutex::default);
+
+static EMPTY: LazyLock<RwLock<VaultIndex>> = LazyLock::new(|| RwLock::new(VaultIndex::new()));
+
+/// How long changes seen on disk must be quiet before history records them
+/// (on top of the watcher's own debounce).
+const HISTORY_SETTLE: Duration = Duration::from_millis(400);
+/// A stream of changes that never settles is recorded at least this often.
+const HISTORY_MAX_WAIT: Duration = Duration::from_secs(5);
+
+impl Hub {
+    /// The process's hub for the vault at `root`, made on first use (nothing
+    /// is loaded until [`Hub::start`]). Refuses the file system root, a
+    /// missing folder and a file.
+    pub fn get(root: &Path) -> Result<Arc<Hub>, StartError> {
+        let canonical = check_root(root)?;
+        let mut hubs = lock(&HUBS);
+        hubs.retain(|_, hub| hub.strong_count() > 0);
+        if let Some(hub) = hubs.get(&canonical).and_then(Weak::upgrade) {
+            return Ok(hub);
+        }
+        let (config, config_error) = match Config::load(&canonical) {
+            Ok(config) => (config, None),
+            Err(e) => (Config::default(), Some(e.to_string())),
+        };
+        let hub = Arc::new(Hub::new(canonical.clone(), config, config_error));
+        hubs.insert(canonical, Arc::downgrade(&hub));
+        Ok(hub)
+    }
+
+    /// A hub of its own over a vault already loaded (the command line run
+    /// in-process, benchmarks): not shared, never watching, no history;
+    /// the full-text index is built now when asked for. Needs no runtime.
+    pub fn detached(live: Arc<LiveVault>, fulltext: bool) -> Result<Arc<Hub>, StartError> {
+        let hub = Hub::new(live.root.clone(), live.config.clone(), None);
+        hub.loading_started.store(true, Ordering::SeqCst);
+        if fulltext {
+            let sources = sources(&live);
+            hub.fulltext_total.store(sources.len(), Ordering::Relaxed);
+            let search = SearchIndex::build(&sources, &hub.files, &hub.fulltext_done)
+                .map_err(|e| StartError(e.to_string()))?;
+            let _ = hub.search.set(Arc::new(search));
+            return_free_memory();
+            hub.fulltext_ms.store(
+                hub.started.elapsed().as_millis() as usize,
+                Ordering::Relaxed,
+            );
+        }
+        let _ = hub.live.set(live);
+        hub.phase.send_replace(Phase::Ready);
+        Ok(Arc::new(hub))
+    }
+
+    fn new(root: PathBuf, config: Config, config_error: Option<String>) -> Hub {
+        let (phase, _) = watch::channel(Phase::Loading);
+        let (changes, _) = broadcast::channel(256);
+        let (edits, _) = broadcast::channel(256);
+        Hub {
+            files: DiskFiles { root: root.clone() },
+            root,
+            config,
+            config_error,
+            live: OnceLock::new(),
+            search: OnceLock::new(),
+            history: OnceLock::new(),
+            history_ready: AtomicBool::new(false),
+            phase,
+            started: Instant::now(),
+            loading_started: AtomicBool::new(false),
+            wants_full: AtomicBool::new(false),
+            full_started: AtomicBool::new(false),
+            notes_ms: AtomicUsize::new(0),
+            fulltext_ms: AtomicUsize::new(0),
+            fulltext_done: AtomicUsize::new(0),
+            fulltext_total: AtomicUsize::new(0),
+            changes,
+            edits,
+            followers: Mutex::default(),
+            watcher: Mutex::new(None),
+            watch_error: Mutex::new(None),
+            buffers: Buffers::default(),
+            next_session: AtomicU64::new(1),
+        }
+    }
+
+    /// The vault root (canonical).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// A number naming a new session (open buffers are filed by it).
+    pub fn new_session(&self) -> u64 {
+        self.next_session.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Starts loading the notes in the background, once; needs a tokio
+    /// runtime. The watcher follows the disk from then on.
+    pub fn start(self: &Arc<Self>) {
+        if self.loading_started.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        if let Some(error) = &self.config_error {
+            self.phase.send_replace(Phase::Failed(error.clone()));
+            return;
+        }
+        let hub = self.clone();
+        tokio::spawn(async move { hub.load().await });
+    }
+
+    /// Asks for the full-text index and the note history (agents and
+    /// searches need them; an editor alone does not): built in the
+    /// background once the notes are loaded, then [`Phase::Ready`].
+    pub fn want_full(self: &Arc<Self>) {
+        self.wants_full.store(true, Ordering::SeqCst);
+        if self.live.get().is_some() {
+            self.build_full();
+        }
+    }
+
+    async fn load(self: Arc<Self>) {
+        let root = self.root.clone();
+        let opened = tokio::task::spawn_blocking(move || LiveVault::open(&root)).await;
+        let live = match opened {
+            Ok(Ok(live)) => Arc::new(live),
+            Ok(Err(e)) => {
+                self.phase.send_replace(Phase::Failed(e.to_string()));
+                return;
+            }
+            Err(e) => {
+                self.phase
+                    .send_replace(Phase::Failed(format!("loading the vault failed: {e}")));
+                return;
+            }
+        };
+        self.notes_ms.store(
+            self.started.elapsed().as_millis() as usize,
+            Ordering::Relaxed,
+        );
+        // Buffers opened while loading are the truth for their notes.
+        let open = self.buffers.paths();
+        let _ = self.live.set(live.clone());
+        self.buffers.overlay(&live, &open);
+        self.phase.send_replace(Phase::FullText);
+        let weak = Arc::downgrade(&self);
+        match live.watch_with(move |paths| {
+            if let Some(hub) = weak.upgrade() {
+                hub.disk_changed(paths.to_vec(), true);
+            }
+        }) {
+            Ok(watcher) => *lock(&self.watcher) = Some(watcher),
+            Err(e) => {
+                tracing::warn!("{e}");
+                *lock(&self.watch_error) = Some(e.to_string());
+            }
+        }
+        if self.wants_full.load(Ordering::SeqCst) {
+            self.build_full();
+        }
+    }
+
+    /// Builds the full-text index and opens the history, once.
+    fn build_full(self: &Arc<Self>) {
+        let Some(live) = self.live.get().cloned() else {
+            return;
+        };
+        if self.full_started.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        // Paths changing from now on queue for both; they catch up after.
+        let (text_tx, text_rx) = mpsc::unbounded_channel();
+        let (history_tx, history_rx) = mpsc::unbounded_channel();
+        lock(&self.followers).extend([text_tx, history_tx]);
+        let sources = sources(&live);
+        self.fulltext_total.store(sources.len(), Ordering::Relaxed);
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let opening = hub.clone();
+            let history_live = live.clone();
+            let history_started =
+                tokio::task::spawn_blocking(move || opening.open_history(&history_live));
+            let building = hub.clone();
+            let built = tokio::task::spawn_blocking(move || {
+                SearchIndex::build(&sources, &building.files, &building.fulltext_done)
+            })
+            .await;
+            match built {
+                Ok(Ok(search)) => {
+                    let _ = hub.search.set(Arc::new(search));
+                    return_free_memory();
+                }
+                Ok(Err(e)) => tracing::error!("{e}"),
+                Err(e) => tracing::error!("building the full-text index failed: {e}"),
+            }
+            hub.fulltext_ms.store(
+                hub.started.elapsed().as_millis() as usize,
+                Ordering::Relaxed,
+            );
+            if let Err(e) = history_started.await {
+                tracing::error!("opening the note history failed: {e}");
+            }
+            hub.history_ready.store(true, Ordering::SeqCst);
+            let weak = Arc::downgrade(&hub);
+            tokio::spawn(record_external(weak.clone(), history_rx));
+            tokio::spawn(follow(weak, text_rx));
+            hub.phase.send_replace(Phase::Ready);
+        });
+    }
+
+    /// Opens the note history (a damaged store leaves it disabled with the
+    /// reason; a missing one is created) and records the vault as it is now:
+    /// the baseline of a new store, or what changed while Weft was not
+    /// running. Files are read under the history's lock, so a write that
+    /// lands meanwhile is never recorded older than it is.
+    fn open_history(&self, live: &LiveVault) {
+        let history = History::open(&self.root, &self.config.history).unwrap_or_else(|e| {
+            tracing::warn!("{e}");
+            History::disabled(e.to_string())
+        });
+        let history = self.history.get_or_init(|| Arc::new(history));
+        if !history.is_enabled() {
+            return;
+        }
+        let paths: Vec<String> = {
+            let index = read(&live.index);
+            index.notes().map(|(_, n)| n.path.to_string()).collect()
+        };
+        let root = &self.root;
+        let files = paths
+            .iter()
+            .filter_map(|p| std::fs::read(root.join(p)).ok().map(|bytes| (p, bytes)));
+        let started = Instant::now();
+        match history.snapshot_all(files) {
+            Ok(Some(commit)) => tracing::info!(
+                "note history: recorded the vault's state as {} ({} notes, {} ms)",
+                commit.short_id,
+                paths.len(),
+                started.elapsed().as_millis()
+            ),
+            Ok(None) => {}
+            Err(e) => tracing::error!("note history: recording the vault's state failed: {e}"),
+        }
+    }
+
+    /// After the index took `paths` from the disk: open buffers among them
+    /// go back on top, then the full-text index, the history (`outside`:
+    /// not Weft's own write, which its write log records) and every
+    /// session hear of them.
+    pub fn disk_changed(&self, paths: Vec<String>, outside: bool) {
+        if paths.is_empty() {
+            return;
+        }
+        if let Some(live) = self.live.get() {
+            self.buffers.overlay(live, &paths);
+        }
+        if outside {
+            for tx in lock(&self.followers).iter() {
+                let _ = tx.send(paths.clone());
+            }
+        } else {
+            // A tool's own write: search sees it before the tool answers.
+            self.update_fulltext(&paths);
+        }
+        let _ = self.changes.send(Arc::new(paths));
+    }
+
+    /// Tells the other sessions that open buffers changed.
+    pub fn buffers_edited(&self, session: u64, paths: Vec<String>) {
+        let _ = self.edits.send(Edited {
+            session,
+            paths: Arc::new(paths),
+        });
+    }
+
+    /// Brings the full-text index in step with the note index for `paths`
+    /// (vault paths that changed): one delete and add per note.
+    pub fn update_fulltext(&self, paths: &[String]) {
+        let (Some(live), Some(search)) = (self.live.get(), self.search.get()) else {
+            return;
+        };
+        let changes: Vec<Change> = {
+            let index = read(&live.index);
+            paths
+                .iter()
+                .filter(|p| is_note_path(p))
+                .map(|p| match index.id_of(p) {
+                    Some(id) if *index.note(id).path == **p => {
+                        Change::Upsert(DocSource::of(index.note(id)))
+                    }
+                    _ => Change::Remove(p.as_str().into()),
+                })
+                .collect()
+        };
+        if let Err(e) = search.apply(changes, &self.files) {
+            tracing::error!("{e}");
+        }
+    }
+
+    /// Paths changed on disk, as they happen.
+    pub fn subscribe_changes(&self) -> broadcast::Receiver<Changed> {
+        self.changes.subscribe()
+    }
+
+    /// Open buffers changed by some session, as they change.
+    pub fn subscribe_edits(&self) -> broadcast::Receiver<Edited> {
+        self.edits.subscribe()
+    }
+
+    /// Waits until the notes are loaded (or loading failed).
+    pub async fn wait_notes(&self) -> Phase {
+        self.wait_for(|p| !matches!(p, Phase::Loading)).await
+    }
+
+    /// Waits until everything asked for is loaded (or loading failed).
+    pub async fn wait_ready(&self) -> Phase {
+        self.wait_for(|p| matches!(p, Phase::Ready | Phase::Failed(_)))
+            .await
+    }
+
+    async fn wait_for(&self, done: impl Fn(&Phase) -> bool) -> Phase {
+        let mut rx = self.phase.subscribe();
+        let phase = rx.wait_for(|p| done(p)).await.map(|p| p.clone());
+        phase.unwrap_or_else(|_| self.phase())
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase.borrow().clone()
+    }
+
+    pub fn loading_started(&self) -> bool {
+        self.loading_started.load(Ordering::SeqCst)
+    }
+
+    pub fn live(&self) -> Option<&Arc<LiveVault>> {
+        self.live.get()
+    }
+
+    pub fn search(&self) -> Option<&Arc<SearchIndex>> {
+        self.search.get()
+    }
+
+    /// The note history, once opened (disabled when off or damaged).
+    pub fn history(&self) -> Option<&Arc<History>> {
+        self.history.get()
+    }
+
+    pub fn history_ready(&self) -> bool {
+        self.history_ready.load(Ordering::SeqCst)
+    }
+
+    /// The note index as far as it is loaded (empty while loading).
+    pub fn index(&self) -> RwLockReadGuard<'_, VaultIndex> {
+        match self.live.get() {
+            Some(live) => read(&live.index),
+            None => read(&EMPTY),
+        }
+    }
+
+    /// Load timings: (notes ms, full text ms), 0 while not done.
+    pub fn timings(&self) -> (usize, usize) {
+        (
+            self.notes_ms.load(Ordering::Relaxed),
+            self.fulltext_ms.load(Ordering::Relaxed),
+        )
+    }
+
+    pub fn seconds_since_start(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    pub fn watch_error(&self) -> Option<String> {
+        lock(&self.watch_error).clone()
+    }
+}
+
+/// Records changes seen on disk in the history, once they settle: a burst
+/// of saves (an editor, a sync tool) becomes one external commit. A path
+/// whose content history already has is skipped.
+async fn record_external(hub: Weak<Hub>, mut rx: mpsc::UnboundedReceiver<Vec<String>>) {
+    while let Some(mut paths) = rx.recv().await {
+        let first = Instant::now();
+        while first.elapsed() < HISTORY_MAX_WAIT {
+            match tokio::time::timeout(HISTORY_SETTLE, rx.recv()).await {
+                Ok(Some(more)) => paths.extend(more),
+                Ok(None) | Err(_) => break,
+            }
+        }
+        paths.sort();
+        paths.dedup();
+        let Some(hub) = hub.upgrade() else { return };
+        let Some(history) = hub.history.get().cloned() else {
+            continue;
+        };
+        let root = hub.root.clone();
+        drop(hub);
+        let _ = tokio::task::spawn_blocking(move || {
+            if let Err(e) = history.snapshot_external_at(&root, &paths) {
+                tracing::error!("note history: recording outside changes failed: {e}");
+            }
+        })
+        .await;
+    }
+}
+
+/// Applies changed paths to the full-text index as they come.
+async fn follow(hub: Weak<Hub>, mut rx: mpsc::UnboundedReceiver<Vec<String>>) {
+    while let Some(mut paths) = rx.recv().await {
+        while let Ok(more) = rx.try_recv() {
+            paths.extend(more);
+        }
+        paths.sort();
+        paths.dedup();
+        let Some(hub) = hub.upgrade() else { return };
+        let _ = tokio::task::spawn_blocking(move || hub.update_fulltext(&paths)).await;
+    }
+}
+
+fn sources(live: &LiveVault) -> Vec<DocSource> {
+    let index = read(&live.index);
+    index.notes().map(|(_, n)| DocSource::of(n)).collect()
+}
+
+/// The canonical vault folder, or why it cannot be one.
+fn check_root(root: &Path) -> Result<PathBuf, StartError> {
+    let canonical = root.canonicalize().map_err(|e| {
+        StartError(format!(
+            "cannot open the vault {}: {e}; pass an existing folder with --vault or WEFT_VAULT",
+            root.display()
+        ))
+    })?;
+    if canonical.parent().is_none() {
+        return Err(StartError(format!(
+            "refusing to serve {} as a vault: it is the root of the file system; pass the folder \
+             that holds your notes with --vault DIR or WEFT_VAULT (Zed starts context servers in \
+             the project folder; set its settings or arguments if it started in /)",
+            canonical.display()
+        )));
+    }
+    if !canonical.is_dir() {
+        return Err(StartError(format!(
+            "{} is not a folder; a vault is a folder of Markdown notes",
+            canonical.display()
+        )));
+    }
+    Ok(canonical)
+}
+
+/// Gives the memory the full-text build freed back to the system. Building
+/// holds every document in flight and two writer arenas; glibc keeps what
+/// they freed in its per-thread arenas, which would otherwise stay resident
+/// for the life of the server.
+fn return_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: malloc_trim only returns free heap pages to the kernel;
+        // it takes no pointers and is safe to call at any time.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+pub(crate) fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
