@@ -14,10 +14,12 @@ use serde_json::{Value, json};
 use tower_lsp_server::ls_types::*;
 
 use super::convert::{Encoding, LineIndex, uri_to_path};
+use tokio::sync::broadcast;
+
 use super::world::{ClientCaps, Doc, Located, Vault, World, lock, unwrap_settings};
 use super::{diagnostics, semantic_tokens};
 use crate::config::Config;
-use crate::io::{LiveVault, OpenError};
+use crate::hub::Phase;
 
 /// How long to wait for `workspace/configuration` before loading anyway.
 const CONFIGURATION_TIMEOUT: Duration = Duration::from_secs(2);
@@ -266,46 +268,50 @@ async fn register_watcher(world: &World) {
     }
 }
 
-/// Loads a vault off the async runtime, then serves from it.
+/// Loads a vault (its shared hub: at once when another session of the
+/// process loaded it already), then serves from it and follows what other
+/// sessions and the disk change.
 async fn load(world: Arc<World>, vault: Arc<Vault>) {
     let settings = lock(&world.settings).clone();
-    let root = vault.root.clone();
     let started = Instant::now();
-    let opened = tokio::task::spawn_blocking(move || {
-        match LiveVault::open_with_settings(&root, settings.as_ref()) {
-            // Bad editor settings must not keep the vault closed.
-            Err(OpenError::Config(error)) if settings.is_some() => {
-                LiveVault::open(&root).map(|live| (live, Some(error.to_string())))
-            }
-            other => other.map(|live| (live, None)),
-        }
-    })
-    .await;
-    let (live, settings_error) = match opened {
-        Ok(Ok(opened)) => opened,
-        Ok(Err(error)) => {
-            let message = format!("weft: {error}");
-            *lock(&vault.load_error) = Some(message.clone());
-            world.client.show_message(MessageType::ERROR, message).await;
-            return;
-        }
-        Err(error) => {
-            *lock(&vault.load_error) = Some(error.to_string());
-            tracing::error!("loading the vault failed: {error}");
-            return;
-        }
+    let Some(hub) = vault.hub.clone() else {
+        let message = format!(
+            "weft: cannot open the vault {}: it is not a folder",
+            vault.root.display()
+        );
+        *lock(&vault.load_error) = Some(message.clone());
+        world.client.show_message(MessageType::ERROR, message).await;
+        return;
     };
-    if let Some(error) = settings_error {
-        world
-            .client
-            .show_message(
-                MessageType::WARNING,
-                format!("weft: {error}; using .weft.toml only"),
-            )
-            .await;
+    // The settings as the client gave them by now (`workspace/configuration`
+    // may have answered since `initialize`); the index is the hub's.
+    match load_config(&vault.root, settings.as_ref()) {
+        Ok(config) => *vault.config.write().unwrap_or_else(PoisonError::into_inner) = config,
+        Err(error) if settings.is_some() => {
+            if let Ok(config) = Config::load(&vault.root) {
+                *vault.config.write().unwrap_or_else(PoisonError::into_inner) = config;
+            }
+            world
+                .client
+                .show_message(
+                    MessageType::WARNING,
+                    format!("weft: {error}; using .weft.toml only"),
+                )
+                .await;
+        }
+        Err(_) => {}
     }
-    let live = Arc::new(live);
-    vault.set_live(Arc::clone(&live));
+    hub.start();
+    if let Phase::Failed(error) = hub.wait_notes().await {
+        let message = format!("weft: {error}");
+        *lock(&vault.load_error) = Some(message.clone());
+        world.client.show_message(MessageType::ERROR, message).await;
+        return;
+    }
+    let Some(live) = hub.live().cloned() else {
+        return;
+    };
+    vault.set_live(live);
     // Buffers opened while loading are the truth for their notes.
     let open: Vec<String> = world
         .docs
@@ -316,9 +322,12 @@ async fn load(world: Arc<World>, vault: Arc<Vault>) {
     for rel in &open {
         world.index_doc(&vault, rel);
     }
-    if !world.caps().watch_dynamic {
-        start_watcher(&world, &vault, &live);
-    }
+    tokio::spawn(follow_hub(
+        Arc::downgrade(&world),
+        Arc::downgrade(&vault),
+        hub.subscribe_changes(),
+        hub.subscribe_edits(),
+    ));
     vault.refresh_ranks(true);
     vault.names();
     let notes = vault.read().len();
@@ -337,26 +346,51 @@ async fn load(world: Arc<World>, vault: Arc<Vault>) {
     world.schedule_refresh(true);
 }
 
-fn start_watcher(world: &Arc<World>, vault: &Arc<Vault>, live: &Arc<LiveVault>) {
-    let weak_world = Arc::downgrade(world);
-    let weak_vault = Arc::downgrade(vault);
-    let watched = live.watch_with(move |changed| {
-        if let (Some(world), Some(vault)) = (weak_world.upgrade(), weak_vault.upgrade()) {
-            world.reindex_open(&vault, changed);
-            world.schedule_refresh(true);
+/// What changes elsewhere reaches this session: notes changed on disk (the
+/// hub's watcher, an agent's write, another editor's file operation) and
+/// other sessions' buffers. Diagnostics are republished for both.
+async fn follow_hub(
+    world: Weak<World>,
+    vault: Weak<Vault>,
+    mut changes: broadcast::Receiver<crate::hub::Changed>,
+    mut edits: broadcast::Receiver<crate::hub::Edited>,
+) {
+    use broadcast::error::RecvError;
+    loop {
+        let paths = tokio::select! {
+            changed = changes.recv() => match changed {
+                Ok(paths) => Some(paths),
+                Err(RecvError::Lagged(_)) => None,
+                Err(RecvError::Closed) => return,
+            },
+            edited = edits.recv() => match edited {
+                Ok(edited) => {
+                    let own = vault.upgrade().is_some_and(|v| v.session == edited.session);
+                    if own {
+                        continue;
+                    }
+                    Some(edited.paths)
+                }
+                Err(RecvError::Lagged(_)) => None,
+                Err(RecvError::Closed) => return,
+            },
+        };
+        let (Some(world), Some(vault)) = (world.upgrade(), vault.upgrade()) else {
+            return;
+        };
+        match paths {
+            Some(paths) => world.notes_changed(&vault, &paths),
+            // Missed some: everything may have changed.
+            None => {
+                vault.ranks_changed();
+                vault.names_changed();
+            }
         }
-    });
-    match watched {
-        Ok(watcher) => *lock(&vault.watcher) = Some(watcher),
-        Err(error) => tracing::warn!("{error}"),
+        world.schedule_refresh(true);
     }
 }
 
-pub(super) fn shutdown(world: &World) {
-    for vault in world.vaults() {
-        lock(&vault.watcher).take();
-    }
-}
+pub(super) fn shutdown(_world: &World) {}
 
 /// `weft/status`: loading state per vault.
 pub(super) fn status(world: &World) -> Value {
@@ -407,6 +441,7 @@ pub(super) fn did_open(world: &World, params: DidOpenTextDocumentParams) {
     );
     world.index_doc(&vault, &rel);
     vault.touch(&rel);
+    world.edited(&vault, &rel);
     world.schedule_refresh(false);
 }
 
@@ -439,6 +474,7 @@ pub(super) fn did_change(world: &World, params: DidChangeTextDocumentParams) {
     }
     world.index_doc(&vault, &rel);
     vault.touch(&rel);
+    world.edited(&vault, &rel);
     world.schedule_refresh(false);
 }
 
@@ -450,6 +486,7 @@ pub(super) fn did_close(world: &World, params: DidCloseTextDocumentParams) {
     world.docs.remove(&abs);
     world.published.remove(&abs);
     world.unindex_doc(&vault, &rel);
+    world.edited(&vault, &rel);
     let client = world.client.clone();
     let uri = params.text_document.uri;
     tokio::spawn(async move { client.publish_diagnostics(uri, Vec::new(), None).await });
@@ -553,7 +590,11 @@ pub(super) fn files_changed<'a>(world: &World, uris: impl Iterator<Item = &'a Ur
         // sent after it see the change (file IO for the paths only).
         let changed = blocking(|| live.apply_paths(paths));
         if !changed.is_empty() {
-            world.reindex_open(&vault, &changed);
+            world.notes_changed(&vault, &changed);
+            if let Some(hub) = &vault.hub {
+                // Other sessions, the full text and history hear of it too.
+                hub.disk_changed(changed, true);
+            }
             any = true;
         }
     }

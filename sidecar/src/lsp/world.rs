@@ -22,7 +22,8 @@ use tower_lsp_server::ls_types::{Location, Position, Uri};
 
 use super::convert::{Encoding, LineIndex, path_to_uri, uri_to_path};
 use crate::config::Config;
-use crate::io::{LiveVault, Watcher, relative_path};
+use crate::hub::Hub;
+use crate::io::{LiveVault, relative_path};
 use crate::vault::complete::Signals;
 use crate::vault::key::path_key;
 use crate::vault::note::is_note_path;
@@ -163,10 +164,15 @@ const NAME_TABLE_FROM: usize = 20_000;
 /// Bookkeeping bytes of one cache entry besides its line index.
 const POSITION_ENTRY_OVERHEAD: usize = 96;
 
-/// One vault: a folder served from one index.
+/// One vault: a folder served from the process's shared index of it (its
+/// hub: the same index the agent and other editor sessions use).
 pub(crate) struct Vault {
     /// The folder, canonical when it exists.
     pub root: PathBuf,
+    /// The shared state; `None` when the folder cannot be a vault.
+    pub hub: Option<Arc<Hub>>,
+    /// This session's number in the hub (its open buffers are filed by it).
+    pub session: u64,
     /// The root's `file:` URI without a trailing `/`, made once.
     root_uri: OnceLock<String>,
     live: OnceLock<Arc<LiveVault>>,
@@ -190,14 +196,16 @@ pub(crate) struct Vault {
     names_running: AtomicBool,
     /// Notes opened or edited in this session: the most recent of all.
     touched: Mutex<HashMap<String, Instant>>,
-    pub watcher: Mutex<Option<Watcher>>,
     /// Why loading failed, when it did.
     pub load_error: Mutex<Option<String>>,
 }
 
 impl Vault {
     pub fn new(root: PathBuf, config: Config) -> Vault {
+        let hub = Hub::get(&root).ok();
         Vault {
+            session: hub.as_ref().map_or(0, |h| h.new_session()),
+            hub,
             root,
             root_uri: OnceLock::new(),
             live: OnceLock::new(),
@@ -213,14 +221,12 @@ impl Vault {
             names_dirty: AtomicBool::new(true),
             names_running: AtomicBool::new(false),
             touched: Mutex::default(),
-            watcher: Mutex::new(None),
             load_error: Mutex::new(None),
         }
     }
 
-    /// Serves from `live` from now on.
+    /// Serves from `live` (the hub's index) from now on.
     pub fn set_live(&self, live: Arc<LiveVault>) {
-        *self.config.write().unwrap_or_else(PoisonError::into_inner) = live.config.clone();
         let _ = self.live.set(live);
     }
 
@@ -376,6 +382,21 @@ impl Vault {
             *lock(&vault.ranks_last) = Some((started, started.elapsed()));
             vault.ranks_running.store(false, Ordering::Release);
         });
+    }
+}
+
+impl Drop for Vault {
+    /// The session's buffers close with it (a client that went away without
+    /// closing them must not leave its text in the shared index).
+    fn drop(&mut self) {
+        if let Some(hub) = &self.hub {
+            let paths = hub
+                .buffers
+                .close_session(self.live.get().map(|l| &**l), self.session);
+            if !paths.is_empty() {
+                hub.buffers_edited(self.session, paths);
+            }
+        }
     }
 }
 
@@ -736,12 +757,26 @@ impl World {
         })
     }
 
-    /// Parses an open buffer and puts it in its vault's index.
+    /// Parses an open buffer and puts it in its vault's index: the shared
+    /// one (for every session) once loaded, else the session's own.
     pub fn index_doc(&self, vault: &Vault, rel: &str) {
         let _update = lock(&vault.update);
         let Some(text) = self.docs.get(&vault.abs(rel)).map(|d| Arc::clone(&d.text)) else {
             return;
         };
+        if let Some(hub) = &vault.hub {
+            let live = vault.live().map(|l| &**l);
+            let reshaped = hub.buffers.set(live, vault.session, rel, Arc::clone(&text));
+            if live.is_some() {
+                if reshaped.links {
+                    vault.ranks_changed();
+                }
+                if reshaped.names {
+                    vault.names_changed();
+                }
+                return;
+            }
+        }
         let note = crate::vault::parse::parse_text(rel, &text);
         let mut index = vault
             .index()
@@ -760,16 +795,19 @@ impl World {
         }
     }
 
-    /// After a buffer closed: the disk is the truth again for its note.
+    /// After a buffer closed: the disk (or another session's buffer) is
+    /// the truth again for its note.
     pub fn unindex_doc(&self, vault: &Vault, rel: &str) {
         let _update = lock(&vault.update);
         let abs = vault.abs(rel);
-        if let Some(live) = vault.live() {
-            if !live.apply_paths([abs]).is_empty() {
+        if let Some(hub) = &vault.hub {
+            let live = vault.live().map(|l| &**l);
+            hub.buffers.close(live, vault.session, rel);
+            if live.is_some() {
                 vault.ranks_changed();
                 vault.names_changed();
+                return;
             }
-            return;
         }
         let mut index = vault
             .index()
@@ -785,17 +823,21 @@ impl World {
         }
     }
 
-    /// After the index took paths from disk: puts back open buffers among
-    /// them (the buffer is the truth while it is open).
-    pub fn reindex_open(&self, vault: &Vault, changed: &[String]) {
+    /// After notes changed elsewhere (the disk, another session's buffer):
+    /// caches of names and backlink counts may be stale. (The hub puts open
+    /// buffers back on top of what it takes from the disk.)
+    pub fn notes_changed(&self, vault: &Vault, changed: &[String]) {
         if !changed.is_empty() {
             vault.ranks_changed();
             vault.names_changed();
         }
-        for rel in changed {
-            if self.docs.contains_key(&vault.abs(rel)) {
-                self.index_doc(vault, rel);
-            }
+    }
+
+    /// Tells the vault's other sessions that this session's buffer of `rel`
+    /// changed (opened, edited or closed).
+    pub fn edited(&self, vault: &Vault, rel: &str) {
+        if let Some(hub) = &vault.hub {
+            hub.buffers_edited(vault.session, vec![rel.to_string()]);
         }
     }
 

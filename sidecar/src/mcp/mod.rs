@@ -44,7 +44,7 @@ mod restore_note;
 mod versions;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

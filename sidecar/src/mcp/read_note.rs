@@ -133,6 +133,11 @@ pub struct NoteOut {
     /// metadata are the note's as it was in that version).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<VersionOut>,
+    /// The note is open in the editor with changes not saved yet: this is
+    /// the editor's text (sha256 included), and writes to it are refused
+    /// until the user saves.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unsaved: bool,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -325,6 +330,7 @@ fn read_one(
             .map(|d| format!("L{}: {}", d.line + 1, d.message))
             .collect(),
         version: None,
+        unsaved: state.unsaved(&indexed.path),
     };
     match view {
         View::Full | View::Body => {
@@ -550,6 +556,9 @@ fn render(note: &NoteOut) -> String {
     if let Some(m) = &note.modified {
         out.push_str(&format!(" · modified {m}"));
     }
+    if note.unsaved {
+        out.push_str(" · **unsaved changes in the editor** (this is the editor's text; writes wait until it is saved)");
+    }
     out.push_str(&format!(
         " · links: {} out, {} in",
         note.links_out, note.links_in
@@ -723,6 +732,7 @@ fn read_version(state: &McpState, args: &ReadNoteArgs, version: &str) -> ToolRes
             .map(|d| format!("L{}: {}", d.line + 1, d.message))
             .collect(),
         version: Some(version_out),
+        unsaved: false,
     };
     let offset = args.offset.unwrap_or(0);
     let max_chars = args

@@ -13,6 +13,7 @@ mod features;
 mod protocol;
 mod references;
 mod rename;
+mod shared;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -47,6 +48,9 @@ pub(super) struct Options {
     pub as_workspace_folder: bool,
     /// Serve these folders of the fixture as workspace folders instead.
     pub folders: Vec<&'static str>,
+    /// Serve this existing folder (another session's vault) instead of a
+    /// fixture of its own.
+    pub attach: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -59,6 +63,7 @@ impl Default for Options {
             wait_ready: true,
             as_workspace_folder: false,
             folders: Vec::new(),
+            attach: None,
         }
     }
 }
@@ -76,7 +81,7 @@ pub(super) struct TestClient {
     arrived: Arc<Notify>,
     next_id: std::sync::atomic::AtomicI64,
     /// Kept for its lifetime: the vault is deleted with it.
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
     /// The vault root, canonical.
     pub root: PathBuf,
     pub encoding: Encoding,
@@ -186,9 +191,15 @@ impl TestClient {
     }
 
     pub async fn start_with(fixture: &str, options: Options) -> TestClient {
-        let dir = tempfile::tempdir().expect("temp dir");
-        write_fixture(dir.path(), fixture);
-        let root = dir.path().canonicalize().expect("canonical root");
+        let (dir, root) = match &options.attach {
+            Some(root) => (None, root.canonicalize().expect("canonical root")),
+            None => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                write_fixture(dir.path(), fixture);
+                let root = dir.path().canonicalize().expect("canonical root");
+                (Some(dir), root)
+            }
+        };
         let (client_side, server_side) = tokio::io::duplex(1 << 22);
         let (server_read, server_write) = tokio::io::split(server_side);
         let vault_override =
@@ -255,6 +266,12 @@ impl TestClient {
             client.wait_ready().await;
         }
         client
+    }
+
+    /// Closes the connection without `shutdown` or closing documents, as
+    /// a client that crashed.
+    pub async fn disconnect(self) {
+        let _ = self.writer.lock().await.shutdown().await;
     }
 
     /// Polls `weft/status` until every vault is loaded and ranked.
