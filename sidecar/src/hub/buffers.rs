@@ -193,12 +193,12 @@ fn index_text(live: &LiveVault, rel: &str, text: &str) -> Reshaped {
 }
 
 /// Whether an edit left a note's names alone: its path, title and aliases.
-fn same_names(old: &Note, new: &Note) -> bool {
+pub(crate) fn same_names(old: &Note, new: &Note) -> bool {
     old.path == new.path && old.title == new.title && old.aliases == new.aliases
 }
 
 /// Whether an edit left a note's link targets alone.
-fn same_links(old: &Note, new: &Note) -> bool {
+pub(crate) fn same_links(old: &Note, new: &Note) -> bool {
     old.links.len() == new.links.len()
         && old
             .links

@@ -23,6 +23,7 @@ use tower_lsp_server::ls_types::{Location, Position, Uri};
 use super::convert::{Encoding, LineIndex, path_to_uri, uri_to_path};
 use crate::config::Config;
 use crate::hub::Hub;
+use crate::hub::buffers::{same_links, same_names};
 use crate::io::{LiveVault, relative_path};
 use crate::vault::complete::Signals;
 use crate::vault::key::path_key;
@@ -851,21 +852,6 @@ impl World {
     pub fn texts<'a>(&'a self, vault: &'a Vault) -> Texts<'a> {
         Texts { world: self, vault }
     }
-}
-
-/// Whether an edit left a note's names alone: its path, title and aliases.
-fn same_names(old: &crate::vault::Note, new: &crate::vault::Note) -> bool {
-    old.path == new.path && old.title == new.title && old.aliases == new.aliases
-}
-
-/// Whether an edit left a note's link targets alone.
-fn same_links(old: &crate::vault::Note, new: &crate::vault::Note) -> bool {
-    old.links.len() == new.links.len()
-        && old
-            .links
-            .iter()
-            .zip(&new.links)
-            .all(|(a, b)| a.target == b.target && a.kind == b.kind)
 }
 
 /// Note texts for the domain: open buffers first, else the disk.
