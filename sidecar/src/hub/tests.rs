@@ -1,0 +1,120 @@
+//! The registry (one hub per vault, gone when unused) and the buffer rules
+//! (unsaved, stale, several sessions).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Hub, Phase};
+use crate::ops::WriteGuard;
+
+fn vault(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+async fn loaded(dir: &tempfile::TempDir) -> Arc<Hub> {
+    let hub = Hub::get(dir.path()).expect("hub");
+    hub.start();
+    let phase = tokio::time::timeout(Duration::from_secs(60), hub.wait_notes())
+        .await
+        .expect("loaded in time");
+    assert_eq!(phase, Phase::FullText);
+    hub
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_hub_per_vault_while_someone_holds_it() {
+    let dir = vault(&[("a.md", "# A\n")]);
+    let hub = loaded(&dir).await;
+    let spelled = dir.path().join("sub").join("..");
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    assert!(Arc::ptr_eq(&hub, &Hub::get(&spelled).unwrap()));
+    let other = vault(&[]);
+    assert!(!Arc::ptr_eq(&hub, &Hub::get(other.path()).unwrap()));
+    // Loaded, watching, with full text asked for: still dropped when the
+    // last session lets go (background work holds it weakly).
+    hub.want_full();
+    tokio::time::timeout(Duration::from_secs(60), hub.wait_ready())
+        .await
+        .expect("ready in time");
+    let weak = Arc::downgrade(&hub);
+    drop(hub);
+    for _ in 0..100 {
+        if weak.upgrade().is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(weak.upgrade().is_none(), "a hub nobody holds stays alive");
+    let fresh = Hub::get(dir.path()).unwrap();
+    assert_eq!(fresh.phase(), Phase::Loading);
+}
+
+#[test]
+fn roots_that_cannot_be_vaults_are_refused() {
+    assert!(Hub::get(std::path::Path::new("/")).is_err());
+    let dir = vault(&[("a.md", "# A\n")]);
+    assert!(Hub::get(&dir.path().join("a.md")).is_err());
+    assert!(Hub::get(&dir.path().join("missing")).is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn buffers_are_indexed_guarded_and_go_stale() {
+    let dir = vault(&[("a.md", "# A\n"), ("b.md", "# B\n"), ("f/c.md", "# C\n")]);
+    let hub = loaded(&dir).await;
+    let live = hub.live().cloned();
+    let live = live.as_deref();
+    let (one, two) = (hub.new_session(), hub.new_session());
+    let links_to_b = |hub: &Hub| {
+        let index = hub.index();
+        let b = index.id_of("b.md").unwrap();
+        index.backlinks(b).len()
+    };
+    // The same text as the disk: indexed, not unsaved.
+    hub.buffers.set(live, one, "a.md", Arc::new("# A\n".into()));
+    assert!(hub.check("a.md", false).is_ok());
+    // Typed: in the index for everyone, and guarded.
+    let reshaped = hub
+        .buffers
+        .set(live, one, "a.md", Arc::new("# A\n[[b]]\n".into()));
+    assert!(reshaped.links && !reshaped.names);
+    assert_eq!(links_to_b(&hub), 1);
+    assert!(hub.check("a.md", false).is_err());
+    assert!(hub.check("b.md", false).is_ok());
+    // A folder move is guarded by the buffers under it.
+    hub.buffers
+        .set(live, two, "f/c.md", Arc::new("# C typed\n".into()));
+    assert!(hub.check("f", true).is_err());
+    assert!(hub.check("f", false).is_ok());
+    // Two sessions on one note: closing one leaves the other's text.
+    hub.buffers
+        .set(live, two, "a.md", Arc::new("# A\n[[b]] [[b]]\n".into()));
+    assert_eq!(links_to_b(&hub), 2);
+    assert!(hub.buffers.close(live, two, "a.md"));
+    assert_eq!(links_to_b(&hub), 1);
+    // The disk catches up (saved); a write overtakes the buffer: stale,
+    // so the disk is what counts and nothing is unsaved.
+    std::fs::write(dir.path().join("a.md"), "# A\n[[b]]\n").unwrap();
+    assert!(hub.check("a.md", false).is_ok());
+    std::fs::write(dir.path().join("a.md"), "# A\nrewritten\n").unwrap();
+    live.unwrap().apply_paths([dir.path().join("a.md")]);
+    hub.written(&["a.md".to_string()]);
+    hub.disk_changed(vec!["a.md".into()], false);
+    assert_eq!(links_to_b(&hub), 0);
+    assert!(hub.check("a.md", false).is_ok());
+    assert_eq!(hub.buffers.text("a.md"), None);
+    // The editor sends its text again: it counts again.
+    hub.buffers
+        .set(live, one, "a.md", Arc::new("# A\n[[b]] again\n".into()));
+    assert!(hub.check("a.md", false).is_err());
+    // A session that ends takes its buffers along; the disk is back.
+    let closed = hub.buffers.close_session(live, one);
+    assert_eq!(closed, ["a.md"]);
+    assert_eq!(links_to_b(&hub), 0);
+    assert!(hub.check("a.md", false).is_ok());
+}
