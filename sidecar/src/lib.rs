@@ -6,6 +6,8 @@
 
 pub mod cli;
 pub mod config;
+#[cfg(unix)]
+pub mod daemon;
 pub mod history;
 pub mod hub;
 pub mod io;

@@ -168,8 +168,10 @@ struct Wire {
 
 impl Wire {
     fn start(vault: &Path) -> Wire {
+        // In-process: the SIGKILL must hit the process that writes (the
+        // daemon's own death is tests/tests/daemon.rs's business).
         let mut child = Command::new(weft_bin())
-            .args(["mcp", "--vault"])
+            .args(["--no-daemon", "mcp", "--vault"])
             .arg(vault)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

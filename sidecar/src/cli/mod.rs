@@ -47,6 +47,16 @@ struct GlobalOpts {
     /// Output: compact Markdown for people and agents, or JSON for programs.
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Serve in this process instead of through the vault's index daemon
+    /// (which `lsp`, `mcp`, `query`, `stats` and `check` share by default).
+    #[arg(
+        long,
+        global = true,
+        env = "WEFT_NO_DAEMON",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::FalseyValueParser::new()
+    )]
+    no_daemon: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -69,6 +79,14 @@ enum Command {
     },
     /// Counts: notes, links (resolved, ambiguous, unresolved), tags, orphans.
     Stats,
+    /// The vault's index daemon, which the other commands start and share;
+    /// never started by hand.
+    #[command(hide = true)]
+    Daemon {
+        /// Exit after this many seconds without connections.
+        #[arg(long, default_value_t = 120)]
+        idle: u64,
+    },
     /// Generate vaults and time the product on them (for developers).
     #[command(hide = true)]
     Bench {
@@ -159,13 +177,45 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let format = cli.global.format;
+    let daemon = cfg!(unix) && !cli.global.no_daemon;
     let command = match cli.command {
         Command::Bench { bench } => return bench::run(bench).map(|()| ExitCode::SUCCESS),
+        #[cfg(unix)]
+        Command::Daemon { idle } => {
+            let root = vault_root(cli.global.vault.as_deref())?;
+            return Ok(crate::daemon::server::run(
+                &root,
+                std::time::Duration::from_secs(idle),
+            ));
+        }
+        #[cfg(unix)]
+        Command::Lsp if daemon => return Ok(crate::daemon::face::lsp(cli.global.vault)),
         Command::Lsp => return Ok(crate::lsp::run_stdio(cli.global.vault)),
+        #[cfg(unix)]
+        Command::Mcp(args) if daemon => {
+            let root = crate::mcp::vault_root(cli.global.vault.clone())
+                .and_then(|root| crate::hub::check_root(&root))
+                .map_err(|e| CliError(e.to_string()))?;
+            return Ok(crate::daemon::face::mcp(root, args));
+        }
         Command::Mcp(args) => return Ok(crate::mcp::run_stdio(cli.global.vault, args)),
         command => command,
     };
     let root = vault_root(cli.global.vault.as_deref())?;
+    #[cfg(unix)]
+    if daemon {
+        let argv: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        match crate::daemon::face::query(argv, &root) {
+            Ok(answer) => {
+                eprint!("{}", answer.stderr);
+                print_answer(answer.stdout.trim_end_matches('\n'))?;
+                return Ok(ExitCode::from(answer.code));
+            }
+            Err(reason) => eprintln!("weft: no index daemon ({reason}); answering in-process"),
+        }
+    }
     let live = Arc::new(LiveVault::open(&root).map_err(|e| CliError(e.to_string()))?);
     let hub = Hub::detached(live, needs_fulltext(&command)).map_err(|e| CliError(e.to_string()))?;
     let (text, code) = answer_on(&hub, command, format)?;
@@ -211,7 +261,7 @@ pub async fn answer(argv: Vec<OsString>, vault: PathBuf) -> Answer {
     };
     let format = cli.global.format;
     let command = match cli.command {
-        Command::Bench { .. } | Command::Lsp | Command::Mcp(_) => {
+        Command::Bench { .. } | Command::Lsp | Command::Mcp(_) | Command::Daemon { .. } => {
             return failed("only `query`, `stats` and `check` are answered this way".into());
         }
         command => command,
@@ -338,7 +388,7 @@ fn answer_on(hub: &Arc<Hub>, command: Command, format: Format) -> Result<(String
             0,
         ),
         Command::Stats => (out.stats(&query::stats(&index)), 0),
-        Command::Bench { .. } | Command::Lsp | Command::Mcp(_) => {
+        Command::Bench { .. } | Command::Lsp | Command::Mcp(_) | Command::Daemon { .. } => {
             return Err(CliError(
                 "only `query`, `stats` and `check` answer here".into(),
             ));

@@ -522,7 +522,7 @@ fn sources(live: &LiveVault) -> Vec<DocSource> {
 }
 
 /// The canonical vault folder, or why it cannot be one.
-fn check_root(root: &Path) -> Result<PathBuf, StartError> {
+pub fn check_root(root: &Path) -> Result<PathBuf, StartError> {
     let canonical = root.canonicalize().map_err(|e| {
         StartError(format!(
             "cannot open the vault {}: {e}; pass an existing folder with --vault or WEFT_VAULT",

@@ -1,0 +1,437 @@
+//! The faces' side: find the vault's daemon or start it (under a lock, so
+//! faces starting at once start one), say hello, then forward stdin and
+//! stdout message by message. When the daemon goes away mid-session the
+//! face answers the requests in flight with an error, starts a new daemon
+//! and replays the session into it ([`Replay`]); a face that cannot reach
+//! or start a daemon serves in-process (saying so on stderr), the same way.
+
+use std::path::{Path, PathBuf};
+use std::process::{ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::net::UnixStream;
+use tokio::sync::mpsc;
+
+use super::place::Place;
+use super::replay::{Replay, Verdict};
+use super::server::place_for;
+use super::wire::Framing;
+use super::{Face, Hello, Welcome, idle_from_env};
+use crate::cli::Answer;
+use crate::mcp::{McpArgs, McpState};
+
+/// How long a face waits for a daemon it started to listen.
+const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// Daemon restarts tried before serving in-process.
+const RESTARTS: u32 = 3;
+/// A session that keeps dying is given up.
+const MAX_RESTARTS_PER_MINUTE: usize = 5;
+
+/// What a face serves: which vault, which session.
+#[derive(Clone)]
+struct Target {
+    vault: PathBuf,
+    face: Face,
+    framing: Framing,
+}
+
+/// A session's other end: the daemon, or a session in this process.
+struct Conn {
+    writer: Box<dyn AsyncWrite + Unpin + Send>,
+    /// Messages from the server; closed when it is gone.
+    messages: mpsc::Receiver<Vec<u8>>,
+}
+
+impl Conn {
+    fn new<R>(reader: R, writer: Box<dyn AsyncWrite + Unpin + Send>, framing: Framing) -> Conn
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    {
+        let (tx, messages) = mpsc::channel(64);
+        tokio::spawn(async move {
+            let mut reader = BufReader::new(reader);
+            while let Ok(Some(body)) = framing.read(&mut reader).await {
+                if tx.send(body).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Conn { writer, messages }
+    }
+}
+
+/// `weft lsp`. The vault is `vault` (`--vault`), else the first workspace
+/// folder (or root) of the client's `initialize`, else the working folder.
+pub fn lsp(vault: Option<PathBuf>) -> ExitCode {
+    run(async move {
+        let mut stdin = BufReader::new(tokio::io::stdin());
+        let first = match Framing::Lsp.read(&mut stdin).await {
+            Ok(Some(first)) => first,
+            _ => return ExitCode::SUCCESS,
+        };
+        let root = vault
+            .clone()
+            .or_else(|| root_of_initialize(&first))
+            .or_else(|| std::env::current_dir().ok())
+            .map(|r| r.canonicalize().unwrap_or(r))
+            .unwrap_or_default();
+        let target = Target {
+            vault: root,
+            face: Face::Lsp {
+                vault_override: vault.is_some(),
+            },
+            framing: Framing::Lsp,
+        };
+        forward(target, stdin, vec![first]).await
+    })
+}
+
+/// `weft mcp` on the vault at `vault` (already resolved by the caller).
+pub fn mcp(vault: PathBuf, args: McpArgs) -> ExitCode {
+    run(async move {
+        let target = Target {
+            vault: vault.canonicalize().unwrap_or(vault),
+            face: Face::Mcp { args },
+            framing: Framing::Mcp,
+        };
+        forward(target, BufReader::new(tokio::io::stdin()), Vec::new()).await
+    })
+}
+
+/// A `weft query|stats|check` command line answered by the vault's daemon
+/// (started if needed); `Err` says why none could answer.
+pub fn query(argv: Vec<String>, vault: &Path) -> Result<Answer, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let vault = vault.to_path_buf();
+    runtime.block_on(async move {
+        let hello = Hello {
+            weft: super::place::build_tag(),
+            vault: vault.clone(),
+            face: Face::Query { argv },
+        };
+        let stream = open_daemon(&vault, &hello).await?;
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .await
+            .map_err(|e| format!("the daemon did not answer: {e}"))?;
+        serde_json::from_str(&line).map_err(|e| format!("the daemon's answer is unreadable: {e}"))
+    })
+}
+
+fn run(work: impl std::future::Future<Output = ExitCode>) -> ExitCode {
+    // Two workers: a session served in-process (the fallback) blocks in
+    // place on multi-thread runtimes only.
+    match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => {
+            let code = runtime.block_on(work);
+            runtime.shutdown_timeout(Duration::from_millis(100));
+            code
+        }
+        Err(error) => {
+            eprintln!("weft: cannot start the async runtime: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Forwards the client's messages (`first`, then stdin) to the server and
+/// back until the client is done, restarting the server when it dies.
+async fn forward(
+    target: Target,
+    stdin: BufReader<tokio::io::Stdin>,
+    first: Vec<Vec<u8>>,
+) -> ExitCode {
+    let framing = target.framing;
+    let (client_tx, mut client) = mpsc::channel::<Vec<u8>>(64);
+    tokio::spawn(async move {
+        let mut stdin = stdin;
+        while let Ok(Some(body)) = framing.read(&mut stdin).await {
+            if client_tx.send(body).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = tokio::io::stdout();
+    let mut replay = Replay::new(framing);
+    let mut conn = connect(&target, 0).await;
+    let mut client_done = false;
+    let mut restarts: Vec<Instant> = Vec::new();
+    // While a new session has not answered its replayed handshake: what
+    // waits to be sent to it, in order.
+    let mut held: Option<Vec<Vec<u8>>> = None;
+    for body in first {
+        if replay.client(&body) == Verdict::Forward {
+            let _ = framing.write(&mut conn.writer, &body).await;
+        }
+    }
+    loop {
+        tokio::select! {
+            from_client = client.recv(), if !client_done => match from_client {
+                Some(body) => {
+                    if replay.client(&body) == Verdict::Forward {
+                        match held.as_mut() {
+                            Some(held) => held.push(body),
+                            // A failed write shows as the server's end below.
+                            None => {
+                                let _ = framing.write(&mut conn.writer, &body).await;
+                            }
+                        }
+                    }
+                }
+                None => {
+                    client_done = true;
+                    let _ = conn.writer.shutdown().await;
+                }
+            },
+            from_server = conn.messages.recv() => match from_server {
+                Some(body) => match replay.server(&body) {
+                    Verdict::Forward => {
+                        if framing.write(&mut stdout, &body).await.is_err() {
+                            return ExitCode::SUCCESS; // The client is gone.
+                        }
+                    }
+                    Verdict::Drop => {}
+                    Verdict::Resume => {
+                        for body in held.take().unwrap_or_default() {
+                            let _ = framing.write(&mut conn.writer, &body).await;
+                        }
+                    }
+                },
+                None if client_done || replay.ending => return ExitCode::SUCCESS,
+                None => {
+                    restarts.retain(|t| t.elapsed() < Duration::from_secs(60));
+                    if restarts.len() >= MAX_RESTARTS_PER_MINUTE {
+                        eprintln!("weft: the session ended {MAX_RESTARTS_PER_MINUTE} times within a minute; giving up");
+                        return ExitCode::FAILURE;
+                    }
+                    restarts.push(Instant::now());
+                    tracing::warn!("weft: the index daemon went away; starting another");
+                    for error in replay.orphaned() {
+                        let _ = framing.write(&mut stdout, &error).await;
+                    }
+                    conn = connect(&target, 1).await;
+                    let (now, later) = replay.replay();
+                    held = (!now.is_empty()).then_some(later.clone());
+                    let send = if held.is_some() { now } else { later };
+                    for body in send {
+                        let _ = framing.write(&mut conn.writer, &body).await;
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// The vault's daemon (started if needed, tried again after a failure),
+/// else a session in this process.
+async fn connect(target: &Target, restart: u32) -> Conn {
+    let hello = Hello {
+        weft: super::place::build_tag(),
+        vault: target.vault.clone(),
+        face: target.face.clone(),
+    };
+    if crate::hub::check_root(&target.vault).is_err() {
+        // Not a vault: the session itself says why, in-process.
+        return in_process(target);
+    }
+    let tries = if restart == 0 { 1 } else { RESTARTS };
+    let mut reason = String::new();
+    for attempt in 0..tries {
+        if attempt > 0 {
+            tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt))).await;
+        }
+        match open_daemon(&target.vault, &hello).await {
+            Ok(stream) => {
+                let (read, write) = stream.into_split();
+                return Conn::new(read, Box::new(write), target.framing);
+            }
+            Err(why) => reason = why,
+        }
+    }
+    eprintln!("weft: no index daemon ({reason}); serving in-process");
+    in_process(target)
+}
+
+/// A session of this process, over a pipe.
+fn in_process(target: &Target) -> Conn {
+    let (ours, theirs) = tokio::io::duplex(1 << 20);
+    let (server_read, server_write) = tokio::io::split(theirs);
+    let vault = target.vault.clone();
+    match target.face.clone() {
+        Face::Lsp { vault_override } => {
+            let vault_override = vault_override.then_some(vault);
+            tokio::spawn(crate::lsp::serve(server_read, server_write, vault_override));
+        }
+        Face::Mcp { args } => {
+            tokio::spawn(async move {
+                match McpState::open(&vault, args) {
+                    Ok(state) => {
+                        if let Err(error) =
+                            crate::mcp::serve(state, (server_read, server_write)).await
+                        {
+                            eprintln!("weft mcp: {error}");
+                        }
+                    }
+                    Err(error) => eprintln!("weft mcp: {error}"),
+                }
+            });
+        }
+        Face::Query { .. } => {}
+    }
+    let (read, write) = tokio::io::split(ours);
+    Conn::new(read, Box::new(write), target.framing)
+}
+
+/// Connects to the vault's daemon, starting it when nothing answers, and
+/// says hello.
+async fn open_daemon(vault: &Path, hello: &Hello) -> Result<UnixStream, String> {
+    let place = place_for(vault)?;
+    let stream = match UnixStream::connect(&place.socket).await {
+        Ok(stream) => stream,
+        Err(_) => start_daemon(vault, &place).await?,
+    };
+    greet(stream, hello).await
+}
+
+async fn greet(stream: UnixStream, hello: &Hello) -> Result<UnixStream, String> {
+    let mut line = serde_json::to_string(hello).map_err(|e| e.to_string())?;
+    line.push('\n');
+    let mut stream = stream;
+    stream
+        .write_all(line.as_bytes())
+        .await
+        .map_err(|e| format!("the daemon hung up: {e}"))?;
+    // Read the welcome byte by byte: what follows belongs to the session.
+    let mut welcome = Vec::new();
+    let mut byte = [0u8; 1];
+    loop {
+        use tokio::io::AsyncReadExt;
+        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut byte))
+            .await
+            .map_err(|_| "the daemon did not answer in time".to_string())?
+            .map_err(|e| format!("the daemon hung up: {e}"))?;
+        if n == 0 {
+            return Err("the daemon hung up".into());
+        }
+        if byte[0] == b'\n' {
+            break;
+        }
+        welcome.push(byte[0]);
+    }
+    let welcome: Welcome =
+        serde_json::from_slice(&welcome).map_err(|e| format!("a bad welcome: {e}"))?;
+    match welcome.error {
+        None if welcome.ok => Ok(stream),
+        error => Err(error.unwrap_or_else(|| "refused".into())),
+    }
+}
+
+/// Starts the vault's daemon unless another face just did (one at a time,
+/// under the lock file), clearing a stale socket; waits until it listens.
+async fn start_daemon(vault: &Path, place: &Place) -> Result<UnixStream, String> {
+    let lock_path = place.lock.clone();
+    let lock = tokio::task::spawn_blocking(move || {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)?;
+        file.lock()?;
+        Ok::<_, std::io::Error>(file)
+    })
+    .await
+    .map_err(|e| e.to_string())?
+    .map_err(|e| format!("cannot take {}: {e}", place.lock.display()))?;
+    if let Ok(stream) = UnixStream::connect(&place.socket).await {
+        return Ok(stream); // Another face started it meanwhile.
+    }
+    // Nothing answers: whatever is there is stale.
+    let _ = std::fs::remove_file(&place.socket);
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find weft itself: {e}"))?;
+    if std::fs::metadata(&place.log).is_ok_and(|m| m.len() > 1 << 20) {
+        let _ = std::fs::remove_file(&place.log);
+    }
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&place.log)
+        .map_err(|e| format!("cannot open {}: {e}", place.log.display()))?;
+    let mut command = std::process::Command::new(exe);
+    command
+        .arg("--vault")
+        .arg(vault)
+        .arg("daemon")
+        .arg("--idle")
+        .arg(idle_from_env().as_secs().to_string())
+        .env_remove("WEFT_NO_DAEMON")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log);
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start the daemon: {e}"))?;
+    let started = Instant::now();
+    loop {
+        if let Ok(stream) = UnixStream::connect(&place.socket).await {
+            drop(lock);
+            return Ok(stream);
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!(
+                "the daemon stopped at once ({status}; see {})",
+                place.log.display()
+            ));
+        }
+        if started.elapsed() > START_TIMEOUT {
+            return Err(format!(
+                "the daemon did not start listening within {} s (see {})",
+                START_TIMEOUT.as_secs(),
+                place.log.display()
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The vault an `initialize` request names: its first workspace folder,
+/// else its root URI, else its root path.
+fn root_of_initialize(body: &[u8]) -> Option<PathBuf> {
+    let message: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let params = &message["params"];
+    let uri = params["workspaceFolders"][0]["uri"]
+        .as_str()
+        .or_else(|| params["rootUri"].as_str());
+    if let Some(uri) = uri {
+        let uri: tower_lsp_server::ls_types::Uri = uri.parse().ok()?;
+        return crate::lsp::convert::uri_to_path(&uri);
+    }
+    params["rootPath"].as_str().map(PathBuf::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vault_comes_from_the_initialize_request() {
+        let folders = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file:///b","workspaceFolders":[{"uri":"file:///a%20b/c","name":"c"}]}}"#;
+        assert_eq!(root_of_initialize(folders), Some(PathBuf::from("/a b/c")));
+        let root = br#"{"id":1,"method":"initialize","params":{"rootUri":"file:///r"}}"#;
+        assert_eq!(root_of_initialize(root), Some(PathBuf::from("/r")));
+        let path = br#"{"id":1,"method":"initialize","params":{"rootPath":"/p"}}"#;
+        assert_eq!(root_of_initialize(path), Some(PathBuf::from("/p")));
+        assert_eq!(root_of_initialize(b"{}"), None);
+        assert_eq!(root_of_initialize(b"junk"), None);
+    }
+}

@@ -1,0 +1,180 @@
+//! Where a vault's daemon lives: a private runtime folder (mode 0700, ours)
+//! and, in it, a socket named from Weft's version, the build of the running
+//! binary and the vault's canonical path, so two versions (or two builds)
+//! never talk to each other, with its lock, pid and log files beside it.
+
+use std::fmt;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// The longest socket path the platform takes (`sun_path` less its NUL).
+const MAX_SOCKET_PATH: usize = 100;
+
+/// The files of one vault's daemon.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub socket: PathBuf,
+    pub lock: PathBuf,
+    pub pid: PathBuf,
+    pub log: PathBuf,
+}
+
+/// Why no daemon can be used (the face then runs in-process).
+#[derive(Debug, Clone)]
+pub struct PlaceError(pub String);
+
+impl fmt::Display for PlaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Place {
+    /// The place of `vault`'s daemon (canonical path) for this build, in
+    /// `dir`, which is made private if it does not exist.
+    pub fn new(dir: &Path, vault: &Path, build: &str) -> Result<Place, PlaceError> {
+        private_dir(dir)?;
+        let digest = Sha256::digest(vault.as_os_str().as_encoded_bytes());
+        let vault_hash: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        let stem = dir.join(format!("weft-{build}-{vault_hash}"));
+        let with = |ext: &str| {
+            let mut path = stem.clone().into_os_string();
+            path.push(ext);
+            PathBuf::from(path)
+        };
+        let socket = with(".sock");
+        if socket.as_os_str().len() > MAX_SOCKET_PATH {
+            return Err(PlaceError(format!(
+                "the daemon's socket path would be too long ({}); set WEFT_RUNTIME_DIR to a shorter folder",
+                socket.display()
+            )));
+        }
+        Ok(Place {
+            socket,
+            lock: with(".lock"),
+            pid: with(".pid"),
+            log: with(".log"),
+        })
+    }
+}
+
+/// The runtime folder: `$WEFT_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/weft`,
+/// else `/tmp/weft-<uid>`.
+pub fn runtime_dir() -> PathBuf {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var("WEFT_RUNTIME_DIR") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = var("XDG_RUNTIME_DIR") {
+        return PathBuf::from(dir).join("weft");
+    }
+    std::env::temp_dir().join(format!("weft-{}", uid()))
+}
+
+/// This process's user id.
+pub fn uid() -> u32 {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    unsafe { libc::getuid() }
+}
+
+/// Makes `dir` (mode 0700) unless it exists; refuses one that is not a
+/// folder, not ours, or open to others.
+fn private_dir(dir: &Path) -> Result<(), PlaceError> {
+    if !dir.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| PlaceError(format!("cannot make {}: {e}", dir.display())))?;
+        // Parents made on the way keep the umask; the folder itself is ours.
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| PlaceError(format!("cannot protect {}: {e}", dir.display())))?;
+    }
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| PlaceError(format!("cannot read {}: {e}", dir.display())))?;
+    if !meta.is_dir() {
+        return Err(PlaceError(format!("{} is not a folder", dir.display())));
+    }
+    if meta.uid() != uid() {
+        return Err(PlaceError(format!(
+            "{} belongs to another user; set WEFT_RUNTIME_DIR to a folder of your own",
+            dir.display()
+        )));
+    }
+    if meta.mode() & 0o077 != 0 {
+        return Err(PlaceError(format!(
+            "{} is open to other users (mode {:o}); make it private (chmod 700) or set WEFT_RUNTIME_DIR",
+            dir.display(),
+            meta.mode() & 0o777
+        )));
+    }
+    Ok(())
+}
+
+/// The running binary's build: Weft's version and a short hash of the
+/// executable's size and modification time (a rebuilt or another copy of
+/// `weft` gets a daemon of its own).
+pub fn build_tag() -> String {
+    let exe = std::env::current_exe().and_then(std::fs::metadata);
+    let (len, mtime) = match exe {
+        Ok(meta) => (meta.len(), (meta.mtime(), meta.mtime_nsec())),
+        Err(_) => (0, (0, 0)),
+    };
+    let digest = Sha256::digest(format!("{len}:{}:{}", mtime.0, mtime.1));
+    let short: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{}-{short}", env!("CARGO_PKG_VERSION"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_differ_by_vault_and_build_and_stay_short() {
+        let run = tempfile::tempdir().unwrap();
+        let dir = run.path().join("weft");
+        let a = Place::new(&dir, Path::new("/notes/a"), "0.1.0-aaaa").unwrap();
+        assert_eq!(
+            a,
+            Place::new(&dir, Path::new("/notes/a"), "0.1.0-aaaa").unwrap()
+        );
+        assert_ne!(
+            a.socket,
+            Place::new(&dir, Path::new("/notes/b"), "0.1.0-aaaa")
+                .unwrap()
+                .socket
+        );
+        assert_ne!(
+            a.socket,
+            Place::new(&dir, Path::new("/notes/a"), "0.1.1-aaaa")
+                .unwrap()
+                .socket
+        );
+        assert!(a.socket.to_string_lossy().ends_with(".sock"));
+        let mode = std::fs::metadata(&dir).unwrap().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+        let long = run.path().join("x".repeat(90));
+        assert!(Place::new(&long, Path::new("/v"), "0.1.0-aaaa").is_err());
+    }
+
+    #[test]
+    fn a_folder_open_to_others_is_refused() {
+        let run = tempfile::tempdir().unwrap();
+        let dir = run.path().join("open");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let error = Place::new(&dir, Path::new("/v"), "t").unwrap_err();
+        assert!(error.0.contains("open to other users"), "{error}");
+        let file = run.path().join("file");
+        std::fs::write(&file, "").unwrap();
+        assert!(Place::new(&file, Path::new("/v"), "t").is_err());
+    }
+
+    #[test]
+    fn the_build_tag_names_the_version() {
+        assert!(build_tag().starts_with(concat!(env!("CARGO_PKG_VERSION"), "-")));
+        assert_eq!(build_tag(), build_tag());
+    }
+}
