@@ -19,3 +19,4 @@ run query resolve Plan
 run query search '"first-class" OR roadmap'
 run query related Weft
 run check
+printf '\nThese answers came from the vault'"'"'s index daemon (started by the first command,\nshared by `weft lsp`, `weft mcp` and `weft query`; it exits after 2 idle minutes).\n'

@@ -125,6 +125,11 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
     if ours {
         let _ = std::fs::remove_file(&place.pid);
     }
+    if !root.is_dir() {
+        // Nobody will ask for a vault that is gone: leave nothing behind.
+        let _ = std::fs::remove_file(&place.log);
+        let _ = std::fs::remove_file(&place.lock);
+    }
     Ok(why)
 }
 
