@@ -176,8 +176,9 @@ impl Ops<'_> {
             dry_run,
         );
         let changed = current.as_ref().is_none_or(|c| c.text != after);
-        if changed && !dry_run {
-            self.execute(
+        if changed {
+            self.perform(
+                dry_run,
                 "daily_note",
                 &rel,
                 &[Step::Write {

@@ -139,9 +139,7 @@ impl Ops<'_> {
             from: rel.clone(),
             to: trash_path.clone(),
         });
-        if !dry_run {
-            self.execute("delete_note", &rel, &steps)?;
-        }
+        self.perform(dry_run, "delete_note", &rel, &steps)?;
         Ok(DeleteReport {
             path: rel,
             trash_path,

@@ -66,8 +66,9 @@ impl Ops<'_> {
             Vec::new()
         };
         let dry_run = request.options.dry_run;
-        if changed && !dry_run {
-            self.execute(
+        if changed {
+            self.perform(
+                dry_run,
                 "edit_note",
                 &rel,
                 &[Step::Write {

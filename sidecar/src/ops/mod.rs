@@ -407,19 +407,44 @@ impl<'a> Ops<'a> {
         policy::check_tags(&index, &self.config().tags, old, new_path, new)
     }
 
+    /// Carries out `steps` ([`Ops::execute`]), or for a dry run only
+    /// checks what would refuse them before anything is read again: an
+    /// editor's unsaved text (a dry run's diff is against the disk, which
+    /// is not what the user sees).
+    pub(crate) fn perform(
+        &self,
+        dry_run: bool,
+        tool: &str,
+        path: &str,
+        steps: &[Step],
+    ) -> Result<(), OpError> {
+        if dry_run {
+            return self.check_guard(steps);
+        }
+        self.execute(tool, path, steps)
+    }
+
+    fn check_guard(&self, steps: &[Step]) -> Result<(), OpError> {
+        let Some(guard) = self.guard else {
+            return Ok(());
+        };
+        for step in steps {
+            match step {
+                Step::Write { path, .. } => guard.check(path, false)?,
+                Step::Move { from, .. } => guard.check(from, true)?,
+            }
+        }
+        Ok(())
+    }
+
     /// Carries out `steps`, each checked again against the disk right
     /// before, then brings the index up to date for every path touched (also
     /// after a failure, for the steps that were done). Every write's check
     /// runs first, so a conflict found then changes nothing. Runs of writes
     /// go in parallel (their fsyncs overlap); moves follow in order.
     pub(crate) fn execute(&self, tool: &str, path: &str, steps: &[Step]) -> Result<(), OpError> {
+        self.check_guard(steps)?;
         for step in steps {
-            if let Some(guard) = self.guard {
-                match step {
-                    Step::Write { path, .. } => guard.check(path, false)?,
-                    Step::Move { from, .. } => guard.check(from, true)?,
-                }
-            }
             if let Step::Write { path, before, .. } = step {
                 self.check_unchanged(path, before.as_deref())?;
             }

@@ -307,15 +307,13 @@ impl Ops<'_> {
                 });
             }
         }
-        if !dry_run {
-            self.execute("move_note", &from, &steps)?;
-            if kind == "folder" && !whole_folder {
-                remove_empty_folders(&self.abs(&from));
-                if self.abs(&from).exists() {
-                    warnings.push(format!(
-                        "`{from}` still holds files Weft does not index (hidden or excluded); they were not moved"
-                    ));
-                }
+        self.perform(dry_run, "move_note", &from, &steps)?;
+        if !dry_run && kind == "folder" && !whole_folder {
+            remove_empty_folders(&self.abs(&from));
+            if self.abs(&from).exists() {
+                warnings.push(format!(
+                    "`{from}` still holds files Weft does not index (hidden or excluded); they were not moved"
+                ));
             }
         }
         Ok(MoveReport {

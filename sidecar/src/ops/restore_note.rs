@@ -67,8 +67,9 @@ impl Ops<'_> {
             Some(&request.content),
             dry_run,
         );
-        if !dry_run && !unchanged {
-            self.execute(
+        if !unchanged {
+            self.perform(
+                dry_run,
                 "restore_note",
                 &rel,
                 &[Step::Write {

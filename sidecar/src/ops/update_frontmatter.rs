@@ -176,8 +176,9 @@ impl Ops<'_> {
             warnings.extend(lost_links(&self.index(), &rel, &current.text, &text));
         }
         let dry_run = request.options.dry_run;
-        if changed && !dry_run {
-            self.execute(
+        if changed {
+            self.perform(
+                dry_run,
                 "update_frontmatter",
                 &rel,
                 &[Step::Write {

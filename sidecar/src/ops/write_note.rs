@@ -128,17 +128,16 @@ impl Ops<'_> {
             Some(&text),
             dry_run,
         );
-        if !dry_run {
-            self.execute(
-                "write_note",
-                &rel,
-                &[Step::Write {
-                    path: rel.clone(),
-                    before: before.clone(),
-                    after: text.clone(),
-                }],
-            )?;
-        }
+        self.perform(
+            dry_run,
+            "write_note",
+            &rel,
+            &[Step::Write {
+                path: rel.clone(),
+                before: before.clone(),
+                after: text.clone(),
+            }],
+        )?;
         let links = resolved_links(&self.index(), &rel, &text);
         let mut unresolved: Vec<String> = Vec::new();
         for link in &links {

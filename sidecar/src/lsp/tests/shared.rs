@@ -120,6 +120,14 @@ async fn an_agent_write_over_unsaved_text_is_refused() {
         )
         .await;
     assert!(error.contains("unsaved changes in the editor"), "{error}");
+    // A dry run says so too (its diff would be against the saved text).
+    let error = agent
+        .err(
+            "edit_note",
+            json!({"path": "a", "ops": [{"op": "append", "text": "x"}], "dry_run": true}),
+        )
+        .await;
+    assert!(error.contains("unsaved changes in the editor"), "{error}");
     // A move of c with link updates would rewrite a.md: refused too.
     let error = agent
         .err(
