@@ -272,7 +272,7 @@ pub async fn answer(argv: Vec<OsString>, vault: PathBuf) -> Answer {
     };
     hub.start();
     let phase = if needs_fulltext(&command) {
-        hub.want_full();
+        hub.want_fulltext();
         hub.wait_ready().await
     } else {
         hub.wait_notes().await

@@ -83,17 +83,23 @@ pub struct Hub {
     phase: watch::Sender<Phase>,
     started: Instant,
     loading_started: AtomicBool,
-    /// Full text and history were asked for (by an agent or a search).
-    wants_full: AtomicBool,
-    full_started: AtomicBool,
+    /// Full text was asked for (by an agent or a search).
+    wants_fulltext: AtomicBool,
+    fulltext_started: AtomicBool,
+    fulltext_built: AtomicBool,
+    /// History was asked for (by an agent).
+    wants_history: AtomicBool,
+    history_started: AtomicBool,
     notes_ms: AtomicUsize,
     fulltext_ms: AtomicUsize,
     pub fulltext_done: AtomicUsize,
     pub fulltext_total: AtomicUsize,
     changes: broadcast::Sender<Changed>,
     edits: broadcast::Sender<Edited>,
-    /// Paths for the full-text index and the history, once they exist.
-    followers: Mutex<Vec<mpsc::UnboundedSender<Vec<String>>>>,
+    /// Outside changes for the full-text index and the history, once they
+    /// are being built.
+    fulltext_tx: Mutex<Option<mpsc::UnboundedSender<Vec<String>>>>,
+    history_tx: Mutex<Option<mpsc::UnboundedSender<Vec<String>>>>,
     watcher: Mutex<Option<Watcher>>,
     watch_error: Mutex<Option<String>>,
     pub buffers: Buffers,
@@ -169,15 +175,19 @@ impl Hub {
             phase,
             started: Instant::now(),
             loading_started: AtomicBool::new(false),
-            wants_full: AtomicBool::new(false),
-            full_started: AtomicBool::new(false),
+            wants_fulltext: AtomicBool::new(false),
+            fulltext_started: AtomicBool::new(false),
+            fulltext_built: AtomicBool::new(false),
+            wants_history: AtomicBool::new(false),
+            history_started: AtomicBool::new(false),
             notes_ms: AtomicUsize::new(0),
             fulltext_ms: AtomicUsize::new(0),
             fulltext_done: AtomicUsize::new(0),
             fulltext_total: AtomicUsize::new(0),
             changes,
             edits,
-            followers: Mutex::default(),
+            fulltext_tx: Mutex::default(),
+            history_tx: Mutex::default(),
             watcher: Mutex::new(None),
             watch_error: Mutex::new(None),
             buffers: Buffers::default(),
@@ -209,13 +219,20 @@ impl Hub {
         tokio::spawn(async move { hub.load().await });
     }
 
-    /// Asks for the full-text index and the note history (agents and
-    /// searches need them; an editor alone does not): built in the
-    /// background once the notes are loaded, then [`Phase::Ready`].
+    /// Asks for the full-text index and the note history (an agent needs
+    /// both; an editor alone neither): built in the background once the
+    /// notes are loaded, then [`Phase::Ready`].
     pub fn want_full(self: &Arc<Self>) {
-        self.wants_full.store(true, Ordering::SeqCst);
+        self.wants_history.store(true, Ordering::SeqCst);
+        self.want_fulltext();
+    }
+
+    /// Asks for the full-text index alone (a search from the command line:
+    /// no history store is made in the vault for it).
+    pub fn want_fulltext(self: &Arc<Self>) {
+        self.wants_fulltext.store(true, Ordering::SeqCst);
         if self.live.get().is_some() {
-            self.build_full();
+            self.build_extras();
         }
     }
 
@@ -255,57 +272,83 @@ impl Hub {
                 *lock(&self.watch_error) = Some(e.to_string());
             }
         }
-        if self.wants_full.load(Ordering::SeqCst) {
-            self.build_full();
-        }
+        self.build_extras();
     }
 
-    /// Builds the full-text index and opens the history, once.
-    fn build_full(self: &Arc<Self>) {
+    /// Builds the full-text index and opens the history, each once and
+    /// when asked for; [`Phase::Ready`] once what was asked for is done.
+    fn build_extras(self: &Arc<Self>) {
         let Some(live) = self.live.get().cloned() else {
             return;
         };
-        if self.full_started.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        // Paths changing from now on queue for both; they catch up after.
-        let (text_tx, text_rx) = mpsc::unbounded_channel();
-        let (history_tx, history_rx) = mpsc::unbounded_channel();
-        lock(&self.followers).extend([text_tx, history_tx]);
-        let sources = sources(&live);
-        self.fulltext_total.store(sources.len(), Ordering::Relaxed);
-        let hub = self.clone();
-        tokio::spawn(async move {
-            let opening = hub.clone();
-            let history_live = live.clone();
-            let history_started =
-                tokio::task::spawn_blocking(move || opening.open_history(&history_live));
-            let building = hub.clone();
-            let built = tokio::task::spawn_blocking(move || {
-                SearchIndex::build(&sources, &building.files, &building.fulltext_done)
-            })
-            .await;
-            match built {
-                Ok(Ok(search)) => {
-                    let _ = hub.search.set(Arc::new(search));
-                    return_free_memory();
+        if self.wants_history.load(Ordering::SeqCst)
+            && !self.history_started.swap(true, Ordering::SeqCst)
+        {
+            if self.phase() == Phase::Ready {
+                self.phase.send_replace(Phase::FullText);
+            }
+            // Outside changes from now on queue; recorded once it is open.
+            let (tx, rx) = mpsc::unbounded_channel();
+            *lock(&self.history_tx) = Some(tx);
+            let hub = self.clone();
+            let live = live.clone();
+            tokio::spawn(async move {
+                let opening = hub.clone();
+                if let Err(e) =
+                    tokio::task::spawn_blocking(move || opening.open_history(&live)).await
+                {
+                    tracing::error!("opening the note history failed: {e}");
                 }
-                Ok(Err(e)) => tracing::error!("{e}"),
-                Err(e) => tracing::error!("building the full-text index failed: {e}"),
-            }
-            hub.fulltext_ms.store(
-                hub.started.elapsed().as_millis() as usize,
-                Ordering::Relaxed,
-            );
-            if let Err(e) = history_started.await {
-                tracing::error!("opening the note history failed: {e}");
-            }
-            hub.history_ready.store(true, Ordering::SeqCst);
-            let weak = Arc::downgrade(&hub);
-            tokio::spawn(record_external(weak.clone(), history_rx));
-            tokio::spawn(follow(weak, text_rx));
-            hub.phase.send_replace(Phase::Ready);
-        });
+                hub.history_ready.store(true, Ordering::SeqCst);
+                tokio::spawn(record_external(Arc::downgrade(&hub), rx));
+                hub.update_phase();
+            });
+        }
+        if self.wants_fulltext.load(Ordering::SeqCst)
+            && !self.fulltext_started.swap(true, Ordering::SeqCst)
+        {
+            // Changes from now on queue; applied once it is built.
+            let (tx, rx) = mpsc::unbounded_channel();
+            *lock(&self.fulltext_tx) = Some(tx);
+            let sources = sources(&live);
+            self.fulltext_total.store(sources.len(), Ordering::Relaxed);
+            let hub = self.clone();
+            tokio::spawn(async move {
+                let building = hub.clone();
+                let built = tokio::task::spawn_blocking(move || {
+                    SearchIndex::build(&sources, &building.files, &building.fulltext_done)
+                })
+                .await;
+                match built {
+                    Ok(Ok(search)) => {
+                        let _ = hub.search.set(Arc::new(search));
+                        return_free_memory();
+                    }
+                    Ok(Err(e)) => tracing::error!("{e}"),
+                    Err(e) => tracing::error!("building the full-text index failed: {e}"),
+                }
+                hub.fulltext_ms.store(
+                    hub.started.elapsed().as_millis() as usize,
+                    Ordering::Relaxed,
+                );
+                hub.fulltext_built.store(true, Ordering::SeqCst);
+                tokio::spawn(follow(Arc::downgrade(&hub), rx));
+                hub.update_phase();
+            });
+        }
+    }
+
+    /// Ready once the full text is built and, when asked for, the history
+    /// is open.
+    fn update_phase(&self) {
+        let history_done =
+            !self.wants_history.load(Ordering::SeqCst) || self.history_ready.load(Ordering::SeqCst);
+        if self.fulltext_built.load(Ordering::SeqCst)
+            && history_done
+            && !matches!(self.phase(), Phase::Failed(_))
+        {
+            self.phase.send_replace(Phase::Ready);
+        }
     }
 
     /// Opens the note history (a damaged store leaves it disabled with the
@@ -355,8 +398,10 @@ impl Hub {
             self.buffers.overlay(live, &paths);
         }
         if outside {
-            for tx in lock(&self.followers).iter() {
-                let _ = tx.send(paths.clone());
+            for tx in [&self.fulltext_tx, &self.history_tx] {
+                if let Some(tx) = lock(tx).as_ref() {
+                    let _ = tx.send(paths.clone());
+                }
             }
         } else {
             // A tool's own write: search sees it before the tool answers.

@@ -112,6 +112,13 @@ async fn an_agent_write_over_unsaved_text_is_refused() {
     editor.open("a.md").await;
     let typed = "# A\nSee [[Ghost]] and [[c]].\nTyped, not saved.\n";
     editor.change("a.md", typed).await;
+    // The editor's notification and the agent's call race; wait for it.
+    agent
+        .eventually("the typed text reaches the agent", || async {
+            let (_, read) = agent.ok("read_note", json!({"path": "a"})).await;
+            read["notes"][0]["unsaved"] == true
+        })
+        .await;
     let disk = std::fs::read(agent.root().join("a.md")).unwrap();
     let error = agent
         .err(
