@@ -1,7 +1,9 @@
 //! The server's life: the handshake (capabilities, position encoding,
-//! vault roots, settings), loading vaults in the background, following
-//! files (the client's watcher or Weft's own), open buffers (incremental
-//! sync), settings changes, and the task that republishes diagnostics.
+//! vault roots, settings), loading vaults (the process's shared hubs) in
+//! the background, following files (the client's watcher, and the hub's:
+//! its watcher, agents' writes, other editors' buffers), open buffers
+//! (incremental sync), settings changes, and the task that republishes
+//! diagnostics.
 //!
 //! It must not know what any feature computes; it keeps the index equal to
 //! the buffers and the disk, and tells the client when answers changed.

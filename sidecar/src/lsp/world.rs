@@ -1,6 +1,7 @@
 //! The language server's state: the vaults it serves (one per workspace
-//! folder, loading in the background), the open buffers (the truth for
-//! their notes), the client's capabilities, and caches that keep requests
+//! folder, each over the process's shared hub of it), the open buffers (the
+//! truth for their notes, in the shared index for every session), the
+//! client's capabilities, and caches that keep requests
 //! proportional to their answer (line indexes of other notes, backlink
 //! counts for ranking).
 //!
