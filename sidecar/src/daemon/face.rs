@@ -374,6 +374,12 @@ async fn start_daemon(vault: &Path, place: &Place) -> Result<UnixStream, String>
         .arg("--idle")
         .arg(idle_from_env().as_secs().to_string())
         .env_remove("WEFT_NO_DAEMON")
+        // Paths are absolute; the daemon must not pin the face's folder.
+        .current_dir("/")
+        .env(
+            "WEFT_RUNTIME_DIR",
+            place.socket.parent().unwrap_or(Path::new("/")),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log);

@@ -65,7 +65,11 @@ impl Place {
 pub fn runtime_dir() -> PathBuf {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     if let Some(dir) = var("WEFT_RUNTIME_DIR") {
-        return PathBuf::from(dir);
+        let dir = PathBuf::from(dir);
+        return match std::env::current_dir() {
+            Ok(cwd) if dir.is_relative() => cwd.join(dir),
+            _ => dir,
+        };
     }
     if let Some(dir) = var("XDG_RUNTIME_DIR") {
         return PathBuf::from(dir).join("weft");
