@@ -9,8 +9,11 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-/// The longest socket path the platform takes (`sun_path` less its NUL).
+/// Socket paths stay shorter than this (`sun_path` is 104 bytes on macOS,
+/// 108 on Linux, NUL included).
 const MAX_SOCKET_PATH: usize = 100;
+/// The vault's hash in the name: 16 hex digits, down to 8 in a long folder.
+const VAULT_HASH: std::ops::RangeInclusive<usize> = 8..=16;
 
 /// The files of one vault's daemon.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +40,11 @@ impl Place {
     pub fn new(dir: &Path, vault: &Path, build: &str) -> Result<Place, PlaceError> {
         private_dir(dir)?;
         let digest = Sha256::digest(vault.as_os_str().as_encoded_bytes());
-        let vault_hash: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        let mut vault_hash: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        // `<dir>/weft-<build>-<hash>.sock`: what is left for the hash.
+        let fixed = dir.as_os_str().len() + "/weft-".len() + build.len() + "-.sock".len();
+        let room = MAX_SOCKET_PATH.saturating_sub(fixed + 1);
+        vault_hash.truncate(room.clamp(*VAULT_HASH.start(), *VAULT_HASH.end()));
         let stem = dir.join(format!("weft-{build}-{vault_hash}"));
         let with = |ext: &str| {
             let mut path = stem.clone().into_os_string();
@@ -45,7 +52,7 @@ impl Place {
             PathBuf::from(path)
         };
         let socket = with(".sock");
-        if socket.as_os_str().len() > MAX_SOCKET_PATH {
+        if socket.as_os_str().len() >= MAX_SOCKET_PATH {
             return Err(PlaceError(format!(
                 "the daemon's socket path would be too long ({}); set WEFT_RUNTIME_DIR to a shorter folder",
                 socket.display()
@@ -159,8 +166,25 @@ mod tests {
         assert!(a.socket.to_string_lossy().ends_with(".sock"));
         let mode = std::fs::metadata(&dir).unwrap().mode() & 0o777;
         assert_eq!(mode, 0o700);
-        let long = run.path().join("x".repeat(90));
-        assert!(Place::new(&long, Path::new("/v"), "0.1.0-aaaa").is_err());
+        let name = a.socket.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(name.len(), "weft-0.1.0-aaaa-".len() + 16 + ".sock".len());
+        // A long folder gets a shorter hash, and still one per vault …
+        // A folder of 65 bytes leaves 12 hex digits.
+        let long = run
+            .path()
+            .join("x".repeat(64usize.saturating_sub(run.path().as_os_str().len())));
+        let (a, b) = (
+            Place::new(&long, Path::new("/notes/a"), "0.1.0-aaaa").unwrap(),
+            Place::new(&long, Path::new("/notes/b"), "0.1.0-aaaa").unwrap(),
+        );
+        assert!(a.socket.as_os_str().len() < MAX_SOCKET_PATH, "{a:?}");
+        if long.as_os_str().len() == 65 {
+            assert_eq!(a.socket.as_os_str().len(), 99, "{a:?}");
+        }
+        assert_ne!(a.socket, b.socket);
+        // … down to a point.
+        let longer = run.path().join("x".repeat(90));
+        assert!(Place::new(&longer, Path::new("/v"), "0.1.0-aaaa").is_err());
     }
 
     #[test]
