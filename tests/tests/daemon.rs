@@ -27,12 +27,15 @@ const WAIT: Duration = Duration::from_secs(60);
 /// A runtime folder of the test's own; stops its daemons when dropped.
 struct Runtime {
     dir: tempfile::TempDir,
+    /// `WEFT_DAEMON_IDLE` for the faces.
+    idle: &'static str,
 }
 
 impl Runtime {
     fn new() -> Runtime {
         Runtime {
             dir: tempfile::tempdir().expect("runtime dir"),
+            idle: "2",
         }
     }
 
@@ -44,7 +47,7 @@ impl Runtime {
         let mut command = Command::new(bin);
         command
             .env("WEFT_RUNTIME_DIR", self.path())
-            .env("WEFT_DAEMON_IDLE", "2")
+            .env("WEFT_DAEMON_IDLE", self.idle)
             .env_remove("WEFT_NO_DAEMON");
         command
     }
@@ -99,6 +102,8 @@ struct Face {
     child: Child,
     stdin: ChildStdin,
     messages: mpsc::Receiver<Value>,
+    /// Notifications from the server, as they came.
+    notifications: Vec<Value>,
     lsp: bool,
     next: u64,
 }
@@ -155,6 +160,7 @@ impl Face {
             child,
             stdin,
             messages,
+            notifications: Vec::new(),
             lsp,
             next: 1,
         }
@@ -193,14 +199,40 @@ impl Face {
                 .recv_timeout(left)
                 .unwrap_or_else(|_| panic!("no answer to request {id}"));
             if message.get("method").is_some() {
-                if let Some(server_id) = message.get("id") {
-                    let server_id = server_id.clone();
-                    self.send(&json!({"jsonrpc": "2.0", "id": server_id, "result": null}));
-                }
+                self.server_message(message);
                 continue;
             }
             if message["id"] == id {
                 return message;
+            }
+        }
+    }
+
+    /// Answers the server's request; keeps a notification.
+    fn server_message(&mut self, message: Value) {
+        match message.get("id") {
+            Some(server_id) => {
+                let server_id = server_id.clone();
+                self.send(&json!({"jsonrpc": "2.0", "id": server_id, "result": null}));
+            }
+            None => self.notifications.push(message),
+        }
+    }
+
+    /// Waits for a notification matching `wanted` after the first `seen`.
+    fn notification(&mut self, seen: usize, wanted: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(found) = self.notifications.iter().skip(seen).find(|n| wanted(n)) {
+                return found.clone();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self
+                .messages
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no such notification"));
+            if message.get("method").is_some() {
+                self.server_message(message);
             }
         }
     }
@@ -277,6 +309,20 @@ fn text_of(result: &Value) -> String {
         .join("\n")
 }
 
+/// Whether process `pid` has ended, its files closed: every thread left is
+/// a zombie (the main thread is one before the others have closed them).
+fn gone(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return true;
+    };
+    tasks.filter_map(Result::ok).all(|task| {
+        std::fs::read_to_string(task.path().join("stat")).map_or(true, |stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+        })
+    })
+}
+
 fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
     let deadline = Instant::now() + WAIT;
     while !check() {
@@ -321,12 +367,19 @@ fn a_killed_daemon_is_replaced_and_sessions_resume() {
     let runtime = Runtime::new();
     let mut agent = Face::mcp(&runtime, &root);
     let mut editor = Face::lsp(&runtime, &root);
-    // Unsaved text in the editor: a link to a note that does not exist.
+    // Unsaved text in the editor, typed as edits: a link to a note that
+    // does not exist.
     let uri = format!("file://{}", root.join("a.md").display());
     editor.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1,
-               "text": "# A\nSee [[b]] and [[Typed only]].\n"}}),
+               "text": "# A\nSee [[b]].\n"}}),
+    );
+    editor.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{
+            "range": {"start": {"line": 1, "character": 10}, "end": {"line": 1, "character": 10}},
+            "text": " And [[Typed only]]."}]}),
     );
     let unresolved = |agent: &mut Face| {
         let check = agent.tool("check_vault", json!({}));
@@ -337,30 +390,72 @@ fn a_killed_daemon_is_replaced_and_sessions_resume() {
     });
     let before = runtime.pids();
     assert_eq!(before.len(), 1);
+    let seen = editor.notifications.len();
     runtime.kill_daemons("-KILL");
-    // The next calls answer (after a restart), and the editor's buffer was
-    // replayed into the new daemon.
+    wait_until("the daemon is gone", || gone(before[0]));
+    // The next request of each answers, right, after a short delay: the
+    // faces start another daemon, replay their sessions and wait for the
+    // vault to load again.
     let started = Instant::now();
-    wait_until("the agent is served again", || {
-        let info = agent.tool("vault_info", json!({}));
-        info.get("error").is_none() && info["isError"] != true
-    });
+    let links = agent.request(
+        "tools/call",
+        json!({"name": "get_links", "arguments": {"path": "b", "direction": "in"}}),
+    );
+    assert!(text_of(&links["result"]).contains("**A**"), "{links}");
+    assert!(!text_of(&links["result"]).contains("Indexing"), "{links}");
     eprintln!(
-        "agent served again {} ms after the kill",
+        "agent answered {} ms after the daemon was gone",
         started.elapsed().as_millis()
     );
-    wait_until("the editor's buffer is back", || unresolved(&mut agent));
+    let started = Instant::now();
     let hover = editor.request(
         "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 7}}),
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 6}}),
     );
+    assert!(hover["result"].to_string().contains("**B**"), "{hover}");
+    eprintln!(
+        "editor answered {} ms after the agent",
+        started.elapsed().as_millis()
+    );
+    // The editor's buffer was replayed into the new daemon: its diagnostics
+    // come back, and the agent sees the unsaved link again.
+    let diagnostics = editor.notification(seen, |n| {
+        n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri.as_str()
+    });
     assert!(
-        hover.get("error").is_none() || hover["error"]["code"] == -32801,
-        "{hover}"
+        diagnostics.to_string().contains("Typed only"),
+        "{diagnostics}"
     );
+    wait_until("the editor's buffer is back", || unresolved(&mut agent));
     let after = runtime.pids();
     assert_eq!(after.len(), 1);
     assert_ne!(before, after, "a new daemon serves");
+}
+
+#[test]
+fn a_daemon_whose_socket_or_vault_is_gone_leaves() {
+    let vault = TempVault::new(VAULT);
+    let root = vault.path().canonicalize().unwrap();
+    // Not idle meanwhile.
+    let mut runtime = Runtime::new();
+    runtime.idle = "600";
+    let mut face = Face::mcp(&runtime, &root);
+    let socket = runtime.files("sock")[0].clone();
+    let pid = runtime.pids()[0];
+    // Its socket removed: it leaves even with a face attached (which
+    // starts another).
+    std::fs::remove_file(&socket).unwrap();
+    wait_until("the daemon leaves", || gone(pid));
+    let info = face.tool("vault_info", json!({}));
+    assert_ne!(info["isError"], true, "{info}");
+    let pid = runtime.pids()[0];
+    drop(face);
+    // Its vault removed.
+    drop(vault);
+    wait_until("the daemon leaves", || gone(pid));
+    assert!(runtime.files("sock").is_empty());
+    assert!(runtime.pids().is_empty());
+    assert!(runtime.files("log").is_empty(), "nothing left behind");
 }
 
 #[test]

@@ -14,7 +14,7 @@ use tokio::net::UnixStream;
 use tokio::sync::mpsc;
 
 use super::place::Place;
-use super::replay::{Replay, Verdict};
+use super::replay::{Replay, Verdict, is_response};
 use super::server::place_for;
 use super::wire::Framing;
 use super::{Face, Hello, Welcome, idle_from_env};
@@ -112,6 +112,7 @@ pub fn query(argv: Vec<String>, vault: &Path) -> Result<Answer, String> {
             weft: super::place::build_tag(),
             vault: vault.clone(),
             face: Face::Query { argv },
+            warm: false,
         };
         let stream = open_daemon(&vault, &hello).await?;
         let mut reader = BufReader::new(stream);
@@ -161,74 +162,212 @@ async fn forward(
             }
         }
     });
-    let mut stdout = tokio::io::stdout();
-    let mut replay = Replay::new(framing);
-    let mut conn = connect(&target, 0).await;
-    let mut client_done = false;
-    let mut restarts: Vec<Instant> = Vec::new();
-    // While a new session has not answered its replayed handshake: what
-    // waits to be sent to it, in order.
-    let mut held: Option<Vec<Vec<u8>>> = None;
+    let conn = connect(&target, 0).await;
+    let mut pump = Pump {
+        framing,
+        stdout: tokio::io::stdout(),
+        replay: Replay::new(framing),
+        conn,
+        client_done: false,
+        resuming: None,
+        warming: None,
+        poll: None,
+        waiting: Vec::new(),
+        restarts: Vec::new(),
+    };
     for body in first {
-        if replay.client(&body) == Verdict::Forward {
-            let _ = framing.write(&mut conn.writer, &body).await;
-        }
+        pump.on_client(body).await;
     }
     loop {
+        let poll = pump.poll;
         tokio::select! {
-            from_client = client.recv(), if !client_done => match from_client {
+            from_client = client.recv(), if !pump.client_done => match from_client {
+                Some(body) => pump.on_client(body).await,
+                None => {
+                    pump.client_done = true;
+                    if !pump.holding() {
+                        let _ = pump.conn.writer.shutdown().await;
+                    }
+                }
+            },
+            from_server = pump.conn.messages.recv() => match from_server {
                 Some(body) => {
-                    if replay.client(&body) == Verdict::Forward {
-                        match held.as_mut() {
-                            Some(held) => held.push(body),
-                            // A failed write shows as the server's end below.
-                            None => {
-                                let _ = framing.write(&mut conn.writer, &body).await;
-                            }
-                        }
+                    if pump.on_server(body).await.is_err() {
+                        return ExitCode::SUCCESS; // The client is gone.
                     }
                 }
-                None => {
-                    client_done = true;
-                    let _ = conn.writer.shutdown().await;
+                None if pump.replay.ending || (pump.client_done && !pump.holding()) => {
+                    return ExitCode::SUCCESS;
                 }
-            },
-            from_server = conn.messages.recv() => match from_server {
-                Some(body) => match replay.server(&body) {
-                    Verdict::Forward => {
-                        if framing.write(&mut stdout, &body).await.is_err() {
-                            return ExitCode::SUCCESS; // The client is gone.
-                        }
-                    }
-                    Verdict::Drop => {}
-                    Verdict::Resume => {
-                        for body in held.take().unwrap_or_default() {
-                            let _ = framing.write(&mut conn.writer, &body).await;
-                        }
-                    }
-                },
-                None if client_done || replay.ending => return ExitCode::SUCCESS,
                 None => {
-                    restarts.retain(|t| t.elapsed() < Duration::from_secs(60));
-                    if restarts.len() >= MAX_RESTARTS_PER_MINUTE {
-                        eprintln!("weft: the session ended {MAX_RESTARTS_PER_MINUTE} times within a minute; giving up");
-                        return ExitCode::FAILURE;
-                    }
-                    restarts.push(Instant::now());
-                    tracing::warn!("weft: the index daemon went away; starting another");
-                    for error in replay.orphaned() {
-                        let _ = framing.write(&mut stdout, &error).await;
-                    }
-                    conn = connect(&target, 1).await;
-                    let (now, later) = replay.replay();
-                    held = (!now.is_empty()).then_some(later.clone());
-                    let send = if held.is_some() { now } else { later };
-                    for body in send {
-                        let _ = framing.write(&mut conn.writer, &body).await;
+                    if let Err(code) = pump.restart(&target).await {
+                        return code;
                     }
                 }
             },
+            () = sleep_until(poll), if poll.is_some() => {
+                pump.poll = None;
+                let status = pump.replay.status_request();
+                let _ = framing.write(&mut pump.conn.writer, &status).await;
+            }
         }
+    }
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// One face's forwarding: the session as seen so far, and what waits.
+struct Pump {
+    framing: Framing,
+    stdout: tokio::io::Stdout,
+    replay: Replay,
+    conn: Conn,
+    /// The client closed its end.
+    client_done: bool,
+    /// While a new session has not answered its replayed handshake: the
+    /// rest of the replay, to send once it has.
+    resuming: Option<Vec<Vec<u8>>>,
+    /// While a new LSP session is loading its vaults (since when).
+    warming: Option<Instant>,
+    /// When to ask it again.
+    poll: Option<tokio::time::Instant>,
+    /// The client's messages the server has not got: held back while
+    /// resuming or warming, or whose sending failed (the server is gone).
+    waiting: Vec<Vec<u8>>,
+    restarts: Vec<Instant>,
+}
+
+impl Pump {
+    /// Whether the client's messages are held back from the server.
+    fn holding(&self) -> bool {
+        self.resuming.is_some() || self.warming.is_some() || !self.waiting.is_empty()
+    }
+
+    async fn on_client(&mut self, body: Vec<u8>) {
+        if self.replay.client(&body) != Verdict::Forward {
+            return;
+        }
+        // Answers to the server's requests go through while a new session
+        // loads (it may be asking for the client's settings).
+        if self.holding() && !(self.resuming.is_none() && is_response(&body)) {
+            self.waiting.push(body);
+        } else {
+            self.deliver(body).await;
+        }
+    }
+
+    /// Sends one of the client's messages to the server. One it could not
+    /// take (it is gone) waits for the next server: a failed write means
+    /// the server never got the whole message, so even a write tool may run
+    /// it again. Anything else that failed shows as the server's end.
+    async fn deliver(&mut self, body: Vec<u8>) {
+        if self
+            .framing
+            .write(&mut self.conn.writer, &body)
+            .await
+            .is_err()
+            && self.replay.unsend(&body)
+        {
+            self.waiting.push(body);
+        }
+    }
+
+    /// `Err` when the client is gone.
+    async fn on_server(&mut self, body: Vec<u8>) -> Result<(), ()> {
+        match self.replay.server(&body) {
+            Verdict::Forward => self.send_client(&body).await?,
+            Verdict::Drop => {}
+            Verdict::Resume { forward } => {
+                if forward {
+                    self.send_client(&body).await?;
+                }
+                for body in self.resuming.take().unwrap_or_default() {
+                    let _ = self.framing.write(&mut self.conn.writer, &body).await;
+                }
+                if self.framing == Framing::Lsp && !forward {
+                    // Hold on until the session has loaded its vaults, or
+                    // it would answer from an empty index.
+                    self.warming = Some(Instant::now());
+                    let status = self.replay.status_request();
+                    let _ = self.framing.write(&mut self.conn.writer, &status).await;
+                } else {
+                    self.flush().await;
+                }
+            }
+            Verdict::Status { ready } => {
+                let started = self.warming.unwrap_or_else(Instant::now);
+                if ready || started.elapsed() > super::WARM_TIMEOUT {
+                    self.warming = None;
+                    self.flush().await;
+                } else {
+                    self.poll = Some(tokio::time::Instant::now() + Duration::from_millis(20));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn send_client(&mut self, body: &[u8]) -> Result<(), ()> {
+        self.framing
+            .write(&mut self.stdout, body)
+            .await
+            .map_err(|_| ())
+    }
+
+    /// Sends what waited; closes the server's input when the client has.
+    async fn flush(&mut self) {
+        for body in std::mem::take(&mut self.waiting) {
+            self.deliver(body).await;
+        }
+        if self.client_done && !self.holding() {
+            let _ = self.conn.writer.shutdown().await;
+        }
+    }
+
+    /// The server went away: answer what it will never answer, start
+    /// another and bring it to where the old one stood. `Err` gives up.
+    async fn restart(&mut self, target: &Target) -> Result<(), ExitCode> {
+        self.restarts
+            .retain(|t| t.elapsed() < Duration::from_secs(60));
+        if self.restarts.len() >= MAX_RESTARTS_PER_MINUTE {
+            eprintln!(
+                "weft: the index daemon stopped {MAX_RESTARTS_PER_MINUTE} times within a minute; giving up"
+            );
+            return Err(ExitCode::FAILURE);
+        }
+        self.restarts.push(Instant::now());
+        tracing::warn!("weft: the index daemon went away; starting another");
+        // Requests the server never got go to the next one; the rest of
+        // what was held back is in the replay.
+        let replay = &mut self.replay;
+        self.waiting.retain(|body| replay.unsend(body));
+        self.resuming = None;
+        self.warming = None;
+        self.poll = None;
+        for error in self.replay.orphaned() {
+            if self.send_client(&error).await.is_err() {
+                return Err(ExitCode::SUCCESS);
+            }
+        }
+        self.conn = connect(target, 1).await;
+        let (now, later) = self.replay.replay();
+        if now.is_empty() {
+            for body in later {
+                let _ = self.framing.write(&mut self.conn.writer, &body).await;
+            }
+            self.flush().await;
+        } else {
+            self.resuming = Some(later);
+            for body in now {
+                let _ = self.framing.write(&mut self.conn.writer, &body).await;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -239,6 +378,7 @@ async fn connect(target: &Target, restart: u32) -> Conn {
         weft: super::place::build_tag(),
         vault: target.vault.clone(),
         face: target.face.clone(),
+        warm: restart > 0,
     };
     if crate::hub::check_root(&target.vault).is_err() {
         // Not a vault: the session itself says why, in-process.
@@ -293,46 +433,74 @@ fn in_process(target: &Target) -> Conn {
 }
 
 /// Connects to the vault's daemon, starting it when nothing answers, and
-/// says hello.
+/// says hello. A daemon that hangs up before answering is on its way out
+/// (idle): the next try starts another.
 async fn open_daemon(vault: &Path, hello: &Hello) -> Result<UnixStream, String> {
     let place = place_for(vault)?;
-    let stream = match UnixStream::connect(&place.socket).await {
-        Ok(stream) => stream,
-        Err(_) => start_daemon(vault, &place).await?,
-    };
-    greet(stream, hello).await
+    let mut reason = String::new();
+    for attempt in 0..3 {
+        if attempt > 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let stream = match UnixStream::connect(&place.socket).await {
+            Ok(stream) => stream,
+            Err(_) => start_daemon(vault, &place).await?,
+        };
+        match greet(stream, hello).await {
+            Ok(stream) => return Ok(stream),
+            Err(Greeting::Refused(why)) => return Err(why),
+            Err(Greeting::Gone(why)) => reason = why,
+        }
+    }
+    Err(reason)
 }
 
-async fn greet(stream: UnixStream, hello: &Hello) -> Result<UnixStream, String> {
-    let mut line = serde_json::to_string(hello).map_err(|e| e.to_string())?;
+/// Why a hello failed.
+enum Greeting {
+    /// The daemon answered no (another build, another vault, a bad hello).
+    Refused(String),
+    /// It went away or said nothing.
+    Gone(String),
+}
+
+async fn greet(stream: UnixStream, hello: &Hello) -> Result<UnixStream, Greeting> {
+    let mut line = serde_json::to_string(hello).map_err(|e| Greeting::Refused(e.to_string()))?;
     line.push('\n');
+    // A resuming face is welcomed once the vault is loaded.
+    let patience = match hello.warm {
+        true => super::WARM_TIMEOUT + Duration::from_secs(10),
+        false => Duration::from_secs(10),
+    };
     let mut stream = stream;
     stream
         .write_all(line.as_bytes())
         .await
-        .map_err(|e| format!("the daemon hung up: {e}"))?;
+        .map_err(|e| Greeting::Gone(format!("the daemon hung up: {e}")))?;
     // Read the welcome byte by byte: what follows belongs to the session.
     let mut welcome = Vec::new();
     let mut byte = [0u8; 1];
     loop {
         use tokio::io::AsyncReadExt;
-        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut byte))
+        let n = tokio::time::timeout(patience, stream.read(&mut byte))
             .await
-            .map_err(|_| "the daemon did not answer in time".to_string())?
-            .map_err(|e| format!("the daemon hung up: {e}"))?;
+            .map_err(|_| Greeting::Gone("the daemon did not answer in time".into()))?
+            .map_err(|e| Greeting::Gone(format!("the daemon hung up: {e}")))?;
         if n == 0 {
-            return Err("the daemon hung up".into());
+            return Err(Greeting::Gone("the daemon hung up".into()));
+        }
+        if welcome.len() > 64 << 10 {
+            return Err(Greeting::Refused("the daemon's welcome is too long".into()));
         }
         if byte[0] == b'\n' {
             break;
         }
         welcome.push(byte[0]);
     }
-    let welcome: Welcome =
-        serde_json::from_slice(&welcome).map_err(|e| format!("a bad welcome: {e}"))?;
+    let welcome: Welcome = serde_json::from_slice(&welcome)
+        .map_err(|e| Greeting::Refused(format!("a bad welcome: {e}")))?;
     match welcome.error {
         None if welcome.ok => Ok(stream),
-        error => Err(error.unwrap_or_else(|| "refused".into())),
+        error => Err(Greeting::Refused(error.unwrap_or_else(|| "refused".into()))),
     }
 }
 
@@ -387,13 +555,19 @@ async fn start_daemon(vault: &Path, place: &Place) -> Result<UnixStream, String>
     let mut child = command
         .spawn()
         .map_err(|e| format!("cannot start the daemon: {e}"))?;
+    // Waited for (no zombie when it ends before this face does).
+    let (ended_tx, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = ended_tx.send(child.wait());
+    });
     let started = Instant::now();
     loop {
         if let Ok(stream) = UnixStream::connect(&place.socket).await {
             drop(lock);
             return Ok(stream);
         }
-        if let Ok(Some(status)) = child.try_wait() {
+        if let Ok(status) = ended.try_recv() {
+            let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
             return Err(format!(
                 "the daemon stopped at once ({status}; see {})",
                 place.log.display()

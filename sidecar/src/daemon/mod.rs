@@ -16,7 +16,12 @@
 //!
 //! A connection starts with one JSON line from the face ([`Hello`]) and one
 //! from the daemon ([`Welcome`]); then the protocol's bytes flow, or for a
-//! query one JSON line answers ([`crate::cli::Answer`]).
+//! query one JSON line answers ([`crate::cli::Answer`]):
+//!
+//! ```text
+//! → {"weft":"0.1.0-1a2b3c4d","vault":"/home/me/notes","face":{"kind":"mcp","args":{…}},"warm":false}
+//! ← {"ok":true}                      (or {"ok":false,"error":"…"}, then the daemon hangs up)
+//! ```
 
 pub mod face;
 pub mod place;
@@ -42,7 +47,16 @@ pub struct Hello {
     /// The vault (canonical) the face wants.
     pub vault: PathBuf,
     pub face: Face,
+    /// The face is resuming a session whose daemon died: the daemon
+    /// welcomes it once the vault is loaded as the session needs (at most
+    /// [`WARM_TIMEOUT`]), so the client sees a delay, not an index being
+    /// rebuilt.
+    #[serde(default)]
+    pub warm: bool,
 }
+
+/// How long a resuming face's welcome may wait for the vault to load.
+pub const WARM_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Which session a connection runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -23,10 +23,18 @@ pub enum Verdict {
     /// An answer meant for the face itself (to a replayed request) or to a
     /// request of a session that is gone.
     Drop,
-    /// The new session answered the replayed handshake: drop the answer and
-    /// send what was held back (servers ignore messages sent before their
-    /// handshake is answered).
-    Resume,
+    /// The new session answered the replayed handshake: send what was held
+    /// back (servers ignore messages sent before their handshake is
+    /// answered). The answer goes on to the client when it was the client's
+    /// own handshake, which the old session never answered.
+    Resume {
+        forward: bool,
+    },
+    /// The answer to the face's own `weft/status` (LSP): whether the new
+    /// session has loaded its vaults.
+    Status {
+        ready: bool,
+    },
 }
 
 struct Doc {
@@ -40,6 +48,9 @@ pub struct Replay {
     framing: Framing,
     handshake: Option<Value>,
     handshake_id: Option<String>,
+    /// The session has answered the client's handshake (else a new session
+    /// gets the client's own, and the client its answer).
+    handshake_answered: bool,
     initialized: Option<Value>,
     encoding: Encoding,
     docs: BTreeMap<String, Doc>,
@@ -49,6 +60,9 @@ pub struct Replay {
     log_level: Option<Value>,
     /// Client requests waiting for an answer: id key → id.
     pending: HashMap<String, Value>,
+    /// Those the server never got (the face could not send them): they go
+    /// to the next session instead of being answered with an error.
+    unsent: HashSet<String>,
     /// Requests from the server waiting for the client's answer.
     server_pending: HashSet<String>,
     /// Those of a session that is gone: the client's answers are dropped.
@@ -58,6 +72,9 @@ pub struct Replay {
     /// The replayed handshake's id, until the new session answers it.
     awaiting: Option<String>,
     replays: u64,
+    /// The face's own `weft/status` request in flight.
+    status_id: Option<String>,
+    statuses: u64,
     /// The client ended the session (`exit`, or `shutdown` asked).
     pub ending: bool,
 }
@@ -68,6 +85,7 @@ impl Replay {
             framing,
             handshake: None,
             handshake_id: None,
+            handshake_answered: false,
             initialized: None,
             encoding: Encoding::Utf16,
             docs: BTreeMap::new(),
@@ -76,11 +94,14 @@ impl Replay {
             subscriptions: BTreeSet::new(),
             log_level: None,
             pending: HashMap::new(),
+            unsent: HashSet::new(),
             server_pending: HashSet::new(),
             stale: HashSet::new(),
             swallow: HashSet::new(),
             awaiting: None,
             replays: 0,
+            status_id: None,
+            statuses: 0,
             ending: false,
         }
     }
@@ -194,6 +215,13 @@ impl Replay {
         match (method, id) {
             (None, Some(id)) => {
                 let key = key(id);
+                if self.status_id.as_ref() == Some(&key) {
+                    self.status_id = None;
+                    // A server that does not know the method is ready enough.
+                    let ready =
+                        message["result"]["ready"] == true || message.get("error").is_some();
+                    return Verdict::Status { ready };
+                }
                 let swallowed = self.swallow.remove(&key);
                 let handshake = swallowed || self.handshake_id.as_ref() == Some(&key);
                 if handshake
@@ -205,9 +233,17 @@ impl Replay {
                         _ => Encoding::Utf16,
                     };
                 }
-                if swallowed && self.awaiting.as_ref() == Some(&key) {
+                if self.handshake_id.as_ref() == Some(&key) {
+                    self.handshake_answered = true;
+                }
+                if self.awaiting.as_ref() == Some(&key) {
                     self.awaiting = None;
-                    return Verdict::Resume;
+                    if !swallowed {
+                        self.pending.remove(&key);
+                    }
+                    return Verdict::Resume {
+                        forward: !swallowed,
+                    };
                 }
                 if swallowed {
                     return Verdict::Drop;
@@ -222,18 +258,54 @@ impl Replay {
         Verdict::Forward
     }
 
+    /// A client message the server never got (the face could not send it,
+    /// or held it back): `true` for a request, which is to go to the next
+    /// session rather than be answered with an error. The handshake is not
+    /// one of them: [`Replay::replay`] sends it. Notifications are dropped:
+    /// what they changed is in what the next session is replayed.
+    pub fn unsend(&mut self, body: &[u8]) -> bool {
+        let Ok(message) = serde_json::from_slice::<Value>(body) else {
+            return false;
+        };
+        let (Some(_), Some(id)) = (
+            message.get("method").and_then(Value::as_str),
+            message.get("id").filter(|id| !id.is_null()),
+        ) else {
+            return false;
+        };
+        let key = key(id);
+        if !self.pending.contains_key(&key) || self.handshake_id.as_ref() == Some(&key) {
+            return false;
+        }
+        self.unsent.insert(key);
+        true
+    }
+
     /// The server went away: an error answer for every request in flight
-    /// (their answers are lost); the server's own requests go stale.
+    /// (their answers are lost), but for those it never got and an
+    /// unanswered handshake, which the next session answers; the server's
+    /// own requests go stale.
     pub fn orphaned(&mut self) -> Vec<Vec<u8>> {
         self.stale.extend(self.server_pending.drain());
         self.swallow.clear();
+        self.awaiting = None;
+        self.status_id = None;
         let code = match self.framing {
             Framing::Lsp => -32801, // ContentModified: clients retry or drop it quietly.
             Framing::Mcp => -32603,
         };
-        self.pending
+        let unsent = std::mem::take(&mut self.unsent);
+        let handshake = self
+            .handshake_id
+            .clone()
+            .filter(|_| !self.handshake_answered);
+        let (kept, lost): (HashMap<_, _>, HashMap<_, _>) = self
+            .pending
             .drain()
-            .map(|(_, id)| {
+            .partition(|(key, _)| unsent.contains(key) || handshake.as_ref() == Some(key));
+        self.pending = kept;
+        lost.into_values()
+            .map(|id| {
                 json!({
                     "jsonrpc": "2.0",
                     "id": id,
@@ -261,11 +333,17 @@ impl Replay {
             message.to_string().into_bytes()
         };
         if let Some(handshake) = &self.handshake {
-            first.push(request(handshake, &mut self.swallow, 0));
-            self.awaiting = Some(key(&Value::String(format!(
-                "weft-replay-{}-0",
-                self.replays
-            ))));
+            if self.handshake_answered {
+                first.push(request(handshake, &mut self.swallow, 0));
+                self.awaiting = Some(key(&Value::String(format!(
+                    "weft-replay-{}-0",
+                    self.replays
+                ))));
+            } else {
+                // The client still waits for this answer: its own request.
+                first.push(handshake.to_string().into_bytes());
+                self.awaiting = self.handshake_id.clone();
+            }
         }
         if let Some(initialized) = &self.initialized {
             out.push(initialized.to_string().into_bytes());
@@ -307,11 +385,28 @@ impl Replay {
         (first, out)
     }
 
+    /// The face's own `weft/status` request (LSP), to learn when a new
+    /// session has loaded its vaults; its answer is [`Verdict::Status`].
+    pub fn status_request(&mut self) -> Vec<u8> {
+        self.statuses += 1;
+        let id = format!("weft-status-{}", self.statuses);
+        self.status_id = Some(key(&Value::String(id.clone())));
+        json!({"jsonrpc": "2.0", "id": id, "method": "weft/status", "params": null})
+            .to_string()
+            .into_bytes()
+    }
+
     /// The text a document has now, as the client sees it.
     #[cfg(test)]
     fn text(&self, uri: &str) -> Option<&str> {
         self.docs.get(uri).map(|d| d.text.as_str())
     }
+}
+
+/// Whether a message is an answer (to a request of the server's).
+pub fn is_response(body: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(body)
+        .is_ok_and(|m| m.get("method").is_none() && m.get("id").is_some())
 }
 
 /// A request id as a map key (numbers and strings never collide).
@@ -450,7 +545,10 @@ mod tests {
         // and lets the rest go.
         let answer =
             json!({"jsonrpc": "2.0", "id": messages[0]["id"], "result": {"capabilities": {}}});
-        assert_eq!(receive(&mut replay, answer.clone()), Verdict::Resume);
+        assert_eq!(
+            receive(&mut replay, answer.clone()),
+            Verdict::Resume { forward: false }
+        );
         assert_eq!(receive(&mut replay, answer), Verdict::Forward);
         // The client's late answer to the old session's request is dropped.
         assert_eq!(
@@ -531,6 +629,96 @@ mod tests {
             ]
         );
         assert_eq!(messages[2]["params"]["uri"], "weft://b");
+    }
+
+    #[test]
+    fn requests_the_server_never_got_go_to_the_next_one() {
+        let mut replay = Replay::new(Framing::Mcp);
+        send(
+            &mut replay,
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}),
+        );
+        receive(
+            &mut replay,
+            json!({"jsonrpc": "2.0", "id": 0, "result": {}}),
+        );
+        let sent = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}});
+        let unsent = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}});
+        send(&mut replay, sent);
+        send(&mut replay, unsent.clone());
+        assert!(replay.unsend(unsent.to_string().as_bytes()));
+        // Notifications, answers and unknown ids are not kept.
+        for other in [
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}}),
+            json!({"jsonrpc": "2.0", "id": 9, "result": {}}),
+            json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call"}),
+        ] {
+            assert!(!replay.unsend(other.to_string().as_bytes()), "{other}");
+        }
+        let errors: Vec<Value> = replay
+            .orphaned()
+            .iter()
+            .map(|e| serde_json::from_slice(e).unwrap())
+            .collect();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0]["id"], 1);
+        // The new session's answer to it reaches the client.
+        replay.replay();
+        assert_eq!(
+            receive(
+                &mut replay,
+                json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+            ),
+            Verdict::Forward
+        );
+        assert!(replay.orphaned().is_empty());
+    }
+
+    #[test]
+    fn an_unanswered_handshake_is_the_clients_own_again() {
+        let mut replay = Replay::new(Framing::Lsp);
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"rootUri": "file:///v"}});
+        send(&mut replay, initialize.clone());
+        assert!(!replay.unsend(initialize.to_string().as_bytes()));
+        assert!(replay.orphaned().is_empty(), "the client waits on");
+        let (now, later) = replay.replay();
+        assert!(later.is_empty());
+        let sent: Value = serde_json::from_slice(&now[0]).unwrap();
+        assert_eq!(sent, initialize);
+        let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {"capabilities": {"positionEncoding": "utf-8"}}});
+        assert_eq!(
+            receive(&mut replay, answer),
+            Verdict::Resume { forward: true }
+        );
+        assert_eq!(replay.encoding, Encoding::Utf8);
+        // Answered now: a later session gets it under the face's own id.
+        replay.orphaned();
+        let (now, _) = replay.replay();
+        let sent: Value = serde_json::from_slice(&now[0]).unwrap();
+        assert_eq!(sent["id"], "weft-replay-2-0");
+    }
+
+    #[test]
+    fn the_faces_status_requests_are_its_own() {
+        let mut replay = Replay::new(Framing::Lsp);
+        let request: Value = serde_json::from_slice(&replay.status_request()).unwrap();
+        assert_eq!(request["method"], "weft/status");
+        let answer = |ready: bool| json!({"jsonrpc": "2.0", "id": request["id"], "result": {"ready": ready}});
+        assert_eq!(
+            receive(&mut replay, answer(false)),
+            Verdict::Status { ready: false }
+        );
+        // Answered once; the same id again is not the face's.
+        assert_eq!(receive(&mut replay, answer(true)), Verdict::Forward);
+        let request: Value = serde_json::from_slice(&replay.status_request()).unwrap();
+        let unknown = json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "no"}});
+        assert_eq!(
+            receive(&mut replay, unknown),
+            Verdict::Status { ready: true }
+        );
+        assert!(is_response(br#"{"jsonrpc":"2.0","id":1,"result":null}"#));
+        assert!(!is_response(br#"{"jsonrpc":"2.0","id":1,"method":"x"}"#));
+        assert!(!is_response(b"junk"));
     }
 
     #[test]

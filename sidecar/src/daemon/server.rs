@@ -2,7 +2,9 @@
 //! socket (mode 0600 in a private folder), holds the vault's hub for its
 //! whole life (so the index stays warm between sessions), checks that each
 //! peer is our own user, reads the face's [`Hello`] and runs one session
-//! per connection: a language server, an MCP server or one query.
+//! per connection: a language server, an MCP server or one query. A face
+//! resuming a session (its daemon died) is welcomed once the vault is
+//! loaded, so its replayed session does not answer from an empty index.
 //!
 //! Exits after the idle time with no connection, when its vault folder is
 //! gone, or when its socket file was removed or replaced; it then removes
@@ -20,7 +22,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 
 use super::place::{Place, build_tag, runtime_dir, uid};
-use super::{Face, Hello, Welcome};
+use super::{Face, Hello, WARM_TIMEOUT, Welcome};
 use crate::hub::Hub;
 
 /// How long a face may take to say hello.
@@ -148,7 +150,7 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         .map_err(|e| e.to_string())?;
     let hello: Result<Hello, String> =
         serde_json::from_str(&line).map_err(|e| format!("a bad hello: {e}"));
-    let refusal = match &hello {
+    let mut refusal = match &hello {
         Err(error) => Some(error.clone()),
         Ok(hello) if hello.weft != build => Some(format!(
             "this daemon is weft {build}, the face is {}",
@@ -161,6 +163,31 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         )),
         Ok(_) => None,
     };
+    // An MCP session's state, made before the welcome to warm it up.
+    let mut mcp = None;
+    if let Ok(hello) = &hello
+        && refusal.is_none()
+    {
+        match &hello.face {
+            Face::Mcp { args } => match crate::mcp::McpState::open(root, args.clone()) {
+                Ok(state) => {
+                    if hello.warm {
+                        state.start();
+                        let _ = tokio::time::timeout(WARM_TIMEOUT, state.wait_ready()).await;
+                    }
+                    mcp = Some(state);
+                }
+                Err(error) => refusal = Some(error.to_string()),
+            },
+            Face::Lsp { .. } if hello.warm => {
+                if let Ok(hub) = Hub::get(root) {
+                    hub.start();
+                    let _ = tokio::time::timeout(WARM_TIMEOUT, hub.wait_notes()).await;
+                }
+            }
+            _ => {}
+        }
+    }
     let welcome = Welcome {
         ok: refusal.is_none(),
         error: refusal.clone(),
@@ -180,7 +207,10 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
             crate::lsp::serve(reader, write, vault_override.then(|| root.to_path_buf())).await;
         }
         Face::Mcp { args } => {
-            let state = crate::mcp::McpState::open(root, args).map_err(|e| e.to_string())?;
+            let state = match mcp {
+                Some(state) => state,
+                None => crate::mcp::McpState::open(root, args).map_err(|e| e.to_string())?,
+            };
             crate::mcp::serve(state, (reader, write))
                 .await
                 .map_err(|e| e.to_string())?;
