@@ -57,11 +57,6 @@ pub fn tool_text(
     answer_text(state, format_json, |state| call(state, tool, arguments))
 }
 
-/// Whether a read tool needs the full-text index.
-pub fn needs_fulltext(tool: &str) -> bool {
-    matches!(tool, "search_notes" | "get_context" | "related_notes")
-}
-
 /// How many backlinks the `backlinks` prompt and `weft query backlinks`
 /// list.
 pub const BACKLINKS_LIMIT: usize = 200;
