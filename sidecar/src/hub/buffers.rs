@@ -21,8 +21,13 @@ use crate::vault::parse::parse_text;
 /// Open buffers by vault path.
 #[derive(Default)]
 pub struct Buffers {
-    /// Per note, each session's buffer; the last one is the newest.
+    /// Per note, each session's buffer; the last one is the newest. Held
+    /// only briefly and never while taking another lock: readers take it
+    /// while holding the index's read lock.
     map: Mutex<HashMap<String, Vec<Buffer>>>,
+    /// Serialises putting buffers into the index, so an older text never
+    /// lands after a newer one.
+    writing: Mutex<()>,
 }
 
 struct Buffer {
@@ -50,14 +55,17 @@ impl Buffers {
         rel: &str,
         text: Arc<String>,
     ) -> Reshaped {
-        let mut map = lock(&self.map);
-        let buffers = map.entry(rel.to_string()).or_default();
-        buffers.retain(|b| b.session != session);
-        buffers.push(Buffer {
-            session,
-            text: Arc::clone(&text),
-            stale: false,
-        });
+        let _writing = lock(&self.writing);
+        {
+            let mut map = lock(&self.map);
+            let buffers = map.entry(rel.to_string()).or_default();
+            buffers.retain(|b| b.session != session);
+            buffers.push(Buffer {
+                session,
+                text: Arc::clone(&text),
+                stale: false,
+            });
+        }
         match live {
             Some(live) => index_text(live, rel, &text),
             None => Reshaped {
@@ -70,19 +78,23 @@ impl Buffers {
     /// `session` closed its buffer of `rel`: another session's buffer is
     /// indexed, else the file. Returns whether some buffer stays open.
     pub fn close(&self, live: Option<&LiveVault>, session: u64, rel: &str) -> bool {
-        let mut map = lock(&self.map);
-        let Some(buffers) = map.get_mut(rel) else {
-            return false;
+        let _writing = lock(&self.writing);
+        let newest = {
+            let mut map = lock(&self.map);
+            let Some(buffers) = map.get_mut(rel) else {
+                return false;
+            };
+            buffers.retain(|b| b.session != session);
+            let newest = buffers
+                .iter()
+                .rev()
+                .find(|b| !b.stale)
+                .map(|b| Arc::clone(&b.text));
+            if buffers.is_empty() {
+                map.remove(rel);
+            }
+            newest
         };
-        buffers.retain(|b| b.session != session);
-        let newest = buffers
-            .iter()
-            .rev()
-            .find(|b| !b.stale)
-            .map(|b| Arc::clone(&b.text));
-        if buffers.is_empty() {
-            map.remove(rel);
-        }
         let Some(live) = live else {
             return newest.is_some();
         };
@@ -91,7 +103,6 @@ impl Buffers {
                 index_text(live, rel, text);
             }
             None => {
-                drop(map);
                 live.apply_paths([live.root.join(rel)]);
             }
         }
@@ -120,11 +131,19 @@ impl Buffers {
     /// Puts buffers among `paths` back on top of what the index took from
     /// the disk.
     pub fn overlay(&self, live: &LiveVault, paths: &[String]) {
-        let map = lock(&self.map);
-        for rel in paths {
-            if let Some(buffer) = map.get(rel).and_then(|b| b.iter().rev().find(|b| !b.stale)) {
-                index_text(live, rel, &buffer.text);
-            }
+        let _writing = lock(&self.writing);
+        let texts: Vec<(&String, Arc<String>)> = {
+            let map = lock(&self.map);
+            paths
+                .iter()
+                .filter_map(|rel| {
+                    let buffer = map.get(rel)?.iter().rev().find(|b| !b.stale)?;
+                    Some((rel, Arc::clone(&buffer.text)))
+                })
+                .collect()
+        };
+        for (rel, text) in texts {
+            index_text(live, rel, &text);
         }
     }
 
