@@ -91,6 +91,12 @@ fn error(message: impl Into<String>, hint: impl Into<String>) -> QueryError {
     }
 }
 
+/// How deeply groups, negations and field groups may nest. The parser, the
+/// compiler and the parsed expression's drop all recurse once per level, so
+/// a bound here keeps a hostile query (thousands of `(` or `-`) from
+/// overflowing the stack of the process that serves the whole vault.
+pub const MAX_DEPTH: usize = 64;
+
 const SYNTAX_HINT: &str = "Syntax: words, \"a phrase\", title:x, tag:x, folder:x, key:value, \
      AND, OR, -exclude, ( ), modified:[now-7d TO now].";
 
@@ -243,6 +249,8 @@ struct Parser<'a> {
     at: usize,
     ctx: &'a Context<'a>,
     field: Option<FieldKind>,
+    /// Groups and negations open around the current token.
+    depth: usize,
 }
 
 /// Parses a query.
@@ -255,6 +263,7 @@ pub fn parse(input: &str, ctx: &Context<'_>) -> Result<Expr, QueryError> {
         at: 0,
         ctx,
         field: None,
+        depth: 0,
     };
     let expr = parser.or()?;
     match parser.toks.get(parser.at) {
@@ -279,6 +288,26 @@ impl Parser<'_> {
         let tok = self.toks.get(self.at).cloned();
         self.at += 1;
         tok
+    }
+
+    /// Runs `inner` one nesting level down, refusing to go past
+    /// [`MAX_DEPTH`].
+    fn nested<T>(
+        &mut self,
+        inner: impl FnOnce(&mut Self) -> Result<T, QueryError>,
+    ) -> Result<T, QueryError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(error(
+                format!(
+                    "The query is nested too deeply (more than {MAX_DEPTH} levels of `( )`, `-`, `NOT` or `+`)."
+                ),
+                "Flatten it: `a -b -c` rather than `-(-(-a))`, `(a OR b) c` rather than `((a OR b)) c`.",
+            ));
+        }
+        self.depth += 1;
+        let result = inner(self);
+        self.depth -= 1;
+        result
     }
 
     fn or(&mut self) -> Result<Expr, QueryError> {
@@ -331,11 +360,11 @@ impl Parser<'_> {
                         "Write `-word` or `NOT tag:x`.",
                     ));
                 }
-                Ok(Expr::Not(Box::new(self.unary()?)))
+                Ok(Expr::Not(Box::new(self.nested(Self::unary)?)))
             }
             Some(Tok::Plus) => {
                 self.at += 1;
-                self.unary()
+                self.nested(Self::unary)
             }
             _ => self.primary(),
         }
@@ -344,7 +373,7 @@ impl Parser<'_> {
     fn primary(&mut self) -> Result<Expr, QueryError> {
         match self.next() {
             Some(Tok::LParen) => {
-                let inner = self.or()?;
+                let inner = self.nested(Self::or)?;
                 if self.next() != Some(Tok::RParen) {
                     return Err(error(
                         "The query has a `(` without its `)`.",
@@ -369,7 +398,7 @@ impl Parser<'_> {
                     Some(Tok::LParen) => {
                         self.at += 1;
                         self.field = Some(kind);
-                        let inner = self.or();
+                        let inner = self.nested(Self::or);
                         self.field = None;
                         let inner = inner?;
                         if self.next() != Some(Tok::RParen) {
@@ -400,7 +429,7 @@ impl Parser<'_> {
                     }
                     _ => {
                         let saved = self.field.replace(kind);
-                        let value = self.unary();
+                        let value = self.nested(Self::unary);
                         self.field = saved;
                         value
                     }
@@ -909,5 +938,36 @@ mod tests {
         assert!(e.message.contains("empty"), "{e}");
         let e = p("tag:[a TO b]").unwrap_err();
         assert!(e.message.contains("does not take a range"), "{e}");
+    }
+
+    /// Regression: thousands of nested `(`, `-`, `!`, `NOT` or `+` used to
+    /// recurse in the parser, the compiler and the drop until the stack
+    /// overflowed and the daemon serving the vault aborted.
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = 100_000;
+        for query in [
+            format!("{}a{}", "(".repeat(deep), ")".repeat(deep)),
+            format!("{}a", "-".repeat(deep)),
+            format!("{}a", "!".repeat(deep)),
+            format!("{}a", "+".repeat(deep)),
+            format!("{}a", "NOT ".repeat(deep)),
+            format!("{}a", "- ( ".repeat(deep)),
+            format!("title:{}a{}", "(".repeat(deep), ")".repeat(deep)),
+        ] {
+            let e = p(&query).unwrap_err();
+            assert!(e.message.contains("nested too deeply"), "{e}");
+        }
+        // The limit itself parses, and compiles.
+        let ok = format!("{}a{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+        assert_eq!(p(&ok).unwrap(), text("a"));
+        let ok = format!("{}a", "-".repeat(MAX_DEPTH));
+        assert!(p(&ok).is_ok());
+        let over = format!(
+            "{}a{}",
+            "(".repeat(MAX_DEPTH + 1),
+            ")".repeat(MAX_DEPTH + 1)
+        );
+        assert!(p(&over).is_err());
     }
 }
