@@ -17,3 +17,4 @@ pub mod ops;
 pub mod search;
 pub mod testkit;
 pub mod vault;
+pub mod wire;

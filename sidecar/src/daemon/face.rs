@@ -16,10 +16,10 @@ use tokio::sync::mpsc;
 use super::place::Place;
 use super::replay::{Replay, Verdict, is_response};
 use super::server::place_for;
-use super::wire::Framing;
 use super::{Face, Hello, Welcome, idle_from_env};
 use crate::cli::Answer;
 use crate::mcp::{McpArgs, McpState};
+use crate::wire::{Frame, Framing, MAX_SERVER_MESSAGE};
 
 /// How long a face waits for a daemon it started to listen.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -51,7 +51,7 @@ impl Conn {
         let (tx, messages) = mpsc::channel(64);
         tokio::spawn(async move {
             let mut reader = BufReader::new(reader);
-            while let Ok(Some(body)) = framing.read(&mut reader).await {
+            while let Ok(Some(body)) = framing.read(&mut reader, MAX_SERVER_MESSAGE).await {
                 if tx.send(body).await.is_err() {
                     break;
                 }
@@ -66,9 +66,20 @@ impl Conn {
 pub fn lsp(vault: Option<PathBuf>) -> ExitCode {
     run(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
-        let first = match Framing::Lsp.read(&mut stdin).await {
-            Ok(Some(first)) => first,
-            _ => return ExitCode::SUCCESS,
+        let first = loop {
+            match Framing::Lsp
+                .read_frame(&mut stdin, Framing::Lsp.client_limit())
+                .await
+            {
+                Ok(Some(Frame::Message(first))) => break first,
+                Ok(Some(Frame::TooLarge(too_large))) => {
+                    tracing::warn!("{}", too_large.describe());
+                    if let Some(answer) = too_large.answer() {
+                        let _ = Framing::Lsp.write(&mut tokio::io::stdout(), &answer).await;
+                    }
+                }
+                _ => return ExitCode::SUCCESS,
+            }
         };
         let root = vault
             .clone()
@@ -153,11 +164,11 @@ async fn forward(
     first: Vec<Vec<u8>>,
 ) -> ExitCode {
     let framing = target.framing;
-    let (client_tx, mut client) = mpsc::channel::<Vec<u8>>(64);
+    let (client_tx, mut client) = mpsc::channel::<Frame>(64);
     tokio::spawn(async move {
         let mut stdin = stdin;
-        while let Ok(Some(body)) = framing.read(&mut stdin).await {
-            if client_tx.send(body).await.is_err() {
+        while let Ok(Some(frame)) = framing.read_frame(&mut stdin, framing.client_limit()).await {
+            if client_tx.send(frame).await.is_err() {
                 break;
             }
         }
@@ -176,7 +187,7 @@ async fn forward(
         restarts: Vec::new(),
     };
     for body in first {
-        pump.on_client(body).await;
+        pump.on_client(Frame::Message(body)).await;
     }
     loop {
         let poll = pump.poll;
@@ -248,7 +259,18 @@ impl Pump {
         self.resuming.is_some() || self.warming.is_some() || !self.waiting.is_empty()
     }
 
-    async fn on_client(&mut self, body: Vec<u8>) {
+    async fn on_client(&mut self, frame: Frame) {
+        let body = match frame {
+            Frame::Message(body) => body,
+            Frame::TooLarge(too_large) => {
+                // Answered here: the server never sees it.
+                tracing::warn!("{}", too_large.describe());
+                if let Some(answer) = too_large.answer() {
+                    let _ = self.send_client(&answer).await;
+                }
+                return;
+            }
+        };
         if self.replay.client(&body) != Verdict::Forward {
             return;
         }
@@ -417,7 +439,7 @@ fn in_process(target: &Target) -> Conn {
                 match McpState::open(&vault, args) {
                     Ok(state) => {
                         if let Err(error) =
-                            crate::mcp::serve(state, (server_read, server_write)).await
+                            crate::mcp::serve(state, server_read, server_write).await
                         {
                             eprintln!("weft mcp: {error}");
                         }

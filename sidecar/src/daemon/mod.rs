@@ -12,7 +12,6 @@
 //! - [`face`]: connect or start (one daemon even when faces start at
 //!   once), forward, and when the daemon dies start another and replay the
 //!   session ([`replay`]); in-process when no daemon can be had.
-//! - [`wire`]: LSP and MCP framing.
 //!
 //! A connection starts with one JSON line from the face ([`Hello`]) and one
 //! from the daemon ([`Welcome`]); then the protocol's bytes flow, or for a
@@ -27,7 +26,6 @@ pub mod face;
 pub mod place;
 pub mod replay;
 pub mod server;
-pub mod wire;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use serde_json::{Value, json};
 use tower_lsp_server::ls_types::Range;
 
-use super::wire::Framing;
 use crate::lsp::convert::{Encoding, LineIndex};
+use crate::wire::Framing;
 
 /// What to do with a message.
 #[derive(Debug, PartialEq, Eq)]

@@ -211,7 +211,7 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
                 Some(state) => state,
                 None => crate::mcp::McpState::open(root, args).map_err(|e| e.to_string())?,
             };
-            crate::mcp::serve(state, (reader, write))
+            crate::mcp::serve(state, reader, write)
                 .await
                 .map_err(|e| e.to_string())?;
         }

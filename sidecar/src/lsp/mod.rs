@@ -34,18 +34,25 @@ use std::process::ExitCode;
 
 pub use server::Server;
 
+use crate::wire::Framing;
+
 /// Serves the language server protocol over `input`/`output` until the
 /// client sends `exit` or closes the input. The vault is `vault_override`,
-/// else each workspace folder (or the root URI) the client names.
+/// else each workspace folder (or the root URI) the client names. Messages
+/// over [`crate::wire::MAX_LSP_MESSAGE`] are refused before they reach the
+/// server, and a request whose handler panics is answered with an error.
 pub async fn serve<I, O>(input: I, output: O, vault_override: Option<PathBuf>)
 where
     I: tokio::io::AsyncRead + Unpin,
-    O: tokio::io::AsyncWrite,
+    O: tokio::io::AsyncWrite + Unpin,
 {
-    let (service, socket) = server::service(vault_override);
-    tower_lsp_server::Server::new(input, output, socket)
-        .serve(service)
-        .await;
+    crate::wire::guarded(Framing::Lsp, input, output, |input, output| async move {
+        let (service, socket) = server::service(vault_override);
+        tower_lsp_server::Server::new(input, output, socket)
+            .serve(server::CatchPanics::new(service))
+            .await;
+    })
+    .await;
 }
 
 /// Runs the language server on stdin/stdout (logs go to stderr).

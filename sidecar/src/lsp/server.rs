@@ -7,8 +7,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use futures_util::FutureExt;
 use serde_json::Value;
-use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Id, Request, Response, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{ClientSocket, LanguageServer, LspService};
 
@@ -22,6 +23,90 @@ use super::{
 /// (loading, diagnostics) can hold it too.
 pub struct Server {
     world: Arc<World>,
+}
+
+/// A language service whose requests cannot take the session down: a
+/// handler that panics answers its request with an internal error (logged
+/// with the method and id), and the session goes on with the next one.
+pub(crate) struct CatchPanics<S> {
+    inner: S,
+}
+
+impl<S> CatchPanics<S> {
+    pub(crate) fn new(inner: S) -> CatchPanics<S> {
+        CatchPanics { inner }
+    }
+}
+
+impl<S> tower_service::Service<Request> for CatchPanics<S>
+where
+    S: tower_service::Service<Request, Response = Option<Response>>,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = Option<Response>;
+    type Error = S::Error;
+    type Future = std::pin::Pin<
+        Box<dyn Future<Output = std::result::Result<Option<Response>, S::Error>> + Send>,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::result::Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let method = request.method().to_string();
+        let id = request.id().cloned();
+        let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::wire::fault_point(&method);
+            self.inner.call(request)
+        }));
+        let future = match call {
+            Ok(future) => future,
+            Err(payload) => {
+                return Box::pin(std::future::ready(Ok(answer_panic(method, id, &*payload))));
+            }
+        };
+        Box::pin(async move {
+            match std::panic::AssertUnwindSafe(future).catch_unwind().await {
+                Ok(answer) => answer,
+                Err(payload) => Ok(answer_panic(method, id, &*payload)),
+            }
+        })
+    }
+}
+
+/// The error answer for a request whose handler panicked (nothing for a
+/// notification), after logging it.
+fn answer_panic(
+    method: String,
+    id: Option<Id>,
+    payload: &(dyn std::any::Any + Send),
+) -> Option<Response> {
+    let why = crate::wire::panic_text(payload);
+    let which = id.as_ref().map_or_else(
+        || "a notification".to_string(),
+        |id| format!("request {id}"),
+    );
+    tracing::error!(
+        "weft lsp: a panic while handling `{method}` ({which}): {why}; that message failed, the session goes on"
+    );
+    let id = id?;
+    Some(Response::from_error(
+        id,
+        Error {
+            code: ErrorCode::InternalError,
+            message: format!(
+                "weft failed while answering `{method}`: {why}. This is a bug in Weft: that request did \
+                 nothing, other requests still work. Please report it."
+            )
+            .into(),
+            data: None,
+        },
+    ))
 }
 
 /// The service and its client socket, with Weft's custom methods.

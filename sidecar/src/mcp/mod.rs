@@ -6,6 +6,7 @@
 //! Must not know the language server or the command line's formatting,
 //! and keeps the domain free of MCP types (everything rmcp stays here).
 
+mod catch_panics;
 mod check_vault;
 mod common;
 mod context;
@@ -50,9 +51,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use rmcp::RoleServer;
 use rmcp::ServiceExt;
-use rmcp::transport::IntoTransport;
+
+use crate::wire::Framing;
+use catch_panics::CatchPanics;
 
 pub use policy::{ToolClass, ToolSet, class_of};
 pub use server::Server;
@@ -98,25 +100,29 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-/// Serves one MCP session over `transport` until the client leaves; starts
-/// loading the vault if it has not started. Works over any rmcp transport
-/// (stdio, a tokio duplex in tests).
-pub async fn serve<T, E, A>(state: Arc<McpState>, transport: T) -> Result<(), ServeError>
+/// Serves one MCP session over `input`/`output` until the client leaves;
+/// starts loading the vault if it has not started. Messages over
+/// [`crate::wire::MAX_MCP_MESSAGE`] are refused before they reach the
+/// server, and a request whose handler panics is answered with an error.
+pub async fn serve<I, O>(state: Arc<McpState>, input: I, output: O) -> Result<(), ServeError>
 where
-    T: IntoTransport<RoleServer, E, A>,
-    E: std::error::Error + Send + Sync + 'static,
+    I: tokio::io::AsyncRead + Unpin,
+    O: tokio::io::AsyncWrite + Unpin,
 {
     state.start();
-    let server = Server::new(state);
-    let running = server
-        .serve(transport)
-        .await
-        .map_err(|e| ServeError(format!("the MCP session did not start: {e}")))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| ServeError(format!("the MCP session ended abnormally: {e}")))?;
-    Ok(())
+    let server = CatchPanics::new(Server::new(state));
+    crate::wire::guarded(Framing::Mcp, input, output, |input, output| async move {
+        let running = server
+            .serve((input, output))
+            .await
+            .map_err(|e| ServeError(format!("the MCP session did not start: {e}")))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| ServeError(format!("the MCP session ended abnormally: {e}")))?;
+        Ok(())
+    })
+    .await
 }
 
 /// `weft mcp`: serves the vault over stdin/stdout until the client closes
@@ -139,7 +145,7 @@ pub fn run_stdio(vault: Option<PathBuf>, args: McpArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(serve(state, rmcp::transport::stdio()));
+    let result = runtime.block_on(serve(state, tokio::io::stdin(), tokio::io::stdout()));
     // The watcher and blocking tasks must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     match result {

@@ -23,6 +23,7 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use super::catch_panics::joined;
 use super::format::{ToolResult, result_text, to_call_result};
 use super::guide::INSTRUCTIONS;
 use super::state::McpState;
@@ -114,7 +115,8 @@ impl Server {
     }
 
     /// Runs a tool's body on a blocking thread (it takes index locks and
-    /// reads files) and turns its answer into a result.
+    /// reads files) and turns its answer into a result. A panic in the body
+    /// goes on to the session's panic boundary (`catch_panics`).
     pub(super) async fn run<F>(&self, body: F) -> CallToolResult
     where
         F: FnOnce(&McpState) -> ToolResult + Send + 'static,
@@ -129,11 +131,11 @@ impl Server {
             Ok(reply)
         })
         .await;
-        match answer {
+        match joined(answer) {
             Ok(result) => to_call_result(result),
-            Err(e) => CallToolResult::error(vec![ContentBlock::text(format!(
-                "Error: the tool failed inside Weft ({e}); this is a bug, please report it with the arguments you used."
-            ))]),
+            Err(e) => {
+                CallToolResult::error(vec![ContentBlock::text(format!("Error: {}", e.message))])
+            }
         }
     }
 
@@ -362,9 +364,7 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let state = self.state.clone();
-        tokio::task::spawn_blocking(move || prompts::get(&state, request))
-            .await
-            .map_err(|e| McpError::internal_error(e.to_string(), None))?
+        joined(tokio::task::spawn_blocking(move || prompts::get(&state, request)).await)?
             .map(GetPromptResponse::from)
     }
 
@@ -374,9 +374,7 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
         let state = self.state.clone();
-        tokio::task::spawn_blocking(move || prompts::complete(&state, request))
-            .await
-            .map_err(|e| McpError::internal_error(e.to_string(), None))?
+        joined(tokio::task::spawn_blocking(move || prompts::complete(&state, request)).await)?
     }
 
     async fn list_resources(
@@ -403,9 +401,7 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let state = self.state.clone();
-        tokio::task::spawn_blocking(move || resources::read(&state, &request.uri))
-            .await
-            .map_err(|e| McpError::internal_error(e.to_string(), None))?
+        joined(tokio::task::spawn_blocking(move || resources::read(&state, &request.uri)).await)?
             .map(Into::into)
     }
 

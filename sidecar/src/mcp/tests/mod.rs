@@ -112,7 +112,8 @@ pub(crate) async fn session_prepared(
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let served = state.clone();
     if wait {
-        tokio::spawn(async move { serve(served, server_io).await });
+        let (server_read, server_write) = tokio::io::split(server_io);
+        tokio::spawn(async move { serve(served, server_read, server_write).await });
     } else {
         // Never loaded: every answer comes from an empty index, as during
         // indexing.

@@ -66,7 +66,8 @@ async fn the_discover_handshake_works_and_answers_at_once() {
     write_fixture(dir.path(), VAULT);
     let state = McpState::open(dir.path(), McpArgs::default()).unwrap();
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(serve(state.clone(), server_io));
+    let (server_read, server_write) = tokio::io::split(server_io);
+    tokio::spawn(serve(state.clone(), server_read, server_write));
     let (tx, _rx) = mpsc::unbounded_channel();
     // The handshake does not wait for indexing (which starts with it).
     let client = tokio::time::timeout(
@@ -488,7 +489,8 @@ async fn listen_subscriptions_notify_updates() {
         .await
         .unwrap();
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(serve(state.clone(), server_io));
+    let (server_read, server_write) = tokio::io::split(server_io);
+    tokio::spawn(serve(state.clone(), server_read, server_write));
     let (tx, _rx) = mpsc::unbounded_channel();
     let client = TestClient {
         info: Default::default(),

@@ -1,0 +1,141 @@
+//! The panic boundary of an MCP session: a request whose handler panics is
+//! answered with an error (for a tool, a tool error the agent can read, also
+//! kept for `vault_info`), the panic is logged with the request, and the
+//! session, the daemon and every other session go on.
+//!
+//! Must not know any tool: it sees requests whole.
+
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt;
+use rmcp::model::{CallToolResult, ClientNotification, ClientRequest, ContentBlock, ServerResult};
+use rmcp::service::{NotificationContext, RequestContext, Service};
+use rmcp::{ErrorData as McpError, RoleServer};
+
+use super::server::Server;
+
+/// [`Server`] behind the panic boundary.
+pub struct CatchPanics {
+    inner: Server,
+}
+
+impl CatchPanics {
+    pub fn new(inner: Server) -> CatchPanics {
+        CatchPanics { inner }
+    }
+}
+
+/// Where a request enters: its method, and for a tool call the tool.
+fn fault_point(request: &ClientRequest) -> String {
+    match request {
+        ClientRequest::CallToolRequest(call) => {
+            format!("{}:{}", request.method(), call.params.name)
+        }
+        other => other.method().to_string(),
+    }
+}
+
+/// The request for the log: its method, tool and arguments, clipped.
+fn describe(request: &ClientRequest) -> String {
+    match request {
+        ClientRequest::CallToolRequest(call) => {
+            let arguments = call
+                .params
+                .arguments
+                .as_ref()
+                .map(|a| serde_json::Value::Object(a.clone()).to_string())
+                .unwrap_or_default();
+            format!(
+                "tools/call `{}` {}",
+                call.params.name,
+                super::format::clip(&arguments, 300)
+            )
+        }
+        other => format!("`{}`", other.method()),
+    }
+}
+
+impl Service<RoleServer> for CatchPanics {
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
+        let point = fault_point(&request);
+        let what = describe(&request);
+        let tool = match &request {
+            ClientRequest::CallToolRequest(call) => Some(call.params.name.to_string()),
+            _ => None,
+        };
+        let id = context.id.clone();
+        let answer = AssertUnwindSafe(async {
+            crate::wire::fault_point(&point);
+            self.inner.handle_request(request, context).await
+        })
+        .catch_unwind()
+        .await;
+        let payload = match answer {
+            Ok(answer) => return answer,
+            Err(payload) => payload,
+        };
+        let why = crate::wire::panic_text(&*payload);
+        tracing::error!(
+            "weft mcp: a panic while answering {what} (request {id}): {why}; that request failed, the session goes on"
+        );
+        let message = format!(
+            "Weft failed while answering this request: {why}. This is a bug in Weft: the request did \
+             nothing, and other requests still work. Please report it with the arguments you used."
+        );
+        match tool {
+            Some(tool) => {
+                self.inner
+                    .state
+                    .record_failure(&tool, String::new(), &message);
+                Ok(ServerResult::CallToolResult(CallToolResult::error(vec![
+                    ContentBlock::text(format!("Error: {message}")),
+                ])))
+            }
+            None => Err(McpError::internal_error(message, None)),
+        }
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let answer = AssertUnwindSafe(self.inner.handle_notification(notification, context))
+            .catch_unwind()
+            .await;
+        answer.unwrap_or_else(|payload| {
+            tracing::error!(
+                "weft mcp: a panic while handling a notification: {}; the session goes on",
+                crate::wire::panic_text(&*payload)
+            );
+            Ok(())
+        })
+    }
+
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        <Server as Service<RoleServer>>::get_info(&self.inner)
+    }
+
+    fn supported_protocol_versions(
+        &self,
+    ) -> std::borrow::Cow<'static, [rmcp::model::ProtocolVersion]> {
+        <Server as Service<RoleServer>>::supported_protocol_versions(&self.inner)
+    }
+}
+
+/// The value of a blocking task, carrying its panic on to the request's
+/// boundary (where it is logged with the request and answered).
+pub(super) fn joined<T>(joined: Result<T, tokio::task::JoinError>) -> Result<T, McpError> {
+    match joined {
+        Ok(value) => Ok(value),
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(error) => Err(McpError::internal_error(
+            format!("the request was cancelled: {error}"),
+            None,
+        )),
+    }
+}
