@@ -235,6 +235,17 @@ pub struct Answer {
 /// starts with the program name) on this process's shared state of the
 /// vault at `vault`, loading it if needed: how the index daemon answers.
 pub async fn answer(argv: Vec<OsString>, vault: PathBuf) -> Answer {
+    // What the log says if answering panics, and where a test may make it.
+    let words: Vec<String> = argv
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut commands = words.iter().filter(|w| !w.starts_with('-'));
+    let point = match commands.next().map(String::as_str) {
+        Some("query") => format!("query:{}", commands.next().map_or("", |c| c.as_str())),
+        other => format!("query:{}", other.unwrap_or("")),
+    };
     let failed = |message: String| Answer {
         stdout: String::new(),
         stderr: format!("weft: {message}\n"),
@@ -280,7 +291,11 @@ pub async fn answer(argv: Vec<OsString>, vault: PathBuf) -> Answer {
     if let Phase::Failed(error) = phase {
         return failed(error);
     }
-    let answered = tokio::task::spawn_blocking(move || answer_on(&hub, command, format)).await;
+    let answered = tokio::task::spawn_blocking(move || {
+        crate::wire::fault_point(&point);
+        answer_on(&hub, command, format)
+    })
+    .await;
     match answered {
         Ok(Ok((stdout, code))) => Answer {
             stdout: with_newline(stdout),
@@ -288,6 +303,17 @@ pub async fn answer(argv: Vec<OsString>, vault: PathBuf) -> Answer {
             code,
         },
         Ok(Err(error)) => failed(error.0),
+        Err(error) if error.is_panic() => {
+            let why = crate::wire::panic_text(&*error.into_panic());
+            tracing::error!(
+                "weft: a panic while answering `weft {}`: {why}; that command failed, nothing else did",
+                words.join(" ")
+            );
+            failed(format!(
+                "Weft failed while answering this command: {why}. This is a bug in Weft; please report \
+                 it with the command line you used."
+            ))
+        }
         Err(error) => failed(format!("the query failed: {error}")),
     }
 }

@@ -8,7 +8,9 @@
 use std::panic::AssertUnwindSafe;
 
 use futures_util::FutureExt;
-use rmcp::model::{CallToolResult, ClientNotification, ClientRequest, ContentBlock, ServerResult};
+use rmcp::model::{
+    CallToolResult, ClientNotification, ClientRequest, ContentBlock, ProtocolVersion, ServerResult,
+};
 use rmcp::service::{NotificationContext, RequestContext, Service};
 use rmcp::{ErrorData as McpError, RoleServer};
 
@@ -68,6 +70,11 @@ impl Service<RoleServer> for CatchPanics {
             _ => None,
         };
         let id = context.id.clone();
+        // Results carry `resultType` from 2026-07-28 on only (as rmcp's own
+        // handler does it).
+        let modern = context
+            .protocol_version()
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
         let answer = AssertUnwindSafe(async {
             crate::wire::fault_point(&point);
             self.inner.handle_request(request, context).await
@@ -91,9 +98,14 @@ impl Service<RoleServer> for CatchPanics {
                 self.inner
                     .state
                     .record_failure(&tool, String::new(), &message);
-                Ok(ServerResult::CallToolResult(CallToolResult::error(vec![
-                    ContentBlock::text(format!("Error: {message}")),
-                ])))
+                let mut result =
+                    ServerResult::CallToolResult(CallToolResult::error(vec![ContentBlock::text(
+                        format!("Error: {message}"),
+                    )]));
+                if !modern {
+                    result.strip_result_type_for_legacy_peer();
+                }
+                Ok(result)
             }
             None => Err(McpError::internal_error(message, None)),
         }
@@ -120,9 +132,7 @@ impl Service<RoleServer> for CatchPanics {
         <Server as Service<RoleServer>>::get_info(&self.inner)
     }
 
-    fn supported_protocol_versions(
-        &self,
-    ) -> std::borrow::Cow<'static, [rmcp::model::ProtocolVersion]> {
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
         <Server as Service<RoleServer>>::supported_protocol_versions(&self.inner)
     }
 }
