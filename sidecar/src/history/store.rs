@@ -37,9 +37,11 @@ pub(super) const MOVE_TRAILER: &str = "Weft-Move";
 /// rather than listed in the message.
 const MAX_MOVE_TRAILERS: usize = 200;
 
-/// How often a commit is retried when another process (another Weft on the
-/// same vault) moved the branch in between.
-const COMMIT_ATTEMPTS: u32 = 8;
+/// How long a commit keeps being retried while another writer (another
+/// Weft on the same vault, another thread) holds or moves the branch. A
+/// count of tries is not a bound that holds on a loaded machine: the writer
+/// holding the branch's lock may not run for a while.
+const COMMIT_PATIENCE: Duration = Duration::from_secs(10);
 
 /// What kind of change a commit records (its `Weft-Source` trailer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -311,7 +313,8 @@ impl Store {
     ) -> Result<Option<CommitId>, HistoryError> {
         let author = signature(author)?;
         let committer = signature(COMMITTER)?;
-        let mut attempt = 0;
+        let started = std::time::Instant::now();
+        let mut attempt: u64 = 0;
         loop {
             attempt += 1;
             let parent = self.head()?;
@@ -351,14 +354,15 @@ impl Store {
                     }));
                 }
                 Err(e)
-                    if attempt < COMMIT_ATTEMPTS
+                    if started.elapsed() < COMMIT_PATIENCE
                         && matches!(
                             e.code(),
                             ErrorCode::Modified | ErrorCode::Exists | ErrorCode::Locked
                         ) =>
                 {
-                    // Another writer committed first: redo on top of its commit.
-                    std::thread::sleep(Duration::from_millis(u64::from(attempt) * 2));
+                    // Another writer committed first (or is committing):
+                    // redo on top of its commit.
+                    std::thread::sleep(Duration::from_millis((attempt * 2).min(50)));
                 }
                 Err(e) => return Err(HistoryError::git("moving the history branch")(e)),
             }
