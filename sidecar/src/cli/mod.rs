@@ -292,6 +292,8 @@ pub async fn answer(argv: Vec<OsString>, vault: PathBuf) -> Answer {
         return failed(error);
     }
     let answered = tokio::task::spawn_blocking(move || {
+        // A daemon's hub may have been loaded long ago.
+        hub.refresh_config();
         crate::wire::fault_point(&point);
         answer_on(&hub, command, format)
     })

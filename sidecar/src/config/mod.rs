@@ -5,11 +5,15 @@
 //! the index, the file walk or any protocol (LSP, MCP). Unknown keys are
 //! errors everywhere, so a typo never silently falls back to a default.
 
+mod live;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+pub use live::{LiveConfig, Reloaded, Snapshot};
 
 /// The configuration file, at the vault root.
 pub const CONFIG_FILE: &str = ".weft.toml";

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::config::Config;
+use crate::config::{Config, LiveConfig};
 use crate::history::History;
 use crate::io::{LiveVault, Watcher};
 use crate::search::{Change, DiskFiles, DocSource, SearchIndex};
@@ -70,9 +70,9 @@ pub struct Edited {
 /// The shared state of one vault.
 pub struct Hub {
     root: PathBuf,
-    pub config: Config,
-    /// `.weft.toml` did not load: faces report this.
-    pub config_error: Option<String>,
+    /// `.weft.toml` (and Obsidian's daily-note settings), reloaded when they
+    /// change ([`Hub::refresh_config`]); shared with the index.
+    config: Arc<LiveConfig>,
     pub files: DiskFiles,
     live: OnceLock<Arc<LiveVault>>,
     search: OnceLock<Arc<SearchIndex>>,
@@ -83,6 +83,8 @@ pub struct Hub {
     phase: watch::Sender<Phase>,
     started: Instant,
     loading_started: AtomicBool,
+    /// A bad configuration at the start is being watched until it loads.
+    config_watch_started: AtomicBool,
     /// Full text was asked for (by an agent or a search).
     wants_fulltext: AtomicBool,
     fulltext_started: AtomicBool,
@@ -127,11 +129,8 @@ impl Hub {
         if let Some(hub) = hubs.get(&canonical).and_then(Weak::upgrade) {
             return Ok(hub);
         }
-        let (config, config_error) = match Config::load(&canonical) {
-            Ok(config) => (config, None),
-            Err(e) => (Config::default(), Some(e.to_string())),
-        };
-        let hub = Arc::new(Hub::new(canonical.clone(), config, config_error));
+        let config = Arc::new(LiveConfig::load(&canonical));
+        let hub = Arc::new(Hub::new(canonical.clone(), config));
         hubs.insert(canonical, Arc::downgrade(&hub));
         Ok(hub)
     }
@@ -140,7 +139,7 @@ impl Hub {
     /// in-process, benchmarks): not shared, never watching, no history;
     /// the full-text index is built now when asked for. Needs no runtime.
     pub fn detached(live: Arc<LiveVault>, fulltext: bool) -> Result<Arc<Hub>, StartError> {
-        let hub = Hub::new(live.root.clone(), live.config.clone(), None);
+        let hub = Hub::new(live.root.clone(), live.live_config().clone());
         hub.loading_started.store(true, Ordering::SeqCst);
         if fulltext {
             let sources = sources(&live);
@@ -159,7 +158,7 @@ impl Hub {
         Ok(Arc::new(hub))
     }
 
-    fn new(root: PathBuf, config: Config, config_error: Option<String>) -> Hub {
+    fn new(root: PathBuf, config: Arc<LiveConfig>) -> Hub {
         let (phase, _) = watch::channel(Phase::Loading);
         let (changes, _) = broadcast::channel(256);
         let (edits, _) = broadcast::channel(256);
@@ -167,7 +166,6 @@ impl Hub {
             files: DiskFiles { root: root.clone() },
             root,
             config,
-            config_error,
             live: OnceLock::new(),
             search: OnceLock::new(),
             history: OnceLock::new(),
@@ -175,6 +173,7 @@ impl Hub {
             phase,
             started: Instant::now(),
             loading_started: AtomicBool::new(false),
+            config_watch_started: AtomicBool::new(false),
             wants_fulltext: AtomicBool::new(false),
             fulltext_started: AtomicBool::new(false),
             fulltext_built: AtomicBool::new(false),
@@ -200,6 +199,42 @@ impl Hub {
         &self.root
     }
 
+    /// The configuration now (the last one that loaded).
+    pub fn config(&self) -> Arc<Config> {
+        self.config.current()
+    }
+
+    /// Why the configuration files do not load now, when they do not.
+    pub fn config_error(&self) -> Option<String> {
+        self.config.error()
+    }
+
+    /// The configuration as it follows its files (to be told of changes).
+    pub fn live_config(&self) -> &Arc<LiveConfig> {
+        &self.config
+    }
+
+    /// Brings the configuration up to date with its files: two `stat`s when
+    /// nothing changed, so it is called before every agent request. A
+    /// changed `exclude` filters the index (and then the full text) again;
+    /// a vault that could not start for a bad configuration starts once it
+    /// loads. Blocks while a changed `exclude` rescans the vault.
+    pub fn refresh_config(self: &Arc<Self>) {
+        match self.live.get() {
+            Some(live) => {
+                let changed = live.refresh_config();
+                // Not a change of content: nothing for the history.
+                self.disk_changed(changed, false);
+            }
+            None => {
+                self.config.refresh();
+                if self.config.snapshot().loaded && !self.loading_started() {
+                    self.start();
+                }
+            }
+        }
+    }
+
     /// A number naming a new session (open buffers are filed by it).
     pub fn new_session(&self) -> u64 {
         self.next_session.fetch_add(1, Ordering::Relaxed)
@@ -211,9 +246,20 @@ impl Hub {
         if self.loading_started.swap(true, Ordering::SeqCst) {
             return;
         }
-        if let Some(error) = &self.config_error {
-            self.phase.send_replace(Phase::Failed(error.clone()));
+        self.config.refresh();
+        let config = self.config.snapshot();
+        if !config.loaded {
+            // Served once the file loads: looked at every second until then.
+            let error = config.error.unwrap_or_default();
+            self.phase.send_replace(Phase::Failed(error));
+            self.loading_started.store(false, Ordering::SeqCst);
+            if !self.config_watch_started.swap(true, Ordering::SeqCst) {
+                tokio::spawn(start_once_configured(Arc::downgrade(self)));
+            }
             return;
+        }
+        if matches!(self.phase(), Phase::Failed(_)) {
+            self.phase.send_replace(Phase::Loading);
         }
         let hub = self.clone();
         tokio::spawn(async move { hub.load().await });
@@ -238,7 +284,9 @@ impl Hub {
 
     async fn load(self: Arc<Self>) {
         let root = self.root.clone();
-        let opened = tokio::task::spawn_blocking(move || LiveVault::open(&root)).await;
+        let config = self.config.clone();
+        let opened =
+            tokio::task::spawn_blocking(move || LiveVault::open_with_config(&root, config)).await;
         let live = match opened {
             Ok(Ok(live)) => Arc::new(live),
             Ok(Err(e)) => {
@@ -357,7 +405,7 @@ impl Hub {
     /// running. Files are read under the history's lock, so a write that
     /// lands meanwhile is never recorded older than it is.
     fn open_history(&self, live: &LiveVault) {
-        let history = History::open(&self.root, &self.config.history).unwrap_or_else(|e| {
+        let history = History::open(&self.root, &self.config().history).unwrap_or_else(|e| {
             tracing::warn!("{e}");
             History::disabled(e.to_string())
         });
@@ -457,6 +505,12 @@ impl Hub {
         self.wait_for(|p| !matches!(p, Phase::Loading)).await
     }
 
+    /// Waits until the vault is no longer failed (its configuration was
+    /// fixed and it is loading again).
+    pub async fn wait_unfailed(&self) -> Phase {
+        self.wait_for(|p| !matches!(p, Phase::Failed(_))).await
+    }
+
     /// Waits until everything asked for is loaded (or loading failed).
     pub async fn wait_ready(&self) -> Phase {
         self.wait_for(|p| matches!(p, Phase::Ready | Phase::Failed(_)))
@@ -516,6 +570,33 @@ impl Hub {
 
     pub fn watch_error(&self) -> Option<String> {
         lock(&self.watch_error).clone()
+    }
+}
+
+/// How often a vault whose configuration did not load looks at it again.
+const CONFIG_RETRY: Duration = Duration::from_secs(1);
+
+/// Starts the hub once its configuration loads (it did not at the start);
+/// ends with the hub.
+async fn start_once_configured(hub: Weak<Hub>) {
+    loop {
+        tokio::time::sleep(CONFIG_RETRY).await;
+        let Some(hub) = hub.upgrade() else { return };
+        if hub.loading_started() {
+            return;
+        }
+        let config = hub.config.clone();
+        let loaded = tokio::task::spawn_blocking(move || {
+            config.refresh();
+            config.snapshot().loaded
+        })
+        .await
+        .unwrap_or(false);
+        if loaded {
+            hub.config_watch_started.store(false, Ordering::SeqCst);
+            hub.start();
+            return;
+        }
     }
 }
 

@@ -30,6 +30,8 @@ struct Inner {
     /// The vault root, canonical when it could be resolved.
     root: PathBuf,
     excludes: Override,
+    /// The `exclude` globs it was built from.
+    globs: Vec<String>,
     /// Exclude globs that did not compile: (pattern, message).
     problems: Vec<(String, String)>,
     /// Folder (absolute) → its ignore rules.
@@ -70,6 +72,7 @@ impl PathFilter {
         PathFilter(Arc::new(Inner {
             root,
             excludes,
+            globs: config.exclude.clone(),
             problems,
             folders: Mutex::new(HashMap::new()),
         }))
@@ -78,6 +81,11 @@ impl PathFilter {
     /// The vault root the filter was built for.
     pub fn root(&self) -> &Path {
         &self.0.root
+    }
+
+    /// The `exclude` globs the filter was built from.
+    pub fn exclude_globs(&self) -> &[String] {
+        &self.0.globs
     }
 
     /// Exclude globs that were skipped because they do not compile.

@@ -16,8 +16,7 @@ use rayon::prelude::*;
 
 use super::filter::{PathFilter, relative_path};
 use super::load::{Scan, is_ignore_file, read_note, read_notes, scan_with, walk};
-use crate::config::CONFIG_FILE;
-use crate::config::{Config, ConfigError};
+use crate::config::{CONFIG_FILE, Config, ConfigError, LiveConfig, OBSIDIAN_DAILY_NOTES};
 use crate::vault::note::{folder_of, is_note_path};
 use crate::vault::{Note, VaultIndex};
 
@@ -25,9 +24,13 @@ use crate::vault::{Note, VaultIndex};
 pub struct LiveVault {
     /// The vault root, canonical.
     pub root: PathBuf,
-    pub config: Config,
+    /// The configuration, reloaded when its files change (shared with
+    /// whoever else serves the vault).
+    config: Arc<LiveConfig>,
     pub index: Arc<RwLock<VaultIndex>>,
-    filter: PathFilter,
+    /// Built from the configuration's `exclude`; replaced (and the vault
+    /// rescanned) when that changes.
+    filter: RwLock<PathFilter>,
     /// Files that could not be read: vault path → actionable message.
     errors: Mutex<BTreeMap<String, String>>,
     /// Serialises updates, so a slow reader can never overwrite a newer
@@ -145,6 +148,15 @@ impl LiveVault {
         Ok(vault)
     }
 
+    /// [`LiveVault::open`] with a configuration shared with its other users
+    /// (the hub's): it follows that configuration as it changes.
+    pub fn open_with_config(root: &Path, config: Arc<LiveConfig>) -> Result<LiveVault, OpenError> {
+        let canonical = check_root(root)?;
+        let vault = Self::with_config(canonical, config);
+        vault.load();
+        Ok(vault)
+    }
+
     /// Opens the vault at `root` and returns at once with an empty index
     /// that a background thread fills, chunk by chunk: readers see what is
     /// indexed so far ([`LiveVault::status`] says how far it is). Root and
@@ -167,45 +179,79 @@ impl LiveVault {
 
     /// Checks the root, loads the configuration; the index is empty.
     fn prepare(root: &Path, settings: Option<&serde_json::Value>) -> Result<LiveVault, OpenError> {
-        let canonical = root
-            .canonicalize()
-            .map_err(|source| OpenError::Unreachable {
-                path: root.to_path_buf(),
-                source,
-            })?;
-        if canonical.parent().is_none() {
-            return Err(OpenError::FilesystemRoot(canonical));
-        }
-        if !canonical.is_dir() {
-            return Err(OpenError::NotADirectory(canonical));
-        }
-        let mut config = Config::load(&canonical)?;
-        if let Some(settings) = settings {
-            config.merge_json(settings)?;
-        }
-        let filter = PathFilter::new(&canonical, &config);
-        Ok(LiveVault {
-            root: canonical,
+        let canonical = check_root(root)?;
+        let config = match settings {
+            None => LiveConfig::try_load(&canonical)?,
+            Some(settings) => {
+                let mut config = Config::load(&canonical)?;
+                config.merge_json(settings)?;
+                LiveConfig::fixed(&canonical, config)
+            }
+        };
+        Ok(Self::with_config(canonical, Arc::new(config)))
+    }
+
+    fn with_config(root: PathBuf, config: Arc<LiveConfig>) -> LiveVault {
+        let filter = PathFilter::new(&root, &config.current());
+        LiveVault {
+            root,
             config,
             index: Arc::new(RwLock::new(VaultIndex::new())),
-            filter,
+            filter: RwLock::new(filter),
             errors: Mutex::new(BTreeMap::new()),
             update: Mutex::new(()),
             progress: Progress::default(),
-        })
+        }
+    }
+
+    /// The configuration now.
+    pub fn config(&self) -> Arc<Config> {
+        self.config.current()
+    }
+
+    /// The configuration as it follows its files.
+    pub fn live_config(&self) -> &Arc<LiveConfig> {
+        &self.config
+    }
+
+    /// Reads the configuration files again when they changed (two `stat`s
+    /// when they did not) and applies a changed `exclude`: the vault is
+    /// rescanned with the new filter. Returns the vault paths whose index
+    /// entries changed.
+    pub fn refresh_config(&self) -> Vec<String> {
+        self.config.refresh();
+        let _update = lock(&self.update);
+        match self.follow_excludes_locked() {
+            true => self.rescan_locked(),
+            false => Vec::new(),
+        }
+    }
+
+    /// Rebuilds the filter when the configuration's `exclude` is no longer
+    /// the one it was built from; whether it did. Under the update lock.
+    fn follow_excludes_locked(&self) -> bool {
+        let config = self.config.current();
+        if self.filter().exclude_globs() == config.exclude.as_slice() {
+            return false;
+        }
+        tracing::info!("`exclude` changed: filtering the vault again");
+        *self.filter.write().unwrap_or_else(PoisonError::into_inner) =
+            PathFilter::new(&self.root, &config);
+        true
     }
 
     /// The initial load: walk, then read, parse (in parallel, outside the
     /// lock) and insert one chunk at a time.
     fn load(&self) {
         let _update = lock(&self.update);
-        let found = walk(&self.filter, self.filter.root());
+        let filter = self.filter();
+        let found = walk(&filter, filter.root());
         self.progress
             .found
             .store(found.notes.len(), Ordering::Relaxed);
         self.progress.walked.store(true, Ordering::Release);
         let mut errors = found.errors;
-        errors.extend(self.filter.problems().iter().map(|(glob, message)| {
+        errors.extend(filter.problems().iter().map(|(glob, message)| {
             (
                 CONFIG_FILE.to_string(),
                 format!("exclude pattern `{glob}` skipped: {message}"),
@@ -256,9 +302,12 @@ impl LiveVault {
         }
     }
 
-    /// The filter deciding which paths belong to the vault.
-    pub fn filter(&self) -> &PathFilter {
-        &self.filter
+    /// The filter deciding which paths belong to the vault (now).
+    pub fn filter(&self) -> PathFilter {
+        self.filter
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Files that could not be read, as (vault path, actionable message).
@@ -277,8 +326,10 @@ impl LiveVault {
     /// Returns the vault paths whose entries changed, sorted.
     pub fn apply_paths(&self, paths: impl IntoIterator<Item = PathBuf>) -> Vec<String> {
         let _update = lock(&self.update);
+        let filter = self.filter();
         let mut rels = BTreeSet::new();
         let mut rules_changed = false;
+        let mut config_changed = false;
         for path in paths {
             let Some(rel) = self.vault_path(&path) else {
                 continue;
@@ -286,14 +337,22 @@ impl LiveVault {
             if rel.is_empty() {
                 continue; // The root itself: its children have their own events.
             }
+            if rel == CONFIG_FILE || rel == OBSIDIAN_DAILY_NOTES {
+                config_changed = true;
+                continue;
+            }
             if is_ignore_file(&rel) {
-                rules_changed |= !self.filter.is_excluded_as(folder_of(&rel), true);
+                rules_changed |= !filter.is_excluded_as(folder_of(&rel), true);
                 continue;
             }
             if rel.split('/').any(|part| part.starts_with('.')) {
                 continue; // `.git/…` and friends, cheaply, before any stat.
             }
             rels.insert(rel);
+        }
+        if config_changed {
+            self.config.refresh();
+            rules_changed |= self.follow_excludes_locked();
         }
         if rules_changed {
             return self.rescan_locked();
@@ -322,13 +381,14 @@ impl LiveVault {
     }
 
     fn rescan_locked(&self) -> Vec<String> {
-        self.filter.clear_cache();
+        let filter = self.filter();
+        filter.clear_cache();
         let Scan {
             notes,
             attachments,
             errors,
             ..
-        } = scan_with(&self.filter);
+        } = scan_with(&filter);
         let on_disk: HashSet<&str> = notes
             .iter()
             .map(|n| &*n.path)
@@ -369,6 +429,7 @@ impl LiveVault {
     /// Looks at each path on disk (no lock held): reads and parses notes,
     /// walks folders.
     fn read_paths(&self, rels: BTreeSet<String>) -> Batch {
+        let filter = self.filter();
         let mut batch = Batch::default();
         let mut files: Vec<(String, PathBuf)> = Vec::new();
         for rel in rels {
@@ -377,8 +438,7 @@ impl LiveVault {
                 Ok(m) => m,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     // A path in a skipped folder was never indexed.
-                    if !self.filter.is_excluded_as(&rel, false)
-                        || lock(&self.errors).contains_key(&rel)
+                    if !filter.is_excluded_as(&rel, false) || lock(&self.errors).contains_key(&rel)
                     {
                         batch.missing.push(rel);
                     }
@@ -392,13 +452,13 @@ impl LiveVault {
                 }
             };
             let kind = metadata.file_type();
-            if self.filter.is_excluded_as(&rel, kind.is_dir()) {
+            if filter.is_excluded_as(&rel, kind.is_dir()) {
                 continue;
             }
             if kind.is_dir() {
                 tracing::debug!("{rel}: a folder changed; reading it whole");
                 batch.replaced.push(rel);
-                let found = walk(&self.filter, &abs);
+                let found = walk(&filter, &abs);
                 batch.errors.extend(found.errors);
                 batch.read.extend(found.notes.iter().map(|n| n.0.clone()));
                 files.extend(found.notes);
@@ -408,7 +468,7 @@ impl LiveVault {
             let read_from = if kind.is_file() {
                 abs
             } else if kind.is_symlink() {
-                match self.filter.symlink_file_in_vault(&abs) {
+                match filter.symlink_file_in_vault(&abs) {
                     Some(target) => target,
                     None => {
                         batch.missing.push(rel); // Not (or no longer) a file here.
@@ -556,6 +616,23 @@ impl LiveVault {
     }
 }
 
+/// The canonical vault folder, or why `root` cannot be one.
+fn check_root(root: &Path) -> Result<PathBuf, OpenError> {
+    let canonical = root
+        .canonicalize()
+        .map_err(|source| OpenError::Unreachable {
+            path: root.to_path_buf(),
+            source,
+        })?;
+    if canonical.parent().is_none() {
+        return Err(OpenError::FilesystemRoot(canonical));
+    }
+    if !canonical.is_dir() {
+        return Err(OpenError::NotADirectory(canonical));
+    }
+    Ok(canonical)
+}
+
 /// Removes the note or attachment at exactly `rel`; whether there was one.
 /// Only the note at exactly this path: another file may share its
 /// case-insensitive key.
@@ -642,7 +719,7 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn dump_disk(vault: &LiveVault) -> Dump {
-        let scan = scan(&vault.root, &vault.config);
+        let scan = scan(&vault.root, &vault.config());
         let mut notes: Vec<(String, u64)> = scan
             .notes
             .iter()

@@ -20,7 +20,6 @@ use tokio::sync::broadcast;
 
 use super::world::{ClientCaps, Doc, Located, Vault, World, lock, unwrap_settings};
 use super::{diagnostics, semantic_tokens};
-use crate::config::Config;
 use crate::hub::Phase;
 
 /// How long to wait for `workspace/configuration` before loading anyway.
@@ -82,17 +81,7 @@ fn workspace_roots(params: &InitializeParams) -> Vec<PathBuf> {
 
 fn new_vault(root: PathBuf, settings: Option<&Value>) -> Vault {
     let root = root.canonicalize().unwrap_or(root);
-    let config = load_config(&root, settings).unwrap_or_default();
-    Vault::new(root, config)
-}
-
-/// `.weft.toml` with the editor settings over it.
-fn load_config(root: &std::path::Path, settings: Option<&Value>) -> Result<Config, String> {
-    let mut config = Config::load(root).map_err(|e| e.to_string())?;
-    if let Some(settings) = settings {
-        config.merge_json(settings).map_err(|e| e.to_string())?;
-    }
-    Ok(config)
+    Vault::new(root, settings)
 }
 
 fn client_caps(capabilities: &ClientCapabilities) -> ClientCaps {
@@ -287,28 +276,32 @@ async fn load(world: Arc<World>, vault: Arc<Vault>) {
     };
     // The settings as the client gave them by now (`workspace/configuration`
     // may have answered since `initialize`); the index is the hub's.
-    match load_config(&vault.root, settings.as_ref()) {
-        Ok(config) => *vault.config.write().unwrap_or_else(PoisonError::into_inner) = config,
-        Err(error) if settings.is_some() => {
-            if let Ok(config) = Config::load(&vault.root) {
-                *vault.config.write().unwrap_or_else(PoisonError::into_inner) = config;
-            }
-            world
-                .client
-                .show_message(
-                    MessageType::WARNING,
-                    format!("weft: {error}; using .weft.toml only"),
-                )
-                .await;
-        }
-        Err(_) => {}
+    if let Err(error) = vault.apply_settings(settings.as_ref()) {
+        world
+            .client
+            .show_message(
+                MessageType::WARNING,
+                format!("weft: {error}; using .weft.toml only"),
+            )
+            .await;
     }
-    hub.start();
-    if let Phase::Failed(error) = hub.wait_notes().await {
+    loop {
+        hub.start();
+        let Phase::Failed(error) = hub.wait_notes().await else {
+            break;
+        };
         let message = format!("weft: {error}");
         *lock(&vault.load_error) = Some(message.clone());
         world.client.show_message(MessageType::ERROR, message).await;
-        return;
+        if hub.config_error().is_none() {
+            return;
+        }
+        // A `.weft.toml` that does not load: served once it is fixed.
+        hub.wait_unfailed().await;
+        *lock(&vault.load_error) = None;
+        if let Err(error) = vault.apply_settings(settings.as_ref()) {
+            tracing::warn!("{error}");
+        }
     }
     let Some(live) = hub.live().cloned() else {
         return;
@@ -329,6 +322,7 @@ async fn load(world: Arc<World>, vault: Arc<Vault>) {
         Arc::downgrade(&vault),
         hub.subscribe_changes(),
         hub.subscribe_edits(),
+        hub.live_config().subscribe(),
     ));
     vault.refresh_ranks(true);
     vault.names();
@@ -349,17 +343,30 @@ async fn load(world: Arc<World>, vault: Arc<Vault>) {
 }
 
 /// What changes elsewhere reaches this session: notes changed on disk (the
-/// hub's watcher, an agent's write, another editor's file operation) and
-/// other sessions' buffers. Diagnostics are republished for both.
+/// hub's watcher, an agent's write, another editor's file operation),
+/// other sessions' buffers, and the vault's configuration (`.weft.toml`
+/// edited: applied, or its error shown). Diagnostics are republished.
 async fn follow_hub(
     world: Weak<World>,
     vault: Weak<Vault>,
     mut changes: broadcast::Receiver<crate::hub::Changed>,
     mut edits: broadcast::Receiver<crate::hub::Edited>,
+    mut config: tokio::sync::watch::Receiver<u64>,
 ) {
     use broadcast::error::RecvError;
     loop {
         let paths = tokio::select! {
+            changed = config.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                let (Some(world), Some(vault)) = (world.upgrade(), vault.upgrade()) else {
+                    return;
+                };
+                config_changed(&world, &vault).await;
+                world.schedule_refresh(true);
+                continue;
+            },
             changed = changes.recv() => match changed {
                 Ok(paths) => Some(paths),
                 Err(RecvError::Lagged(_)) => None,
@@ -389,6 +396,27 @@ async fn follow_hub(
             }
         }
         world.schedule_refresh(true);
+    }
+}
+
+/// The vault's configuration changed (or stopped loading): the editor's
+/// settings go over it again, and a file that no longer loads is shown.
+async fn config_changed(world: &Arc<World>, vault: &Arc<Vault>) {
+    let settings = lock(&world.settings).clone();
+    let mut problems = Vec::new();
+    if let Some(error) = vault.hub.as_ref().and_then(|h| h.config_error()) {
+        problems.push(format!(
+            "weft: {error}; keeping the last configuration that loaded"
+        ));
+    }
+    if let Err(error) = vault.apply_settings(settings.as_ref()) {
+        problems.push(format!("weft: {error}; using .weft.toml only"));
+    }
+    for problem in problems {
+        world
+            .client
+            .show_message(MessageType::WARNING, problem)
+            .await;
     }
 }
 
@@ -509,14 +537,11 @@ pub(super) async fn did_change_configuration(
     }
     let settings = lock(&world.settings).clone();
     for vault in world.vaults() {
-        match load_config(&vault.root, settings.as_ref()) {
-            Ok(config) => *vault.config.write().unwrap_or_else(PoisonError::into_inner) = config,
-            Err(error) => {
-                world
-                    .client
-                    .show_message(MessageType::WARNING, format!("weft: {error}"))
-                    .await;
-            }
+        if let Err(error) = vault.apply_settings(settings.as_ref()) {
+            world
+                .client
+                .show_message(MessageType::WARNING, format!("weft: {error}"))
+                .await;
         }
     }
     world.schedule_refresh(true);

@@ -203,8 +203,14 @@ pub(crate) struct Vault {
 }
 
 impl Vault {
-    pub fn new(root: PathBuf, config: Config) -> Vault {
+    /// The vault at `root`, with the editor's `settings` over its
+    /// configuration (a problem with them is reported when it loads).
+    pub fn new(root: PathBuf, settings: Option<&serde_json::Value>) -> Vault {
         let hub = Hub::get(&root).ok();
+        let config = hub
+            .as_ref()
+            .map(|h| Config::clone(&h.config()))
+            .unwrap_or_default();
         Vault {
             session: hub.as_ref().map_or(0, |h| h.new_session()),
             hub,
@@ -225,6 +231,29 @@ impl Vault {
             touched: Mutex::default(),
             load_error: Mutex::new(None),
         }
+        .with_settings(settings)
+    }
+
+    fn with_settings(self, settings: Option<&serde_json::Value>) -> Vault {
+        let _ = self.apply_settings(settings);
+        self
+    }
+
+    /// The configuration becomes the vault's (as `.weft.toml` reads now)
+    /// with the editor's `settings` over it; settings that do not apply are
+    /// an error, and the vault's configuration alone is used.
+    pub fn apply_settings(&self, settings: Option<&serde_json::Value>) -> Result<(), String> {
+        let mut config = self
+            .hub
+            .as_ref()
+            .map(|h| Config::clone(&h.config()))
+            .unwrap_or_default();
+        let merged = match settings {
+            Some(settings) => config.merge_json(settings).map_err(|e| e.to_string()),
+            None => Ok(()),
+        };
+        *self.config.write().unwrap_or_else(PoisonError::into_inner) = config;
+        merged
     }
 
     /// Serves from `live` (the hub's index) from now on.

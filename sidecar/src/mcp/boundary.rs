@@ -1,7 +1,13 @@
-//! The panic boundary of an MCP session: a request whose handler panics is
-//! answered with an error (for a tool, a tool error the agent can read, also
-//! kept for `vault_info`), the panic is logged with the request, and the
-//! session, the daemon and every other session go on.
+//! What every request of an MCP session passes before its handler:
+//!
+//! - the vault's configuration is brought up to date (two `stat`s when
+//!   nothing changed), so a `deny` rule or `read_only` added to `.weft.toml`
+//!   applies to the very next request, and a session whose offered tools
+//!   changed is told (`notifications/tools/list_changed`);
+//! - the panic boundary: a request whose handler panics is answered with an
+//!   error (for a tool, a tool error the agent can read, also kept for
+//!   `vault_info`), the panic is logged with the request, and the session,
+//!   the daemon and every other session go on.
 //!
 //! Must not know any tool: it sees requests whole.
 
@@ -16,14 +22,14 @@ use rmcp::{ErrorData as McpError, RoleServer};
 
 use super::server::Server;
 
-/// [`Server`] behind the panic boundary.
-pub struct CatchPanics {
+/// [`Server`] behind the boundary.
+pub struct Boundary {
     inner: Server,
 }
 
-impl CatchPanics {
-    pub fn new(inner: Server) -> CatchPanics {
-        CatchPanics { inner }
+impl Boundary {
+    pub fn new(inner: Server) -> Boundary {
+        Boundary { inner }
     }
 }
 
@@ -57,7 +63,7 @@ fn describe(request: &ClientRequest) -> String {
     }
 }
 
-impl Service<RoleServer> for CatchPanics {
+impl Service<RoleServer> for Boundary {
     async fn handle_request(
         &self,
         request: ClientRequest,
@@ -76,6 +82,8 @@ impl Service<RoleServer> for CatchPanics {
             .protocol_version()
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
         let answer = AssertUnwindSafe(async {
+            self.inner.state.refresh_config().await;
+            self.inner.announce_tool_changes(&context.peer).await;
             crate::wire::fault_point(&point);
             self.inner.handle_request(request, context).await
         })

@@ -99,6 +99,7 @@ impl Server {
 }
 
 pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
+    let policy = state.policy();
     let prefix = args
         .path_prefix
         .as_deref()
@@ -124,7 +125,7 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
             k == prefix_key || k.starts_with(&format!("{prefix_key}/"))
         }
     };
-    let visible = |note: &Note| state.policy.visible(&note.path);
+    let visible = |note: &Note| policy.visible(&note.path);
     let mut issues: Vec<Issue> = Vec::new();
     let wants = |k: Kind| kinds.contains(&k);
     for problem in check(&index, &prefix) {
@@ -277,7 +278,7 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
     }
     if wants(Kind::Rule) {
         for (_, note) in &notes {
-            issues.extend(rule_issues(note, &state.config.tags.rules));
+            issues.extend(rule_issues(note, &state.config().tags.rules));
         }
     }
     if wants(Kind::Tag) && prefix_key.is_empty() {

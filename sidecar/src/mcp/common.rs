@@ -91,6 +91,7 @@ pub fn find_target(
     input: &str,
     what: &str,
 ) -> Result<Target, ToolError> {
+    let policy = state.policy();
     let mut name = check_name(input, what)?;
     // An absolute path into the vault (as editors show files) is fine too.
     if let Ok(inside) = std::path::Path::new(&name).strip_prefix(state.root()) {
@@ -111,15 +112,15 @@ pub fn find_target(
     match lookup(index, &name) {
         Lookup::Found(id) => {
             let note = index.note(id);
-            if !state.policy.visible(&note.path) {
-                return Err(ToolError::new(state.policy.hidden_message(note.id())));
+            if !policy.visible(&note.path) {
+                return Err(ToolError::new(policy.hidden_message(note.id())));
             }
             Ok(Target::Note(id))
         }
         Lookup::Ambiguous(ids) => {
             let visible: Vec<NoteId> = ids
                 .into_iter()
-                .filter(|id| state.policy.visible(&index.note(*id).path))
+                .filter(|id| policy.visible(&index.note(*id).path))
                 .collect();
             if visible.len() == 1 {
                 return Ok(Target::Note(visible[0]));
@@ -138,7 +139,7 @@ pub fn find_target(
         Lookup::Unresolved { target, links } => {
             let links: Vec<LinkRef> = links
                 .into_iter()
-                .filter(|r| state.policy.visible(&index.note(r.source).path))
+                .filter(|r| policy.visible(&index.note(r.source).path))
                 .collect();
             if links.is_empty() {
                 return Err(with_pending(not_found(state, index, &name)));
@@ -150,9 +151,10 @@ pub fn find_target(
 }
 
 fn not_found(state: &McpState, index: &VaultIndex, name: &str) -> ToolError {
+    let policy = state.policy();
     let suggestions: Vec<String> = crate::search::names::match_names(index, name, 12)
         .into_iter()
-        .filter(|m| state.policy.visible(&index.note(m.note).path))
+        .filter(|m| policy.visible(&index.note(m.note).path))
         .take(5)
         .map(|m| note_label(index.note(m.note)))
         .collect();

@@ -14,12 +14,14 @@ const MAX_TAGS: usize = 150;
 
 /// The block, or `None` when auto-context is not configured.
 pub fn auto_context(state: &McpState) -> Option<String> {
-    let tag = state.config.tags.auto_context_tag.as_deref()?;
+    let policy = state.policy();
+    let config = state.config();
+    let tag = config.tags.auto_context_tag.as_deref()?;
     let wanted = tag_key(tag);
     let index = state.index();
     let mut notes: Vec<(String, String, Option<String>)> = index
         .notes()
-        .filter(|(_, n)| state.policy.visible(&n.path))
+        .filter(|(_, n)| policy.visible(&n.path))
         .filter(|(_, n)| {
             n.tags.iter().any(|t| {
                 let key = tag_key(&t.name);

@@ -185,6 +185,7 @@ fn rel_matches(wanted: Option<&str>, rel: Option<&str>) -> bool {
 }
 
 pub fn run(state: &McpState, args: GetLinksArgs) -> ToolResult {
+    let policy = state.policy();
     let direction = args.direction.unwrap_or(LinkDirection::Both);
     let format = args.format.unwrap_or(LinksFormat::List);
     // A graph of depth 0 is the note alone; a list always shows one step.
@@ -231,7 +232,7 @@ pub fn run(state: &McpState, args: GetLinksArgs) -> ToolResult {
         truncated: false,
         next_cursor: None,
     };
-    let visible = |path: &str| state.policy.visible(path);
+    let visible = |path: &str| policy.visible(path);
     let mut more = false;
     if format == LinksFormat::List {
         if direction != LinkDirection::Out {
@@ -349,8 +350,9 @@ pub fn run(state: &McpState, args: GetLinksArgs) -> ToolResult {
 }
 
 fn node_visible(state: &McpState, index: &VaultIndex, node: &GraphNode) -> bool {
+    let policy = state.policy();
     match node {
-        GraphNode::Note(id) => state.policy.visible(&index.note(*id).path),
+        GraphNode::Note(id) => policy.visible(&index.note(*id).path),
         GraphNode::Unresolved(_) => true,
     }
 }
@@ -371,6 +373,7 @@ fn outgoing_links(
     id: crate::vault::NoteId,
     rel: Option<&str>,
 ) -> Vec<LinkOut> {
+    let policy = state.policy();
     let note = index.note(id);
     outgoing(index, id)
         .into_iter()
@@ -387,7 +390,7 @@ fn outgoing_links(
                 ),
                 Resolution::Note(t) => {
                     let n = index.note(*t);
-                    if !state.policy.visible(&n.path) {
+                    if !policy.visible(&n.path) {
                         return None;
                     }
                     ("note", Some(n.id().to_string()), Some(n.title.to_string()))

@@ -147,6 +147,7 @@ struct Entry {
 }
 
 pub fn run(state: &McpState, args: ListNotesArgs) -> ToolResult {
+    let policy = state.policy();
     let folder = args
         .folder
         .as_deref()
@@ -206,7 +207,7 @@ pub fn run(state: &McpState, args: ListNotesArgs) -> ToolResult {
     let mut below: Vec<Entry> = Vec::new();
     let mut all_folders: Vec<String> = Vec::new();
     for (_, note) in index.notes() {
-        if !state.policy.visible(&note.path) {
+        if !policy.visible(&note.path) {
             continue;
         }
         let key = path_key(&note.path);

@@ -115,6 +115,7 @@ impl Count {
 }
 
 pub fn run(state: &McpState, args: ListTagsArgs) -> ToolResult {
+    let policy = state.policy();
     let facet = args.facet.unwrap_or(Facet::Tags);
     let sort = args.sort.unwrap_or(TagSort::Count);
     let limit = limit(args.limit, 100, 1000);
@@ -140,7 +141,7 @@ pub fn run(state: &McpState, args: ListTagsArgs) -> ToolResult {
     let index = state.index();
     let mut counts: BTreeMap<String, Count> = BTreeMap::new();
     for (i, (_, note)) in index.notes().enumerate() {
-        if !state.policy.visible(&note.path) {
+        if !policy.visible(&note.path) {
             continue;
         }
         let i = i as u32;

@@ -6,7 +6,7 @@
 //! Must not know the language server or the command line's formatting,
 //! and keeps the domain free of MCP types (everything rmcp stays here).
 
-mod catch_panics;
+mod boundary;
 mod check_vault;
 mod common;
 mod context;
@@ -54,7 +54,7 @@ use std::sync::Arc;
 use rmcp::ServiceExt;
 
 use crate::wire::Framing;
-use catch_panics::CatchPanics;
+use boundary::Boundary;
 
 pub use policy::{ToolClass, ToolSet, class_of};
 pub use server::Server;
@@ -110,7 +110,7 @@ where
     O: tokio::io::AsyncWrite + Unpin,
 {
     state.start();
-    let server = CatchPanics::new(Server::new(state));
+    let server = Boundary::new(Server::new(state));
     crate::wire::guarded(Framing::Mcp, input, output, |input, output| async move {
         let running = server
             .serve((input, output))

@@ -77,6 +77,7 @@ impl Server {
 }
 
 pub fn run(state: &McpState, args: NoteHistoryArgs) -> ToolResult {
+    let policy = state.policy();
     let history = history(state)?;
     let note = match args.path.as_deref().filter(|p| !p.trim().is_empty()) {
         Some(input) => Some(history_note(state, input, "path")?),
@@ -124,7 +125,7 @@ pub fn run(state: &McpState, args: NoteHistoryArgs) -> ToolResult {
             .changes
             .into_iter()
             .zip(&version.changes)
-            .filter(|(_, c)| state.policy.visible(&c.path))
+            .filter(|(_, c)| policy.visible(&c.path))
             .map(|(shown, _)| shown)
             .collect();
         if note.is_none() && out.changes.is_empty() && !version.changes.is_empty() {

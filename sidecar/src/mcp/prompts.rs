@@ -194,11 +194,12 @@ pub fn get(state: &McpState, request: GetPromptRequestParams) -> Result<GetPromp
 
 /// The vault path of the daily note for Unix time `t`.
 pub fn daily_path(state: &McpState, t: i64) -> String {
-    let name = format_moment(t, &state.config.daily.format);
-    if state.config.daily.folder.is_empty() {
+    let config = state.config();
+    let name = format_moment(t, &config.daily.format);
+    if config.daily.folder.is_empty() {
         name
     } else {
-        format!("{}/{name}", state.config.daily.folder)
+        format!("{}/{name}", config.daily.folder)
     }
 }
 
@@ -342,11 +343,12 @@ pub fn complete(
 
 /// Note paths for a typed prefix: best name matches, or the first notes.
 fn note_names(state: &McpState, value: &str) -> Vec<String> {
+    let policy = state.policy();
     let index = state.index();
     if value.is_empty() {
         let mut all: Vec<String> = index
             .notes()
-            .filter(|(_, n)| state.policy.visible(&n.path))
+            .filter(|(_, n)| policy.visible(&n.path))
             .map(|(_, n)| n.id().to_string())
             .collect();
         all.sort_by_key(|p| path_key(p));
@@ -354,7 +356,7 @@ fn note_names(state: &McpState, value: &str) -> Vec<String> {
     }
     match_names(&index, value, 300)
         .into_iter()
-        .filter(|m| state.policy.visible(&index.note(m.note).path))
+        .filter(|m| policy.visible(&index.note(m.note).path))
         .map(|m| index.note(m.note).id().to_string())
         .collect()
 }

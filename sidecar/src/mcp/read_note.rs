@@ -288,6 +288,7 @@ fn read_one(
     offset: usize,
     max_chars: usize,
 ) -> Result<NoteOut, ToolError> {
+    let policy = state.policy();
     let indexed = index.note(id);
     let Some(bytes) = state.read_bytes(&indexed.path) else {
         return Err(ToolError::new(format!(
@@ -356,7 +357,7 @@ fn read_one(
             let refs = index.backlinks(id);
             let visible: Vec<_> = refs
                 .into_iter()
-                .filter(|r| state.policy.visible(&index.note(r.source).path))
+                .filter(|r| policy.visible(&index.note(r.source).path))
                 .take(MAX_BACKLINKS)
                 .collect();
             out.backlinks = Some(

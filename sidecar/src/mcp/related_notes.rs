@@ -77,6 +77,7 @@ impl Server {
 }
 
 pub fn run(state: &McpState, args: RelatedNotesArgs) -> ToolResult {
+    let policy = state.policy();
     let limit = limit(args.limit, 10, 50);
     let text = args
         .text
@@ -107,7 +108,7 @@ pub fn run(state: &McpState, args: RelatedNotesArgs) -> ToolResult {
     if search.is_none() {
         remarks.push("The full-text index is still being built: links and tags only, no text similarity yet.".to_string());
     }
-    let hidden = |id| !state.policy.visible(&index.note(id).path);
+    let hidden = |id| !policy.visible(&index.note(id).path);
     let found = related(
         &index,
         search.as_deref(),

@@ -73,10 +73,11 @@ impl Server {
 }
 
 pub fn run(state: &McpState, args: ResolveNoteArgs) -> ToolResult {
+    let policy = state.policy();
     let query = check_name(&args.query, "query")?;
     let limit = limit(args.limit, 10, 50);
     let index = state.index();
-    let visible = |id| state.policy.visible(&index.note(id).path);
+    let visible = |id| policy.visible(&index.note(id).path);
     let (resolves_to, ambiguous, unresolved_links) = match lookup(&index, &query) {
         Lookup::Found(id) if visible(id) => (Some(id), false, 0),
         Lookup::Ambiguous(ids) => {

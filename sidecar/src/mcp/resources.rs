@@ -109,6 +109,7 @@ fn decode(rest: &str) -> String {
 }
 
 fn read_note(state: &McpState, uri: &str, rest: &str) -> Result<ReadResourceResult, McpError> {
+    let policy = state.policy();
     let name = decode(rest);
     let index = state.index();
     let id = match lookup(&index, &name) {
@@ -140,9 +141,9 @@ fn read_note(state: &McpState, uri: &str, rest: &str) -> Result<ReadResourceResu
         }
     };
     let note = index.note(id);
-    if !state.policy.visible(&note.path) {
+    if !policy.visible(&note.path) {
         return Err(McpError::invalid_params(
-            state.policy.hidden_message(note.id()),
+            policy.hidden_message(note.id()),
             None,
         ));
     }
@@ -196,12 +197,13 @@ fn tags_json(state: &McpState) -> Value {
 }
 
 fn index_json(state: &McpState) -> Value {
+    let policy = state.policy();
     let index = state.index();
     let search = state.search();
     let mut backlinks: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut notes: Vec<(String, Value)> = Vec::new();
     for (id, note) in index.notes() {
-        if !state.policy.visible(&note.path) {
+        if !policy.visible(&note.path) {
             continue;
         }
         let mut outlinks: Vec<String> = Vec::new();

@@ -231,7 +231,7 @@ pub fn filters(
         });
     }
     filters.within = within.map(|w| w.into_iter().collect());
-    filters.exclude = state.policy.hidden_paths(index).as_ref().clone();
+    filters.exclude = state.policy().hidden_paths(index).as_ref().clone();
     Ok(filters)
 }
 

@@ -23,7 +23,7 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::catch_panics::joined;
+use super::boundary::joined;
 use super::format::{ToolResult, result_text, to_call_result};
 use super::guide::INSTRUCTIONS;
 use super::state::McpState;
@@ -66,6 +66,8 @@ pub struct Server {
 struct Session {
     /// The auto-context block went out.
     context_sent: AtomicBool,
+    /// The tools last listed to the client (`None` before `tools/list`).
+    listed: Mutex<Option<Vec<String>>>,
     /// Legacy `resources/subscribe`: URI key → URI as the client wrote it.
     subscriptions: Mutex<HashMap<String, String>>,
     forwarding: AtomicBool,
@@ -73,7 +75,7 @@ struct Session {
 
 impl Server {
     pub fn new(state: Arc<McpState>) -> Server {
-        let mut tools = Self::read_note_router()
+        let tools = Self::read_note_router()
             + Self::resolve_note_router()
             + Self::list_notes_router()
             + Self::search_notes_router()
@@ -92,16 +94,6 @@ impl Server {
             + Self::note_history_router()
             + Self::diff_note_router()
             + Self::restore_note_router();
-        let names: Vec<String> = tools
-            .list_all()
-            .into_iter()
-            .map(|t| t.name.to_string())
-            .collect();
-        for name in names {
-            if !state.policy.offers(&name) {
-                tools.remove_route(&name);
-            }
-        }
         Server {
             state,
             tools,
@@ -109,14 +101,45 @@ impl Server {
         }
     }
 
-    /// The tools this session offers.
+    /// The tools this session offers, under the configuration now (a
+    /// `read_only` added to `.weft.toml` withdraws the writing tools).
     pub fn tools(&self) -> Vec<Tool> {
-        self.tools.list_all()
+        let policy = self.state.policy();
+        let mut tools = self.tools.list_all();
+        tools.retain(|t| policy.offers(&t.name));
+        tools
+    }
+
+    /// Tells the client its tool list changed when the configuration now
+    /// offers other tools than it was last given (`read_only` toggled).
+    pub(super) async fn announce_tool_changes(&self, peer: &rmcp::Peer<RoleServer>) {
+        let offered: Vec<String> = self
+            .tools()
+            .into_iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        let changed = {
+            let mut listed = self
+                .session
+                .listed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            match listed.as_mut() {
+                Some(listed) if *listed != offered => {
+                    *listed = offered;
+                    true
+                }
+                _ => false,
+            }
+        };
+        if changed && let Err(e) = peer.notify_tool_list_changed().await {
+            tracing::debug!("telling the client its tools changed failed: {e}");
+        }
     }
 
     /// Runs a tool's body on a blocking thread (it takes index locks and
     /// reads files) and turns its answer into a result. A panic in the body
-    /// goes on to the session's panic boundary (`catch_panics`).
+    /// goes on to the session's panic boundary (`boundary`).
     pub(super) async fn run<F>(&self, body: F) -> CallToolResult
     where
         F: FnOnce(&McpState) -> ToolResult + Send + 'static,
@@ -185,7 +208,7 @@ impl Server {
     /// Appends the auto-context block to the first successful answer of the
     /// session, once the notes are indexed.
     fn add_auto_context(&self, result: &mut CallToolResult) {
-        if self.state.config.tags.auto_context_tag.is_none()
+        if self.state.config().tags.auto_context_tag.is_none()
             || self.state.live().is_none()
             || self.session.context_sent.load(Ordering::SeqCst)
         {
@@ -271,6 +294,7 @@ impl ServerHandler for Server {
             .enable_resources()
             .enable_resources_subscribe()
             .enable_tools()
+            .enable_tool_list_changed()
             .build();
         let mut info = Implementation::new("weft", env!("CARGO_PKG_VERSION"));
         info.title = Some("Weft".into());
@@ -288,9 +312,10 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
-        if !self.tools.has_route(&name) {
-            if TOOL_NAMES.contains(&name.as_str()) && !self.state.policy.offers(&name) {
-                let message = self.state.policy.why_not_offered(&name);
+        let policy = self.state.policy();
+        if !self.tools.has_route(&name) || !policy.offers(&name) {
+            if TOOL_NAMES.contains(&name.as_str()) && !policy.offers(&name) {
+                let message = policy.why_not_offered(&name);
                 self.state.record_failure(&name, String::new(), &message);
                 return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                     "Error: {message}"
@@ -298,8 +323,7 @@ impl ServerHandler for Server {
                 .into());
             }
             let offered: Vec<String> = self
-                .tools
-                .list_all()
+                .tools()
                 .into_iter()
                 .map(|t| t.name.to_string())
                 .collect();
@@ -343,11 +367,19 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(self.tools.list_all()))
+        let tools = self.tools();
+        *self
+            .session
+            .listed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) =
+            Some(tools.iter().map(|t| t.name.to_string()).collect());
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.get(name).cloned()
+        let offered = self.state.policy().offers(name);
+        self.tools.get(name).filter(|_| offered).cloned()
     }
 
     async fn list_prompts(

@@ -40,10 +40,8 @@ pub struct Failure {
 pub struct McpState {
     hub: Arc<Hub>,
     pub(super) args: McpArgs,
-    pub(super) config: Config,
-    /// `.weft.toml` did not load: tools report this.
-    pub(super) config_error: Option<String>,
-    pub(super) policy: Policy,
+    /// The access policy of the configuration generation it was built for.
+    policy: Mutex<(u64, Arc<Policy>)>,
     pub(super) files: DiskFiles,
     started: Instant,
     failures: Mutex<VecDeque<Failure>>,
@@ -61,12 +59,16 @@ impl McpState {
 
     /// A state over `hub`.
     pub fn over(hub: Arc<Hub>, args: McpArgs) -> Arc<McpState> {
-        let policy = Policy::new(hub.root(), &hub.config.agent, args.tools, args.read_only);
+        let snapshot = hub.live_config().snapshot();
+        let policy = Policy::new(
+            hub.root(),
+            &snapshot.config.agent,
+            args.tools,
+            args.read_only,
+        );
         Arc::new(McpState {
             files: hub.files.clone(),
-            config: hub.config.clone(),
-            config_error: hub.config_error.clone(),
-            policy,
+            policy: Mutex::new((snapshot.generation, Arc::new(policy))),
             args,
             started: Instant::now(),
             failures: Mutex::new(VecDeque::new()),
@@ -88,6 +90,44 @@ impl McpState {
     /// The shared state of the vault.
     pub fn hub(&self) -> &Arc<Hub> {
         &self.hub
+    }
+
+    /// The configuration now.
+    pub fn config(&self) -> Arc<Config> {
+        self.hub.config()
+    }
+
+    /// Why `.weft.toml` does not load now, when it does not.
+    pub fn config_error(&self) -> Option<String> {
+        self.hub.config_error()
+    }
+
+    /// What the agent may see and do under the configuration now.
+    pub fn policy(&self) -> Arc<Policy> {
+        let generation = self.hub.live_config().generation();
+        let mut cached = lock(&self.policy);
+        if cached.0 != generation {
+            let snapshot = self.hub.live_config().snapshot();
+            let policy = Policy::new(
+                self.root(),
+                &snapshot.config.agent,
+                self.args.tools,
+                self.args.read_only,
+            );
+            *cached = (snapshot.generation, Arc::new(policy));
+        }
+        cached.1.clone()
+    }
+
+    /// Brings the configuration up to date before an agent's request (two
+    /// `stat`s when nothing changed), so a rule added to `.weft.toml`
+    /// applies to the very next request.
+    pub async fn refresh_config(&self) {
+        if !self.hub.live_config().stale() {
+            return;
+        }
+        let hub = self.hub.clone();
+        let _ = tokio::task::spawn_blocking(move || hub.refresh_config()).await;
     }
 
     /// The options the server was started with.
@@ -125,7 +165,7 @@ impl McpState {
     /// full text to update) and when the server is read-only. They refuse
     /// to overwrite a note with unsaved changes in an editor.
     pub fn ops(&self, actor: &str) -> Result<Ops<'_>, ToolError> {
-        if self.policy.read_only {
+        if self.policy().read_only {
             return Err(ToolError::new(OpError::ReadOnly.to_string()));
         }
         let live = match (self.phase(), self.hub.live()) {
@@ -201,7 +241,7 @@ impl McpState {
         while self.hub.loading_started()
             && !self.hub.history_ready()
             && !matches!(self.phase(), Phase::Failed(_))
-            && self.config_error.is_none()
+            && self.config_error().is_none()
             && Instant::now() < deadline
         {
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -241,8 +281,8 @@ impl McpState {
                 "The vault at {} cannot be served: {error}",
                 self.root().display()
             ));
-            if self.config_error.is_some() {
-                e = e.hint("Fix .weft.toml at the vault root (the message gives the line), then restart the MCP server.");
+            if self.config_error().is_some() {
+                e = e.hint("Fix .weft.toml at the vault root (the message gives the line); Weft serves the vault as soon as it loads.");
             }
             return Err(e);
         }

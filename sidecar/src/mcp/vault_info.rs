@@ -141,6 +141,7 @@ impl Server {
 }
 
 pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
+    let policy = state.policy();
     let index = state.index();
     let s = stats(&index);
     drop(index);
@@ -151,7 +152,7 @@ pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
         Phase::Failed(e) => ("failed", Some(e)),
     };
     let (notes_ms, fulltext_ms) = state.timings();
-    let config = &state.config;
+    let config = state.config();
     let out = VaultInfoOut {
         root: state.root().display().to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -187,11 +188,11 @@ pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
             orphans: s.orphans,
         },
         policy: PolicyOut {
-            tools: state.policy.tools.as_str().into(),
-            read_only: state.policy.read_only,
+            tools: policy.tools.as_str().into(),
+            read_only: policy.read_only,
             offered_tools,
-            allow: state.policy.allow_globs.clone(),
-            deny: state.policy.deny_globs.clone(),
+            allow: policy.allow_globs.clone(),
+            deny: policy.deny_globs.clone(),
             tag_policy: match config.tags.policy {
                 TagPolicy::Open => "open",
                 TagPolicy::Existing => "existing",
@@ -204,7 +205,7 @@ pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
             templates_folder: config.templates_folder.clone(),
             daily_folder: config.daily.folder.clone(),
             daily_format: config.daily.format.clone(),
-            error: state.config_error.clone(),
+            error: state.config_error().clone(),
         },
         guide: GUIDE.to_string(),
         auto_context: auto_context(state),
@@ -225,7 +226,7 @@ pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
 
 fn history_out(state: &McpState) -> HistoryOut {
     let Some(history) = state.history() else {
-        let off = state.config.history.mode == HistoryMode::Off;
+        let off = state.config().history.mode == HistoryMode::Off;
         return HistoryOut {
             available: false,
             mode: if off { "off" } else { "opening" }.into(),

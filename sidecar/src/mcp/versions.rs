@@ -60,6 +60,7 @@ pub struct HistoryNote {
 /// (by path, title or alias) gives its path; anything else is taken as the
 /// vault path of a note that no longer exists. The path policy applies.
 pub fn history_note(state: &McpState, input: &str, what: &str) -> Result<HistoryNote, ToolError> {
+    let policy = state.policy();
     let mut name = check_name(input, what)?;
     if let Ok(inside) = std::path::Path::new(&name).strip_prefix(state.root()) {
         name = inside.to_string_lossy().replace('\\', "/");
@@ -72,7 +73,7 @@ pub fn history_note(state: &McpState, input: &str, what: &str) -> Result<History
             let visible: Vec<String> = ids
                 .into_iter()
                 .map(|id| index.note(id).path.to_string())
-                .filter(|p| state.policy.visible(p))
+                .filter(|p| policy.visible(p))
                 .collect();
             match visible.as_slice() {
                 [one] => Some(one.clone()),
@@ -99,8 +100,8 @@ pub fn history_note(state: &McpState, input: &str, what: &str) -> Result<History
     } else {
         format!("{path}.md")
     };
-    if !state.policy.visible(&file) {
-        return Err(ToolError::new(state.policy.hidden_message(&file)));
+    if !policy.visible(&file) {
+        return Err(ToolError::new(policy.hidden_message(&file)));
     }
     Ok(HistoryNote { path, current })
 }

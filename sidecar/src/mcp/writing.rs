@@ -339,8 +339,9 @@ pub fn visible_links(
     links: &[LinksIn],
     warnings: &mut Vec<String>,
 ) -> Vec<LinksInOut> {
+    let policy = state.policy();
     let (shown_links, hidden): (Vec<&LinksIn>, Vec<&LinksIn>) =
-        links.iter().partition(|l| state.policy.visible(&l.path));
+        links.iter().partition(|l| policy.visible(&l.path));
     if !hidden.is_empty() {
         let count: usize = hidden.iter().map(|l| l.count).sum();
         warnings.push(format!(

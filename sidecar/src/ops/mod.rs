@@ -33,7 +33,7 @@ use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError, RwLockReadGuard};
+use std::sync::{Arc, Mutex, PoisonError, RwLockReadGuard};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -150,6 +150,7 @@ pub struct Ops<'a> {
     pub vault: &'a LiveVault,
     pub actor: String,
     policy: policy::WritePolicy,
+    config: Arc<Config>,
     log: Option<&'a dyn WriteLog>,
     guard: Option<&'a dyn WriteGuard>,
 }
@@ -224,10 +225,13 @@ impl Step {
 
 impl<'a> Ops<'a> {
     pub fn new(vault: &'a LiveVault, actor: impl Into<String>) -> Ops<'a> {
+        // One configuration for the whole operation, as it is now.
+        let config = vault.config();
         Ops {
             vault,
             actor: actor.into(),
-            policy: policy::WritePolicy::new(&vault.root, &vault.config.agent),
+            policy: policy::WritePolicy::new(&vault.root, &config.agent),
+            config,
             log: None,
             guard: None,
         }
@@ -246,7 +250,7 @@ impl<'a> Ops<'a> {
     }
 
     pub(crate) fn config(&self) -> &Config {
-        &self.vault.config
+        &self.config
     }
 
     pub(crate) fn index(&self) -> RwLockReadGuard<'_, VaultIndex> {

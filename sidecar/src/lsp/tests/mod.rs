@@ -6,6 +6,7 @@
 
 mod code_action;
 mod completion;
+mod config;
 mod definition;
 mod diagnostics;
 mod encoding;
@@ -448,6 +449,28 @@ impl TestClient {
                 !left.is_zero(),
                 "timed out waiting for diagnostics of {rel}; latest: {latest:?}"
             );
+            let _ = tokio::time::timeout(left.min(Duration::from_millis(200)), waiting).await;
+        }
+    }
+
+    /// Waits for a notification of `method` that `matches`.
+    pub async fn notification(&self, method: &str, matches: impl Fn(&Value) -> bool) -> Value {
+        let deadline = tokio::time::Instant::now() + DEADLINE;
+        loop {
+            let waiting = self.arrived.notified();
+            let found = self
+                .inbox
+                .lock()
+                .unwrap()
+                .notifications
+                .iter()
+                .find(|n| n["method"] == method && matches(n))
+                .cloned();
+            if let Some(found) = found {
+                return found;
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            assert!(!left.is_zero(), "timed out waiting for {method}");
             let _ = tokio::time::timeout(left.min(Duration::from_millis(200)), waiting).await;
         }
     }

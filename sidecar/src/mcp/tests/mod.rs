@@ -3,6 +3,7 @@
 //! (`//- /path.md` starts a file). Every successful tool result's
 //! structured content is checked against the tool's declared output schema.
 
+mod config;
 mod history;
 mod protocol;
 mod schema_check;
