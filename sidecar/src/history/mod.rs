@@ -28,7 +28,7 @@ mod write_log;
 mod tests;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::Serialize;
@@ -40,6 +40,7 @@ use crate::vault::parse::parse_note;
 
 pub use bench::{HistoryBenchOptions, HistoryBenchReport, bench_commits, bench_commits_with};
 pub use error::HistoryError;
+pub use store::Lost;
 
 use store::{Origin, Store};
 
@@ -211,11 +212,28 @@ pub struct HistoryStatus {
     pub vault_git: Option<PathBuf>,
     /// The store has no commit yet: call [`History::snapshot_all`].
     pub needs_baseline: bool,
+    /// The store was found deleted or damaged and started anew: versions
+    /// before then are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost: Option<Lost>,
 }
 
+/// The notes a new baseline records (vault paths): what the vault holds now.
+pub type BaselineSource = Box<dyn Fn() -> Vec<String> + Send + Sync>;
+
 /// The vault's history. Cheap to share (`&self` everywhere, thread-safe).
+///
+/// Every call first checks that the store is still there and readable: one
+/// deleted or damaged while Weft runs is started anew with a baseline of the
+/// vault as it is ([`History::set_baseline_source`]), and every answer from
+/// then on can say that the versions before are gone ([`History::lost`]).
+/// [`History::reconfigure`] follows a changed `[history]` configuration.
 pub struct History {
-    state: State,
+    vault_root: PathBuf,
+    /// The configuration it was opened with.
+    config: Mutex<HistoryConfig>,
+    state: RwLock<State>,
+    baseline: Mutex<Option<BaselineSource>>,
 }
 
 enum State {
@@ -234,25 +252,21 @@ impl std::fmt::Debug for History {
     }
 }
 
+const OFF_REASON: &str =
+    "history is off in the configuration (`[history] mode = \"off\"` in .weft.toml)";
+
 impl History {
     /// Opens Weft's history of the vault at `vault_root`, creating the store
-    /// when it is missing (a deleted store is simply started anew). Mode
-    /// `off` gives a disabled history. A damaged store is an error; callers
-    /// keep working with [`History::disabled`].
+    /// when it is missing. A damaged store is set aside and started anew
+    /// (reported by [`History::lost`]). Mode `off` gives a disabled history.
+    /// A store that cannot be used at all (a bad location, no permission) is
+    /// an error; callers keep working with [`History::disabled`].
     pub fn open(vault_root: &Path, config: &HistoryConfig) -> Result<History, HistoryError> {
-        if config.mode == HistoryMode::Off {
-            return Ok(History {
-                state: State::Disabled {
-                    reason: "history is off in the configuration (`[history] mode = \"off\"` \
-                             in .weft.toml)"
-                        .into(),
-                    off: true,
-                },
-            });
-        }
-        let store = Store::open(vault_root, &config.dir)?;
         Ok(History {
-            state: State::Enabled(Mutex::new(store)),
+            vault_root: vault_root.to_path_buf(),
+            config: Mutex::new(config.clone()),
+            state: RwLock::new(open_state(vault_root, config)?),
+            baseline: Mutex::new(None),
         })
     }
 
@@ -260,44 +274,115 @@ impl History {
     /// reported by [`History::status`] and by reads.
     pub fn disabled(reason: impl Into<String>) -> History {
         History {
-            state: State::Disabled {
+            vault_root: PathBuf::new(),
+            config: Mutex::new(HistoryConfig::default()),
+            state: RwLock::new(State::Disabled {
                 reason: reason.into(),
                 off: false,
-            },
+            }),
+            baseline: Mutex::new(None),
         }
+    }
+
+    /// Follows a changed `[history]` configuration (mode, folder); nothing
+    /// when it is the one in use. Returns whether it changed, so that the
+    /// caller can take a baseline of a store it now records in.
+    pub fn reconfigure(&self, config: &HistoryConfig) -> bool {
+        let mut current = lock(&self.config);
+        if *current == *config || self.vault_root.as_os_str().is_empty() {
+            return false;
+        }
+        let state = open_state(&self.vault_root, config).unwrap_or_else(|e| {
+            tracing::warn!("{e}");
+            State::Disabled {
+                reason: e.to_string(),
+                off: false,
+            }
+        });
+        tracing::info!(
+            "note history: now {}",
+            match &state {
+                State::Enabled(_) => "recording",
+                State::Disabled { .. } => "not recording",
+            }
+        );
+        *write(&self.state) = state;
+        *current = config.clone();
+        true
+    }
+
+    /// Where a store started anew takes its baseline from: the notes of the
+    /// vault now (without one, a new store starts empty).
+    pub fn set_baseline_source(&self, source: BaselineSource) {
+        *lock(&self.baseline) = Some(source);
+    }
+
+    /// When and why the versions before a point were lost, if they were.
+    pub fn lost(&self) -> Option<Lost> {
+        match &*read(&self.state) {
+            State::Enabled(store) => lock(store).lost.clone(),
+            State::Disabled { .. } => None,
+        }
+    }
+
+    /// Runs `f` on the store, checked first: started anew (with a baseline
+    /// of the vault as it is, but for `except`, which the caller is about
+    /// to record) when it was deleted or damaged.
+    fn with_store<T>(
+        &self,
+        except: &[&str],
+        f: impl FnOnce(&mut Store) -> Result<T, HistoryError>,
+    ) -> Result<T, HistoryError> {
+        let state = read(&self.state);
+        let mut store = match &*state {
+            State::Enabled(store) => lock(store),
+            State::Disabled { reason, .. } => return Err(HistoryError::Disabled(reason.clone())),
+        };
+        if store.check()? {
+            let paths = lock(&self.baseline)
+                .as_ref()
+                .map(|source| source())
+                .unwrap_or_default();
+            let root = store.vault_root.clone();
+            let files = paths
+                .iter()
+                .filter(|p| !except.contains(&p.as_str()))
+                .filter_map(|p| std::fs::read(root.join(p)).ok().map(|bytes| (p, bytes)));
+            store.snapshot_all(files)?;
+        }
+        f(&mut store)
     }
 
     /// Whether changes are recorded.
     pub fn is_enabled(&self) -> bool {
-        matches!(self.state, State::Enabled(_))
+        matches!(&*read(&self.state), State::Enabled(_))
     }
 
+    /// Whether history records, where, and whether versions were lost (a
+    /// store found deleted or damaged now is started anew first).
     pub fn status(&self) -> HistoryStatus {
-        match &self.state {
-            State::Enabled(store) => {
-                let store = lock(store);
-                HistoryStatus {
-                    mode: "weft",
-                    dir: Some(store.git_dir.clone()),
-                    reason: None,
-                    vault_git: store.vault_git.as_ref().map(|g| g.dir.clone()),
-                    needs_baseline: store.head_id().ok().flatten().is_none(),
-                }
-            }
-            State::Disabled { reason, off } => HistoryStatus {
-                mode: if *off { "off" } else { "unavailable" },
-                dir: None,
-                reason: Some(reason.clone()),
-                vault_git: None,
-                needs_baseline: false,
-            },
-        }
-    }
-
-    fn store(&self) -> Result<MutexGuard<'_, Store>, HistoryError> {
-        match &self.state {
-            State::Enabled(store) => Ok(lock(store)),
-            State::Disabled { reason, .. } => Err(HistoryError::Disabled(reason.clone())),
+        let enabled = self.with_store(&[], |store| {
+            Ok(HistoryStatus {
+                mode: "weft",
+                dir: Some(store.git_dir.clone()),
+                reason: None,
+                vault_git: store.vault_git.as_ref().map(|g| g.dir.clone()),
+                needs_baseline: store.head_id().ok().flatten().is_none(),
+                lost: store.lost.clone(),
+            })
+        });
+        let (reason, off) = match (&*read(&self.state), enabled) {
+            (State::Enabled(_), Ok(status)) => return status,
+            (State::Enabled(_), Err(e)) => (e.to_string(), false),
+            (State::Disabled { reason, off }, _) => (reason.clone(), *off),
+        };
+        HistoryStatus {
+            mode: if off { "off" } else { "unavailable" },
+            dir: None,
+            reason: Some(reason),
+            vault_git: None,
+            needs_baseline: false,
+            lost: None,
         }
     }
 
@@ -312,14 +397,23 @@ impl History {
         message: &str,
         source: Source,
     ) -> Result<Option<CommitId>, HistoryError> {
-        let State::Enabled(store) = &self.state else {
+        if !self.is_enabled() {
             return Ok(None);
-        };
+        }
         let origin = match source {
             Source::Tool => Origin::Tool,
             Source::External => Origin::External,
         };
-        lock(store).record(changes, author, message, origin)
+        let touched: Vec<&str> = changes
+            .iter()
+            .flat_map(|c| match *c {
+                Change::Write { path, .. } | Change::Delete { path } => vec![path],
+                Change::Move { from, to, .. } => vec![from, to],
+            })
+            .collect();
+        self.with_store(&touched, |store| {
+            store.record(changes, author, message, origin)
+        })
     }
 
     /// Records the vault's complete state: the tree becomes exactly `files`
@@ -334,10 +428,10 @@ impl History {
         P: AsRef<str>,
         B: AsRef<[u8]>,
     {
-        let State::Enabled(store) = &self.state else {
+        if !self.is_enabled() {
             return Ok(None);
-        };
-        lock(store).snapshot_all(files)
+        }
+        self.with_store(&[], |store| store.snapshot_all(files))
     }
 
     /// Records changes made outside Weft to the notes at `paths` (vault
@@ -358,11 +452,14 @@ impl History {
         vault_root: &Path,
         paths: &[String],
     ) -> Result<Option<CommitId>, HistoryError> {
-        let State::Enabled(store) = &self.state else {
+        if !self.is_enabled() {
             return Ok(None);
-        };
-        let files = store::read_external(vault_root, paths);
-        lock(store).record_external(&files)
+        }
+        let touched: Vec<&str> = paths.iter().map(String::as_str).collect();
+        self.with_store(&touched, |store| {
+            let files = store::read_external(vault_root, paths);
+            store.record_external(&files)
+        })
     }
 
     /// Lists versions, newest first: of the note at `path` (following
@@ -378,23 +475,22 @@ impl History {
         limit: usize,
         cursor: Option<&str>,
     ) -> Result<Page<Version>, HistoryError> {
-        let store = match &self.state {
-            State::Enabled(store) => lock(store),
-            State::Disabled { .. } => {
-                return Ok(Page {
-                    items: Vec::new(),
-                    next_cursor: None,
-                });
-            }
-        };
-        walk::log(&store, path, since, limit.max(1), cursor)
+        if !self.is_enabled() {
+            return Ok(Page {
+                items: Vec::new(),
+                next_cursor: None,
+            });
+        }
+        self.with_store(&[], |store| {
+            walk::log(store, path, since, limit.max(1), cursor)
+        })
     }
 
     /// The note at `path` as it was in `version` (full or short id, from
     /// either repository; `weft:`/`git:` may say which). `path` is the
     /// note's path today or in that version; renames are followed.
     pub fn read(&self, path: &str, version: &str) -> Result<NoteVersion, HistoryError> {
-        walk::read(&*self.store()?, path, version)
+        self.with_store(&[], |store| walk::read(store, path, version))
     }
 
     /// The unified diff of the note at `path` from `from` to `to`.
@@ -404,7 +500,7 @@ impl History {
         from: &str,
         to: DiffTarget<'_>,
     ) -> Result<DiffResult, HistoryError> {
-        diff::diff(&*self.store()?, path, from, to)
+        self.with_store(&[], |store| diff::diff(store, path, from, to))
     }
 
     /// What restoring `path` to `version` writes (see [`RestorePlan`]); works
@@ -413,6 +509,28 @@ impl History {
     pub fn restore_plan(&self, path: &str, version: &str) -> Result<RestorePlan, HistoryError> {
         self.read(path, version)
     }
+}
+
+/// A history state for `config`.
+fn open_state(vault_root: &Path, config: &HistoryConfig) -> Result<State, HistoryError> {
+    if config.mode == HistoryMode::Off {
+        return Ok(State::Disabled {
+            reason: OFF_REASON.into(),
+            off: true,
+        });
+    }
+    Ok(State::Enabled(Mutex::new(Store::open(
+        vault_root,
+        &config.dir,
+    )?)))
+}
+
+fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -78,7 +78,27 @@ pub(super) struct Store {
     pub git_dir: PathBuf,
     pub repo: Repository,
     pub vault_git: Option<VaultGit>,
+    /// The store was found deleted or damaged and started anew: the
+    /// versions before then are gone.
+    pub lost: Option<Lost>,
+    /// The branch had a commit when last looked at: a branch gone since
+    /// is a loss, not a new store.
+    had_commits: bool,
 }
+
+/// When the history before a point was lost, and how.
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+pub struct Lost {
+    /// When the loss was found (RFC 3339, UTC); the versions before are gone.
+    pub at: String,
+    /// What was wrong with the store.
+    pub reason: String,
+}
+
+/// In a store started anew: when and why the one before it was lost.
+const LOST_MARKER: &str = "weft-history-lost.json";
 
 impl Store {
     /// Opens (or creates) the store at `dir` (relative to the vault, or
@@ -115,32 +135,103 @@ impl Store {
                 });
             }
         }
-        let repo = if is_missing_or_empty(&git_dir)? {
-            create(&git_dir)?
-        } else {
-            open_existing(&git_dir)?
+        let opened = match is_missing_or_empty(&git_dir) {
+            Ok(true) => Ok(create(&git_dir)?),
+            Ok(false) => open_existing(&git_dir),
+            Err(e) => Err(e),
+        };
+        let (repo, damaged) = match opened {
+            Ok(repo) => (repo, None),
+            // Set aside and started anew (and reported) below.
+            Err(HistoryError::Corrupt { message, .. }) => (create_beside(&git_dir)?, Some(message)),
+            Err(e) => return Err(e),
         };
         write_ignore_file(&vault_root, &git_dir);
-        Ok(Store {
+        let mut store = Store {
+            lost: read_lost(&git_dir),
+            had_commits: head_id(&repo).ok().flatten().is_some(),
             vault_root,
             git_dir,
             repo,
             vault_git,
-        })
+        };
+        if let Some(message) = damaged {
+            store.mark_lost(format!("the store was damaged ({message}) and set aside"))?;
+        }
+        Ok(store)
     }
 
-    /// A store deleted while open is started anew (its old versions are
-    /// gone with it; the caller may take a new baseline).
-    fn ensure_exists(&mut self) -> Result<(), HistoryError> {
-        if self.git_dir.exists() {
-            return Ok(());
+    /// Checks that the store is still there and readable. One deleted or
+    /// damaged while Weft runs (by hand, by a sync tool) is set aside when
+    /// anything is left of it, started anew and remembered as lost
+    /// ([`Store::lost`], also in the new store, so later runs still say so).
+    /// Returns whether it was started anew: the caller takes a new baseline.
+    pub fn check(&mut self) -> Result<bool, HistoryError> {
+        let marked = read_lost(&self.git_dir);
+        if marked.is_some() && marked != self.lost {
+            // Another Weft on this vault found the loss and started the
+            // store anew: take its word rather than setting its store aside.
+            self.lost = marked;
+            self.had_commits = self.head_id().ok().flatten().is_some();
         }
-        tracing::warn!(
-            "the note history store {} was deleted; starting a new one",
-            self.git_dir.display()
-        );
-        self.repo = create(&self.git_dir)?;
+        let Some(problem) = self.problem() else {
+            if !self.had_commits {
+                self.had_commits = self.head_id().ok().flatten().is_some();
+            }
+            return Ok(false);
+        };
+        if self.git_dir.exists() {
+            self.repo = create_beside(&self.git_dir)?;
+        } else {
+            self.repo = create(&self.git_dir)?;
+        }
         write_ignore_file(&self.vault_root, &self.git_dir);
+        self.had_commits = false;
+        self.mark_lost(problem)?;
+        Ok(true)
+    }
+
+    /// What is wrong with the store, if anything.
+    fn problem(&self) -> Option<String> {
+        if !self.git_dir.join("HEAD").is_file() || !self.git_dir.join("objects").is_dir() {
+            return Some(format!("the store {} was deleted", self.git_dir.display()));
+        }
+        match head_id(&self.repo) {
+            Err(e) => Some(format!("the store was damaged ({e}) and set aside")),
+            Ok(None) if self.had_commits => {
+                Some("the store's branch was deleted; the store was set aside".to_string())
+            }
+            Ok(None) => None,
+            Ok(Some(id)) => match self.repo.find_commit(id).and_then(|c| c.tree()) {
+                Ok(_) => None,
+                Err(e) => Some(format!(
+                    "the store was damaged (its last commit {id} cannot be read: {}) and set aside",
+                    e.message()
+                )),
+            },
+        }
+    }
+
+    /// Remembers that the history before now is gone, in memory, in the
+    /// log and in the (new) store.
+    fn mark_lost(&mut self, reason: String) -> Result<(), HistoryError> {
+        let lost = Lost {
+            at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            reason,
+        };
+        tracing::warn!(
+            "note history {}: {}; versions before {} are gone; a new store records from now on",
+            self.git_dir.display(),
+            lost.reason,
+            lost.at
+        );
+        let marker = self.git_dir.join(LOST_MARKER);
+        let text = serde_json::to_string_pretty(&lost).unwrap_or_default();
+        fs::write(&marker, text).map_err(|source| HistoryError::Io {
+            path: marker,
+            source,
+        })?;
+        self.lost = Some(lost);
         Ok(())
     }
 
@@ -199,7 +290,7 @@ impl Store {
                 }
             });
         }
-        self.ensure_exists()?;
+        self.check()?;
         let mut updates: BTreeMap<String, Option<Oid>> = BTreeMap::new();
         let mut moves = Vec::new();
         for (from, to, bytes) in checked {
@@ -228,7 +319,7 @@ impl Store {
         &mut self,
         files: &[(String, Option<Vec<u8>>)],
     ) -> Result<Option<CommitId>, HistoryError> {
-        self.ensure_exists()?;
+        self.check()?;
         let tree = match self.head()? {
             Some(head) => Some(
                 head.tree()
@@ -276,7 +367,7 @@ impl Store {
         P: AsRef<str>,
         B: AsRef<[u8]>,
     {
-        self.ensure_exists()?;
+        self.check()?;
         let mut updates: BTreeMap<String, Option<Oid>> = BTreeMap::new();
         for (path, bytes) in files {
             let path = vault_path(path.as_ref())?;
@@ -285,11 +376,15 @@ impl Store {
         let first = self.head_id()?.is_none();
         let count = updates.len();
         let (author, message, origin) = if first {
-            (
-                COMMITTER,
-                format!("baseline: the vault as Weft first found it ({count} files)"),
-                Origin::Baseline,
-            )
+            let message = match &self.lost {
+                Some(lost) => format!(
+                    "baseline: the vault when Weft started its history again ({count} files); \
+                     the versions before {} were lost",
+                    lost.at
+                ),
+                None => format!("baseline: the vault as Weft first found it ({count} files)"),
+            };
+            (COMMITTER, message, Origin::Baseline)
         } else {
             (
                 EXTERNAL_AUTHOR,
@@ -734,6 +829,36 @@ fn create(git_dir: &Path) -> Result<Repository, HistoryError> {
         dir: git_dir.to_path_buf(),
         message: format!("cannot create it: {}", e.message()),
     })
+}
+
+/// Moves what is at `git_dir` aside (`NAME.lost-SECONDS`, kept for
+/// whoever wants to look into it) and creates a new store there.
+fn create_beside(git_dir: &Path) -> Result<Repository, HistoryError> {
+    let name = git_dir
+        .file_name()
+        .map_or_else(|| "history".into(), |n| n.to_string_lossy().into_owned());
+    let stamp = chrono::Utc::now().timestamp();
+    let mut aside = git_dir.with_file_name(format!("{name}.lost-{stamp}"));
+    let mut n = 1;
+    while aside.exists() {
+        aside = git_dir.with_file_name(format!("{name}.lost-{stamp}-{n}"));
+        n += 1;
+    }
+    fs::rename(git_dir, &aside).map_err(|source| HistoryError::Io {
+        path: git_dir.to_path_buf(),
+        source,
+    })?;
+    tracing::warn!(
+        "the damaged note history store is kept at {}",
+        aside.display()
+    );
+    create(git_dir)
+}
+
+/// The loss recorded in a store started anew, if any.
+fn read_lost(git_dir: &Path) -> Option<Lost> {
+    let text = fs::read(git_dir.join(LOST_MARKER)).ok()?;
+    serde_json::from_slice(&text).ok()
 }
 
 fn open_existing(git_dir: &Path) -> Result<Repository, HistoryError> {

@@ -225,6 +225,7 @@ impl Hub {
                 let changed = live.refresh_config();
                 // Not a change of content: nothing for the history.
                 self.disk_changed(changed, false);
+                self.follow_history_config();
             }
             None => {
                 self.config.refresh();
@@ -404,33 +405,32 @@ impl Hub {
     /// the baseline of a new store, or what changed while Weft was not
     /// running. Files are read under the history's lock, so a write that
     /// lands meanwhile is never recorded older than it is.
-    fn open_history(&self, live: &LiveVault) {
+    fn open_history(&self, live: &Arc<LiveVault>) {
         let history = History::open(&self.root, &self.config().history).unwrap_or_else(|e| {
             tracing::warn!("{e}");
             History::disabled(e.to_string())
         });
+        // A store found deleted or damaged later starts again from the
+        // notes the vault holds then.
+        let weak = Arc::downgrade(live);
+        history.set_baseline_source(Box::new(move || {
+            weak.upgrade().map_or_else(Vec::new, |live| {
+                let index = read(&live.index);
+                index.notes().map(|(_, n)| n.path.to_string()).collect()
+            })
+        }));
         let history = self.history.get_or_init(|| Arc::new(history));
-        if !history.is_enabled() {
+        record_vault(history, &self.root, live);
+    }
+
+    /// Follows a changed `[history]` configuration (turned on or off, moved):
+    /// a store it now records in starts from the vault as it is.
+    fn follow_history_config(&self) {
+        let (Some(history), Some(live)) = (self.history.get(), self.live.get()) else {
             return;
-        }
-        let paths: Vec<String> = {
-            let index = read(&live.index);
-            index.notes().map(|(_, n)| n.path.to_string()).collect()
         };
-        let root = &self.root;
-        let files = paths
-            .iter()
-            .filter_map(|p| std::fs::read(root.join(p)).ok().map(|bytes| (p, bytes)));
-        let started = Instant::now();
-        match history.snapshot_all(files) {
-            Ok(Some(commit)) => tracing::info!(
-                "note history: recorded the vault's state as {} ({} notes, {} ms)",
-                commit.short_id,
-                paths.len(),
-                started.elapsed().as_millis()
-            ),
-            Ok(None) => {}
-            Err(e) => tracing::error!("note history: recording the vault's state failed: {e}"),
+        if history.reconfigure(&self.config().history) {
+            record_vault(history, &self.root, live);
         }
     }
 
@@ -570,6 +570,34 @@ impl Hub {
 
     pub fn watch_error(&self) -> Option<String> {
         lock(&self.watch_error).clone()
+    }
+}
+
+/// Records the vault's notes as they are now: the baseline of a new store,
+/// or what changed while Weft was not recording. Files are read under the
+/// history's lock, so a write that lands meanwhile is never recorded older
+/// than it is.
+fn record_vault(history: &History, root: &Path, live: &LiveVault) {
+    if !history.is_enabled() {
+        return;
+    }
+    let paths: Vec<String> = {
+        let index = read(&live.index);
+        index.notes().map(|(_, n)| n.path.to_string()).collect()
+    };
+    let files = paths
+        .iter()
+        .filter_map(|p| std::fs::read(root.join(p)).ok().map(|bytes| (p, bytes)));
+    let started = Instant::now();
+    match history.snapshot_all(files) {
+        Ok(Some(commit)) => tracing::info!(
+            "note history: recorded the vault's state as {} ({} notes, {} ms)",
+            commit.short_id,
+            paths.len(),
+            started.elapsed().as_millis()
+        ),
+        Ok(None) => {}
+        Err(e) => tracing::error!("note history: recording the vault's state failed: {e}"),
     }
 }
 

@@ -14,7 +14,8 @@ use super::schema;
 use super::server::Server;
 use super::state::McpState;
 use super::versions::{
-    HISTORY_WAIT, VersionOut, fence, history, history_error, history_note, id_text, shown,
+    HISTORY_WAIT, VersionOut, fence, history, history_error, history_note, id_text, noting_loss,
+    shown,
 };
 use crate::history::DiffTarget;
 
@@ -50,6 +51,10 @@ pub struct DiffNoteOut {
     pub diff: String,
     /// The diff was cut at the size limit.
     pub truncated: bool,
+    /// Set once the note history was found deleted or damaged and started
+    /// anew: when, and why; the versions before are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_lost: Option<crate::history::Lost>,
 }
 
 const DESCRIPTION: &str = "Unified diff of a note between two versions (`from`, `to` as note_history ids, short or full) or a version and the current text (`to` omitted or \"current\"), with added/deleted line counts.";
@@ -69,7 +74,8 @@ impl Server {
     )]
     async fn diff_note(&self, Parameters(args): Parameters<DiffNoteArgs>) -> CallToolResult {
         self.state.wait_history(HISTORY_WAIT).await;
-        self.run(move |state| run(state, args)).await
+        self.run(move |state| noting_loss(state, run(state, args)))
+            .await
     }
 }
 
@@ -143,6 +149,7 @@ pub fn run(state: &McpState, args: DiffNoteArgs) -> ToolResult {
         deletions: result.deletions,
         diff,
         truncated,
+        history_lost: None,
     };
     Ok(Reply::new(text, &out))
 }

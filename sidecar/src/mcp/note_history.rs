@@ -16,7 +16,8 @@ use super::schema::{self, lenient};
 use super::server::Server;
 use super::state::McpState;
 use super::versions::{
-    HISTORY_WAIT, VersionOut, history, history_error, history_note, kind_text, shown, version_line,
+    HISTORY_WAIT, VersionOut, history, history_error, history_note, kind_text, noting_loss, shown,
+    version_line,
 };
 use crate::history::HistoryError;
 use crate::search::dates::{End, now, parse_time};
@@ -51,6 +52,10 @@ pub struct NoteHistoryOut {
     /// Pass as `cursor` (same arguments) for older versions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
+    /// Set once the note history was found deleted or damaged and started
+    /// anew: when, and why; the versions before are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_lost: Option<crate::history::Lost>,
 }
 
 const DESCRIPTION: &str = "Versions of a note (following renames; deleted notes too) or, without path, the vault's recent changes: id, time, author, message, source (weft tool, external edit, or the vault's own git, read only). since (today, 7d, ISO), limit, cursor. Use the ids with read_note(version), diff_note, restore_note.";
@@ -72,7 +77,8 @@ impl Server {
     )]
     async fn note_history(&self, Parameters(args): Parameters<NoteHistoryArgs>) -> CallToolResult {
         self.state.wait_history(HISTORY_WAIT).await;
-        self.run(move |state| run(state, args)).await
+        self.run(move |state| noting_loss(state, run(state, args)))
+            .await
     }
 }
 
@@ -200,6 +206,7 @@ pub fn run(state: &McpState, args: NoteHistoryArgs) -> ToolResult {
         exists: note.as_ref().map(|n| n.current.is_some()),
         versions,
         next_cursor: page.next_cursor,
+        history_lost: None,
     };
     Ok(Reply::new(text, &out))
 }

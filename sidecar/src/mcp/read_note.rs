@@ -16,7 +16,9 @@ use super::format::{Reply, ToolError, ToolResult, escape, plural};
 use super::schema::{self, choice, lenient};
 use super::server::Server;
 use super::state::McpState;
-use super::versions::{HISTORY_WAIT, VersionOut, history, history_error, history_note, id_text};
+use super::versions::{
+    HISTORY_WAIT, VersionOut, history, history_error, history_note, id_text, noting_loss,
+};
 use crate::search::index::{body_start, sha256_hex};
 use crate::vault::key::heading_matches;
 use crate::vault::parse::parse_note;
@@ -74,6 +76,10 @@ pub struct ReadNoteOut {
     /// Names in `paths` that could not be read.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<ReadError>,
+    /// Set once the note history was found deleted or damaged and started
+    /// anew: when, and why; the versions before are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_lost: Option<crate::history::Lost>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -196,7 +202,7 @@ pub fn run(state: &McpState, args: ReadNoteArgs) -> ToolResult {
         .map(str::trim)
         .filter(|v| !v.is_empty() && *v != "current")
     {
-        return read_version(state, &args, version);
+        return noting_loss(state, read_version(state, &args, version));
     }
     let mut inputs: Vec<String> = args.paths.clone().unwrap_or_default();
     if let Some(path) = &args.path {
@@ -275,7 +281,11 @@ pub fn run(state: &McpState, args: ReadNoteArgs) -> ToolResult {
     for e in &errors {
         text.push(format!("Could not read `{}`: {}", e.input, e.error));
     }
-    let out = ReadNoteOut { notes, errors };
+    let out = ReadNoteOut {
+        notes,
+        errors,
+        history_lost: None,
+    };
     Ok(Reply::new(text.join("\n\n---\n\n"), &out))
 }
 
@@ -769,6 +779,7 @@ fn read_version(state: &McpState, args: &ReadNoteArgs, version: &str) -> ToolRes
     let result = ReadNoteOut {
         notes: vec![out],
         errors: Vec::new(),
+        history_lost: None,
     };
     Ok(Reply::new(text, &result))
 }

@@ -18,7 +18,8 @@ use super::schema::{self, lenient};
 use super::server::Server;
 use super::state::McpState;
 use super::versions::{
-    HISTORY_WAIT, VersionOut, fence, history, history_error, history_note, id_text, shown,
+    HISTORY_WAIT, VersionOut, fence, history, history_error, history_note, id_text, noting_loss,
+    shown,
 };
 use crate::ops::RestoreNote;
 
@@ -61,6 +62,10 @@ pub struct RestoreNoteOut {
     /// The new version recording the restore.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_version: Option<VersionOut>,
+    /// Set once the note history was found deleted or damaged and started
+    /// anew: when, and why; the versions before are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_lost: Option<crate::history::Lost>,
 }
 
 const DESCRIPTION: &str = "Restore a note to a version from note_history, as a new version (history is never rewritten); works for deleted notes (name them by their old path) and moved ones. dry_run shows the diff; pass the note's sha256 as expected_sha256 to refuse if it changed since you read it.";
@@ -81,8 +86,10 @@ impl Server {
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
         self.state.wait_history(HISTORY_WAIT).await;
-        self.run_write(&context, move |state, actor| run(state, actor, args))
-            .await
+        self.run_write(&context, move |state, actor| {
+            noting_loss(state, run(state, actor, args))
+        })
+        .await
     }
 }
 
@@ -187,6 +194,7 @@ pub fn run(state: &McpState, actor: &str, args: RestoreNoteArgs) -> ToolResult {
         bytes_after: report.change.bytes_after.unwrap_or(0),
         diff: report.change.diff.clone(),
         new_version,
+        history_lost: None,
     };
     Ok(Reply::new(text, &out))
 }

@@ -118,6 +118,10 @@ pub struct HistoryOut {
     /// The vault's own git repository, listed read only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vault_git: Option<String>,
+    /// The store was found deleted or damaged and started anew: the
+    /// versions before are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost: Option<crate::history::Lost>,
 }
 
 #[tool_router(router = vault_info_router, vis = "pub(super)")]
@@ -237,22 +241,30 @@ fn history_out(state: &McpState) -> HistoryOut {
             },
             dir: None,
             vault_git: None,
+            lost: None,
         };
     };
     let status = history.status();
-    let note = match status.mode {
+    let mut note = match status.mode {
         "weft" => {
             "every change is recorded (tools and outside edits); note_history, diff_note, restore_note"
                 .to_string()
         }
         _ => status.reason.clone().unwrap_or_default(),
     };
+    if let Some(lost) = &status.lost {
+        note.push_str(&format!(
+            "; ⚠ history was lost at {} ({}): versions before that are gone",
+            lost.at, lost.reason
+        ));
+    }
     HistoryOut {
         available: history.is_enabled(),
         mode: status.mode.into(),
         note,
         dir: status.dir.map(|d| d.display().to_string()),
         vault_git: status.vault_git.map(|d| d.display().to_string()),
+        lost: status.lost,
     }
 }
 

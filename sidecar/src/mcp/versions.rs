@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::common::check_name;
 use super::format::ToolError;
+use super::format::ToolResult;
 use super::state::McpState;
 use crate::history::{ChangeKind, History, HistoryError, PathChange, Version, VersionSource};
 use crate::vault::note::{is_note_path, strip_md};
@@ -104,6 +105,33 @@ pub fn history_note(state: &McpState, input: &str, what: &str) -> Result<History
         return Err(ToolError::new(policy.hidden_message(&file)));
     }
     Ok(HistoryNote { path, current })
+}
+
+/// Every history answer, once the store was found deleted or damaged and
+/// started anew, says that the versions before are gone: in its text, in
+/// its errors, and (the tools' `history_lost`) in its structured content.
+pub fn noting_loss(state: &McpState, result: ToolResult) -> ToolResult {
+    let Some(lost) = state.history().and_then(|h| h.lost()) else {
+        return result;
+    };
+    let notice = format!(
+        "⚠ Note history was lost at {}: {}. Versions before that are gone; what changed since \
+         is recorded.",
+        lost.at, lost.reason
+    );
+    match result {
+        Ok(mut reply) => {
+            reply.text = format!("{notice}\n\n{}", reply.text);
+            if let Some(object) = reply.structured.as_object_mut() {
+                object.insert(
+                    "history_lost".into(),
+                    serde_json::to_value(&lost).unwrap_or_default(),
+                );
+            }
+            Ok(reply)
+        }
+        Err(error) => Err(error.hint(notice)),
+    }
 }
 
 /// A history error as a tool error, with the next step.

@@ -116,7 +116,7 @@ fn mode_off_records_nothing_and_says_why() {
 }
 
 #[test]
-fn a_damaged_store_is_a_clear_error_and_history_can_run_disabled() {
+fn a_damaged_store_is_set_aside_started_anew_and_reported() {
     type Damage = fn(&Path);
     let damages: [(&str, Damage); 4] = [
         ("the branch points at a missing commit", |store| {
@@ -144,42 +144,104 @@ fn a_damaged_store_is_a_clear_error_and_history_can_run_disabled() {
         commit(&history, &[write("a.md", "my note\n")], "write_note: a.md");
         drop(history);
         damage(&store_dir(dir.path()));
-        let error = History::open(dir.path(), &config()).expect_err(what);
-        assert!(
-            matches!(error, HistoryError::Corrupt { .. }),
-            "{what}: {error}"
+        let history = History::open(dir.path(), &config()).expect(what);
+        let lost = history.lost().expect(what);
+        assert!(lost.reason.contains("damaged"), "{what}: {lost:?}");
+        assert_eq!(history.status().lost.as_ref(), Some(&lost), "{what}");
+        // What was left is kept beside the new store, never deleted.
+        let aside: Vec<String> = std::fs::read_dir(dir.path().join(".weft"))
+            .expect("weft folder")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.starts_with("history.git.lost-"))
+            .collect();
+        assert_eq!(aside.len(), 1, "{what}: {aside:?}");
+        // The new store records.
+        commit(
+            &history,
+            &[write("a.md", "my note, again\n")],
+            "edit_note: a.md",
         );
-        let message = error.to_string();
-        assert!(message.contains("is damaged"), "{what}: {message}");
-        assert!(message.contains("Move or delete"), "{what}: {message}");
-        assert!(message.contains("history.git"), "{what}: {message}");
-        // Callers carry on without history; the notes are untouched.
-        let history = History::disabled(message.clone());
-        assert_eq!(history.status().mode, "unavailable");
-        assert_eq!(history.status().reason.as_deref(), Some(message.as_str()));
         assert_eq!(
-            history
-                .record(&[write("a.md", "x")], "t", "m", Source::Tool)
-                .expect("no-op"),
-            None
-        );
-        assert!(
             history
                 .log(Some("a.md"), None, 5, None)
-                .expect("empty")
+                .expect("log")
                 .items
-                .is_empty()
+                .len(),
+            1
         );
-        let read = history
-            .read("a.md", "abcdef1")
-            .expect_err("disabled")
-            .to_string();
-        assert!(read.contains("is damaged"), "{read}");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.md")).expect("note"),
-            "my note\n"
+            "my note\n",
+            "{what}: the note untouched"
         );
+        // A later run still knows the versions before are gone.
+        drop(history);
+        assert_eq!(open(dir.path()).lost(), Some(lost), "{what}");
     }
+}
+
+/// Regression: a store deleted under a running Weft was started anew
+/// silently, and listings answered "no versions" as if nothing had ever
+/// happened.
+#[test]
+fn a_store_lost_while_open_is_started_anew_from_the_vault_and_reported() {
+    let dir = vault();
+    write_file(dir.path(), "a.md", "a1\n");
+    write_file(dir.path(), "b.md", "b1\n");
+    let history = open(dir.path());
+    history.set_baseline_source(Box::new(|| vec!["a.md".into(), "b.md".into()]));
+    history
+        .snapshot_all([("a.md", "a1\n"), ("b.md", "b1\n")])
+        .expect("snapshot");
+    commit(&history, &[write("a.md", "a1 edited\n")], "edit_note: a.md");
+    assert!(history.lost().is_none());
+    std::fs::remove_dir_all(store_dir(dir.path())).expect("rm");
+
+    // A read finds it gone: a new store, a baseline of the vault as it is.
+    let page = history.log(Some("b.md"), None, 10, None).expect("log");
+    assert_eq!(page.items.len(), 1, "the new baseline has b.md");
+    assert!(
+        page.items[0].message.contains("started its history again"),
+        "{:?}",
+        page.items[0]
+    );
+    let lost = history.lost().expect("reported");
+    assert!(lost.reason.contains("deleted"), "{lost:?}");
+
+    // Damaged under it: set aside, started anew; a write is recorded on a
+    // baseline without the note it writes.
+    std::fs::write(
+        store_dir(dir.path()).join("refs/heads/main"),
+        "0123456789abcdef0123456789abcdef01234567\n",
+    )
+    .expect("damage");
+    write_file(dir.path(), "a.md", "a2\n");
+    commit(&history, &[write("a.md", "a2\n")], "edit_note: a.md");
+    let lost_again = history.lost().expect("reported");
+    assert!(lost_again.reason.contains("damaged"), "{lost_again:?}");
+    let page = history.log(Some("a.md"), None, 10, None).expect("log");
+    assert_eq!(page.items.len(), 1, "{:?}", page.items);
+    assert_eq!(page.items[0].message, "edit_note: a.md");
+    assert_eq!(
+        history
+            .log(Some("b.md"), None, 10, None)
+            .expect("log")
+            .items
+            .len(),
+        1
+    );
+
+    // Its branch deleted: the same.
+    std::fs::remove_file(store_dir(dir.path()).join("refs/heads/main")).expect("rm");
+    assert_eq!(
+        history
+            .log(Some("b.md"), None, 10, None)
+            .expect("log")
+            .items
+            .len(),
+        1
+    );
+    assert!(history.lost().expect("reported").reason.contains("branch"));
 }
 
 #[test]

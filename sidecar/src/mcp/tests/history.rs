@@ -40,6 +40,15 @@ fn versions(v: &Value) -> &Vec<Value> {
     v["versions"].as_array().expect("versions")
 }
 
+/// Replaces `rel` at once (a temporary file renamed over it), as editors
+/// save: the watcher never sees it empty or half written, which would be a
+/// version of its own.
+fn save(s: &Session, rel: &str, text: &str) {
+    let tmp = s.root().join(format!(".{rel}.saving"));
+    std::fs::write(&tmp, text).expect("write");
+    std::fs::rename(&tmp, s.root().join(rel)).expect("rename");
+}
+
 fn read(s: &Session, rel: &str) -> String {
     std::fs::read_to_string(s.root().join(rel)).expect("read")
 }
@@ -54,7 +63,7 @@ async fn what_changed_today_is_listed_diffed_and_undone() {
     assert_eq!(v["exists"], true);
 
     // An outside edit (an editor) becomes an external version.
-    std::fs::write(s.root().join("Plan.md"), "# Plan\nafternoon text\n").unwrap();
+    save(&s, "Plan.md", "# Plan\nafternoon text\n");
     let v = history_until(&s, json!({"note": "Plan"}), |v| versions(v).len() == 2).await;
     let edit = &versions(&v)[0];
     assert_eq!(edit["source"], "external");
@@ -154,8 +163,16 @@ async fn what_changed_today_is_listed_diffed_and_undone() {
     assert_eq!(found["total"], 1, "{found}");
 
     // The restore is one Weft version by the client, never an external one
-    // too, however long the watcher takes.
-    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    // too, however long the watcher takes: once an outside change made
+    // after it is recorded, the watcher and the history have seen the
+    // restore's own write too.
+    save(&s, "Sentinel.md", "# Sentinel\n");
+    history_until(&s, json!({}), |v| {
+        versions(v)
+            .iter()
+            .any(|x| x["changes"].to_string().contains("\"Sentinel\""))
+    })
+    .await;
     let (_, v) = s
         .ok("note_history", json!({"path": "Plan", "limit": 10}))
         .await;
@@ -328,8 +345,21 @@ async fn history_off_or_damaged_is_a_clear_error_and_reads_work() {
         std::fs::write(store.join("HEAD"), "garbage").unwrap();
     })
     .await;
+    // A damaged store is set aside and started anew; every history answer
+    // says that the versions before are gone.
+    let (text, v) = damaged.ok("note_history", json!({})).await;
+    assert!(
+        text.starts_with("⚠ Note history was lost at") && text.contains("damaged"),
+        "{text}"
+    );
+    assert!(
+        v["history_lost"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("damaged"),
+        "{v}"
+    );
     for (tool, args) in [
-        ("note_history", json!({})),
         ("diff_note", json!({"path": "Plan", "from": "abc1234"})),
         (
             "restore_note",
@@ -338,15 +368,30 @@ async fn history_off_or_damaged_is_a_clear_error_and_reads_work() {
     ] {
         let e = damaged.err(tool, args).await;
         assert!(
-            e.contains("unavailable") && e.contains("damaged") && e.contains("still work"),
+            e.contains("No version") || e.contains("no version"),
             "{tool}: {e}"
         );
+        assert!(e.contains("Note history was lost at"), "{tool}: {e}");
     }
     let (_, v) = damaged.ok("vault_info", json!({})).await;
-    assert_eq!(v["history"]["mode"], "unavailable");
+    assert_eq!(v["history"]["mode"], "weft");
     assert!(
-        v["history"]["note"].as_str().unwrap().contains("damaged"),
+        v["history"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("history was lost"),
         "{v}"
+    );
+    assert!(v["history"]["lost"]["at"].is_string(), "{v}");
+    assert!(
+        std::fs::read_dir(damaged.root().join(".weft"))
+            .unwrap()
+            .any(|e| e
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("history.git.lost-")),
+        "what was left is kept"
     );
     let (_, r) = damaged.ok("read_note", json!({"path": "Plan"})).await;
     assert_eq!(r["notes"][0]["content"], "# Plan\nmorning text\n");

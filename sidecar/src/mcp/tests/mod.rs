@@ -5,6 +5,7 @@
 
 mod config;
 mod history;
+mod history_lost;
 mod protocol;
 mod schema_check;
 mod tools;
