@@ -246,6 +246,9 @@ impl LiveVault {
         let _update = lock(&self.update);
         let filter = self.filter();
         let found = walk(&filter, filter.root());
+        for temp in &found.temps {
+            super::write::remove_stale_temp(temp);
+        }
         self.progress
             .found
             .store(found.notes.len(), Ordering::Relaxed);
@@ -346,7 +349,10 @@ impl LiveVault {
                 continue;
             }
             if rel.split('/').any(|part| part.starts_with('.')) {
-                continue; // `.git/…` and friends, cheaply, before any stat.
+                // `.git/…` and friends, cheaply, before any stat; but a
+                // temporary file of a write that died goes.
+                super::write::remove_stale_temp(&path);
+                continue;
             }
             rels.insert(rel);
         }
@@ -459,6 +465,9 @@ impl LiveVault {
                 tracing::debug!("{rel}: a folder changed; reading it whole");
                 batch.replaced.push(rel);
                 let found = walk(&filter, &abs);
+                for temp in &found.temps {
+                    super::write::remove_stale_temp(temp);
+                }
                 batch.errors.extend(found.errors);
                 batch.read.extend(found.notes.iter().map(|n| n.0.clone()));
                 files.extend(found.notes);
@@ -740,6 +749,28 @@ pub(crate) mod tests {
         }
         let vault = LiveVault::open(dir.path()).expect("opens");
         (dir, vault)
+    }
+
+    /// Regression: temporary files of writes interrupted by a crash stayed
+    /// beside their notes for ever.
+    #[test]
+    fn opening_removes_temporary_files_of_dead_writers_only() {
+        let dead = ".n.md.weft-4294967290-1.tmp";
+        let (dir, vault) = vault_with(&[
+            ("n.md", "# N"),
+            (dead, "half a note"),
+            ("sub/.m.md.weft-4294967290-2.tmp", "half"),
+            ("sub/m.md", "# M"),
+            (".my-notes.tmp", "the user's"),
+        ]);
+        assert!(!dir.path().join(dead).exists());
+        assert!(!dir.path().join("sub/.m.md.weft-4294967290-2.tmp").exists());
+        assert!(dir.path().join(".my-notes.tmp").exists());
+        assert_eq!(note_paths(&vault), ["n.md", "sub/m.md"]);
+        // One seen by the watcher goes too.
+        write_file(dir.path(), "sub/.m.md.weft-4294967290-3.tmp", "half");
+        vault.apply_paths([dir.path().join("sub/.m.md.weft-4294967290-3.tmp")]);
+        assert!(!dir.path().join("sub/.m.md.weft-4294967290-3.tmp").exists());
     }
 
     #[test]

@@ -7,11 +7,13 @@
 //! panics on what it finds on disk: problems become [`Scan::errors`].
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ignore::{DirEntry, WalkBuilder};
 use rayon::prelude::*;
 
 use super::filter::{PathFilter, relative_path};
+use super::write::weft_temp_pid;
 use crate::config::{CONFIG_FILE, Config};
 use crate::vault::note::is_note_path;
 use crate::vault::{Note, parse_note};
@@ -59,12 +61,29 @@ pub(crate) struct Found {
     /// Sorted vault paths.
     pub attachments: Vec<String>,
     pub errors: Vec<(String, String)>,
+    /// Temporary files of Weft's atomic writes seen on the way (never
+    /// indexed; see [`crate::io::remove_stale_temp`]).
+    pub temps: Vec<PathBuf>,
 }
 
 /// Lists the notes and attachments in `dir` (the vault root or a folder in
 /// it that is not itself excluded), by the same rules as a full scan.
 pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
     let root = filter.root();
+    // Dot-files are skipped in `filter_entry` rather than by the walker, so
+    // that Weft's own temporary files are seen on the way.
+    let temps: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
+    let seen = temps.clone();
+    let note_temp = move |entry: &DirEntry| {
+        if is_dot(entry)
+            && entry.file_type().is_some_and(|t| t.is_file())
+            && entry.file_name().to_str().and_then(weft_temp_pid).is_some()
+        {
+            seen.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(entry.path().to_path_buf());
+        }
+    };
     let mut builder = WalkBuilder::new(dir);
     builder
         .follow_links(false)
@@ -74,18 +93,22 @@ pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
     if dir == root {
         // The whole vault: `ignore` reads the ignore files as it descends.
         builder
-            .hidden(true)
+            .hidden(false)
             .ignore(true)
             .git_ignore(true)
             .require_git(false)
             .overrides(filter.overrides().clone())
-            // A `!pattern` in an ignore file could re-include a dot-file.
-            .filter_entry(|entry| entry.depth() == 0 || !is_dot(entry));
+            // Also: a `!pattern` in an ignore file could re-include a dot-file.
+            .filter_entry(move |entry| {
+                note_temp(entry);
+                entry.depth() == 0 || !is_dot(entry)
+            });
     } else {
         // A folder: the rules of the folders above it apply too, so the
         // filter decides everything.
         let filter = filter.clone();
         builder.standard_filters(false).filter_entry(move |entry| {
+            note_temp(entry);
             entry.depth() == 0 || {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
                 relative_path(filter.root(), entry.path())
@@ -103,6 +126,7 @@ pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
             Item::Error(rel, message) => found.errors.push((rel, message)),
         }
     }
+    found.temps = std::mem::take(&mut *temps.lock().unwrap_or_else(PoisonError::into_inner));
     found.notes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     found.attachments.sort_unstable();
     found.errors.sort();

@@ -16,4 +16,6 @@ pub use filter::{PathFilter, relative_path};
 pub use live::{LiveVault, LoadStatus, OpenError};
 pub use load::{Scan, scan, scan_with};
 pub use watch::{DEBOUNCE, WatchError, Watcher};
-pub use write::{PathError, checked_path, display_rel, move_file, write_atomic};
+pub use write::{
+    PathError, checked_path, display_rel, move_file, remove_stale_temp, weft_temp_pid, write_atomic,
+};

@@ -124,6 +124,82 @@ fn is_reserved(part: &str) -> bool {
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// The temporary file [`write_atomic`] writes `name` through, as written by
+/// process `pid`: `.{name}.weft-{pid}-{n}.tmp`.
+fn temp_name(name: &str, pid: u32, n: u64) -> String {
+    format!(".{name}.weft-{pid}-{n}.tmp")
+}
+
+/// The writer's pid when `file_name` is exactly one of [`write_atomic`]'s
+/// temporary files (`.{name}.weft-{pid}-{n}.tmp`, `name` not empty, `pid`
+/// and `n` decimal); `None` for anything else, so a user's file is never
+/// taken for one.
+pub fn weft_temp_pid(file_name: &str) -> Option<u32> {
+    let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (name, tag) = inner.rsplit_once(".weft-")?;
+    let (pid, n) = tag.split_once('-')?;
+    let decimal = |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
+    if name.is_empty() || !decimal(pid) || !decimal(n) {
+        return None;
+    }
+    let pid: u32 = pid.parse().ok()?;
+    let n: u64 = n.parse().ok()?;
+    // Exactly as written (no leading zeros, nothing else).
+    (temp_name(name, pid, n) == file_name).then_some(pid)
+}
+
+/// Whether a process with this pid runs now (signal 0 reaches it, or it
+/// exists but is not ours).
+fn alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        if pid <= 0 {
+            return false;
+        }
+        // SAFETY: kill with signal 0 sends nothing; it only checks the pid.
+        let result = unsafe { libc::kill(pid, 0) };
+        result == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+/// Removes `path` when it is one of [`write_atomic`]'s temporary files left
+/// by a writer that is gone (a crash mid-write): never a user's file, never
+/// one a live Weft is writing. Returns whether it removed it.
+pub fn remove_stale_temp(path: &Path) -> bool {
+    let Some(pid) = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(weft_temp_pid)
+    else {
+        return false;
+    };
+    if pid == std::process::id() || alive(pid) {
+        return false;
+    }
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => {}
+        _ => return false,
+    }
+    match fs::remove_file(path) {
+        Ok(()) => {
+            tracing::info!("removed {}, left by an interrupted write", path.display());
+            true
+        }
+        Err(e) => {
+            tracing::debug!("cannot remove {}: {e}", path.display());
+            false
+        }
+    }
+}
+
 /// Replaces (or creates) `path` with `bytes` atomically. Parent folders are
 /// created. An existing file keeps its permissions. The temporary file is a
 /// dot-file in the same folder (so it is never indexed) and is removed if
@@ -134,10 +210,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no parent folder"))?;
     fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("note");
-    let tmp = dir.join(format!(
-        ".{name}.weft-{}-{}.tmp",
+    let tmp = dir.join(temp_name(
+        name,
         std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed),
     ));
     let result = (|| {
         let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
@@ -204,6 +280,45 @@ pub fn display_rel(root: &Path, abs: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: a write interrupted by a crash left its temporary file
+    /// beside the note for ever.
+    #[test]
+    fn stale_temp_files_of_dead_writers_are_recognised_and_removed() {
+        assert_eq!(weft_temp_pid(".a b.md.weft-123-7.tmp"), Some(123));
+        assert_eq!(weft_temp_pid(".x.weft-1.md.weft-9-0.tmp"), Some(9));
+        for not_ours in [
+            "a.md.weft-123-7.tmp",
+            ".a.md.weft-123-7.tmp.bak",
+            "..weft-123-7.tmp",
+            ".a.md.weft-12x-7.tmp",
+            ".a.md.weft-0123-7.tmp",
+            ".a.md.weft-123-.tmp",
+            ".a.md.weft--7.tmp",
+            ".a.md.tmp",
+            ".notes.tmp",
+        ] {
+            assert_eq!(weft_temp_pid(not_ours), None, "{not_ours}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        // A pid that cannot be running: beyond any pid_max.
+        let dead = dir.path().join(".n.md.weft-4294967290-3.tmp");
+        let mine = dir.path().join(temp_name("n.md", std::process::id(), 4));
+        let users = dir.path().join(".n.md.tmp");
+        let folder = dir.path().join(".f.md.weft-4294967290-5.tmp");
+        for file in [&dead, &mine, &users] {
+            fs::write(file, "x").unwrap();
+        }
+        fs::create_dir(&folder).unwrap();
+        assert!(remove_stale_temp(&dead));
+        assert!(!dead.exists());
+        assert!(
+            !remove_stale_temp(&mine) && mine.exists(),
+            "a live writer's"
+        );
+        assert!(!remove_stale_temp(&users) && users.exists(), "not Weft's");
+        assert!(!remove_stale_temp(&folder) && folder.exists(), "not a file");
+    }
 
     #[test]
     fn paths_are_checked_before_anything_is_touched() {
