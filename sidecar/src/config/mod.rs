@@ -451,10 +451,51 @@ fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// The deepest `{ }` nesting a glob may have. The glob compiler (globset)
+/// recurses once per level, in building and again in dropping the pattern,
+/// with no limit of its own: a `.gitignore` line of a few thousand `{` took
+/// the whole process down.
+pub const MAX_GLOB_NESTING: usize = 16;
+/// The longest glob accepted, in bytes.
+pub const MAX_GLOB_LEN: usize = 4096;
+
+/// Why a glob line (an `exclude` or `[agent]` pattern, or a line of a
+/// `.gitignore`) must not reach the glob compiler, if it must not.
+pub fn unsafe_glob(glob: &str) -> Option<String> {
+    if glob.len() > MAX_GLOB_LEN {
+        return Some(format!(
+            "the pattern is {} bytes long; at most {MAX_GLOB_LEN} are accepted",
+            glob.len()
+        ));
+    }
+    let mut depth = 0usize;
+    let mut escaped = false;
+    for byte in glob.bytes() {
+        match byte {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'{' => {
+                depth += 1;
+                if depth > MAX_GLOB_NESTING {
+                    return Some(format!(
+                        "`{{ }}` nest more than {MAX_GLOB_NESTING} deep in the pattern"
+                    ));
+                }
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Whether a gitignore-style glob compiles.
 fn check_glob(glob: &str) -> Result<(), String> {
     if glob.trim().is_empty() {
         return Err("an empty pattern matches nothing; remove it".into());
+    }
+    if let Some(problem) = unsafe_glob(glob) {
+        return Err(problem);
     }
     let mut builder = ignore::gitignore::GitignoreBuilder::new("/");
     builder

@@ -14,7 +14,7 @@ use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 
-use crate::config::Config;
+use crate::config::{Config, unsafe_glob};
 
 /// The ignore files read in every folder, highest precedence first (as
 /// `ignore`'s walker does: `.ignore` beats `.gitignore` at any depth).
@@ -56,6 +56,10 @@ impl PathFilter {
         let mut builder = OverrideBuilder::new(&root);
         let mut problems = Vec::new();
         for glob in &config.exclude {
+            if let Some(problem) = unsafe_glob(glob) {
+                problems.push((glob.clone(), problem));
+                continue;
+            }
             if glob.starts_with('!') {
                 problems.push((glob.clone(), "an exclude pattern cannot be negated".into()));
                 continue;
@@ -201,9 +205,28 @@ fn read_rules(dir: &Path) -> FolderRules {
         if !file.is_file() {
             continue;
         }
+        let text = match std::fs::read(&file) {
+            Ok(text) => text,
+            Err(e) => {
+                tracing::warn!("{}: {e}", file.display());
+                continue;
+            }
+        };
         let mut builder = GitignoreBuilder::new(dir);
-        if let Some(e) = builder.add(&file) {
-            tracing::warn!("{}: {e}", file.display());
+        for (i, line) in String::from_utf8_lossy(&text).lines().enumerate() {
+            let line = if i == 0 {
+                line.trim_start_matches('\u{feff}')
+            } else {
+                line
+            };
+            // A line the glob compiler cannot take safely is skipped.
+            if let Some(problem) = unsafe_glob(line) {
+                tracing::warn!("{}:{}: line skipped: {problem}", file.display(), i + 1);
+                continue;
+            }
+            if let Err(e) = builder.add_line(Some(file.clone()), line) {
+                tracing::warn!("{}:{}: {e}", file.display(), i + 1);
+            }
         }
         match builder.build() {
             Ok(gitignore) => *slot = Some(gitignore),
@@ -211,6 +234,24 @@ fn read_rules(dir: &Path) -> FolderRules {
         }
     }
     rules
+}
+
+/// The first line of `dir`'s ignore files that the glob compiler cannot
+/// take safely, as (file, line number, problem): the walker reads these
+/// files itself, so a folder holding one is not given to it.
+pub(crate) fn unsafe_ignore_file(dir: &Path) -> Option<(PathBuf, usize, String)> {
+    for name in IGNORE_FILES {
+        let file = dir.join(name);
+        let Ok(text) = std::fs::read(&file) else {
+            continue;
+        };
+        for (i, line) in String::from_utf8_lossy(&text).lines().enumerate() {
+            if let Some(problem) = unsafe_glob(line) {
+                return Some((file, i + 1, problem));
+            }
+        }
+    }
+    None
 }
 
 /// The vault path of `abs` under `root`: `/` separators, no `.` or `..`.

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use ignore::{DirEntry, WalkBuilder};
 use rayon::prelude::*;
 
-use super::filter::{PathFilter, relative_path};
+use super::filter::{PathFilter, relative_path, unsafe_ignore_file};
 use super::write::weft_temp_pid;
 use crate::config::{CONFIG_FILE, Config};
 use crate::vault::note::is_note_path;
@@ -90,8 +90,19 @@ pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
         .parents(false)
         .git_global(false)
         .git_exclude(false);
-    if dir == root {
+    // Folders whose ignore files the walker must not read (a line the glob
+    // compiler cannot take safely) are walked after, by the filter, which
+    // reads them leaving such lines out.
+    let deferred: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
+    let mut unusable = Vec::new();
+    if dir == root
+        && let Some(problem) = unsafe_ignore_file(root)
+    {
+        unusable.push(problem);
+    }
+    if dir == root && unusable.is_empty() {
         // The whole vault: `ignore` reads the ignore files as it descends.
+        let deferred = deferred.clone();
         builder
             .hidden(false)
             .ignore(true)
@@ -101,11 +112,27 @@ pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
             // Also: a `!pattern` in an ignore file could re-include a dot-file.
             .filter_entry(move |entry| {
                 note_temp(entry);
-                entry.depth() == 0 || !is_dot(entry)
+                if entry.depth() == 0 {
+                    return true;
+                }
+                if is_dot(entry) {
+                    return false;
+                }
+                if entry.file_type().is_some_and(|t| t.is_dir())
+                    && unsafe_ignore_file(entry.path()).is_some()
+                {
+                    deferred
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(entry.path().to_path_buf());
+                    return false;
+                }
+                true
             });
     } else {
-        // A folder: the rules of the folders above it apply too, so the
-        // filter decides everything.
+        // A folder (or a vault whose own ignore file the walker must not
+        // read): the rules of the folders above it apply too, so the filter
+        // decides everything.
         let filter = filter.clone();
         builder.standard_filters(false).filter_entry(move |entry| {
             note_temp(entry);
@@ -127,6 +154,21 @@ pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
         }
     }
     found.temps = std::mem::take(&mut *temps.lock().unwrap_or_else(PoisonError::into_inner));
+    for folder in std::mem::take(&mut *deferred.lock().unwrap_or_else(PoisonError::into_inner)) {
+        // Not excluded (the walker reached it): everything the filter keeps.
+        let sub = walk(filter, &folder);
+        found.notes.extend(sub.notes);
+        found.attachments.extend(sub.attachments);
+        found.errors.extend(sub.errors);
+        found.temps.extend(sub.temps);
+        unusable.extend(unsafe_ignore_file(&folder));
+    }
+    for (file, line, problem) in unusable {
+        found.errors.push((
+            relative_path(root, &file).unwrap_or_default(),
+            format!("line {line} is not used: {problem}; fix or remove it"),
+        ));
+    }
     found.notes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     found.attachments.sort_unstable();
     found.errors.sort();
@@ -348,6 +390,42 @@ mod tests {
         );
         assert!(scan.bytes > 0);
         assert_eq!(scan.notes[1].title.as_ref(), "a.md");
+    }
+
+    /// Regression: a `.gitignore` line of thousands of nested `{` made the
+    /// glob compiler recurse until the stack overflowed, taking down the
+    /// process serving the vault as soon as it was opened.
+    #[test]
+    fn ignore_lines_nested_too_deeply_are_left_out_not_a_crash() {
+        let deep = format!("{}x{}", "{".repeat(50_000), "}".repeat(50_000));
+        for folder in ["", "sub/"] {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let root = dir.path().canonicalize().expect("canonical");
+            write(&root, "a.md", "# A\n");
+            write(&root, "sub/b.md", "# B\n");
+            write(&root, "sub/ignored.md", "# I\n");
+            write(&root, &format!("{folder}.gitignore"), &format!("{deep}\nignored.md\n"));
+            let config = Config::load(&root).expect("config");
+            let scan = scan(&root, &config);
+            assert_eq!(paths(&scan), ["a.md", "sub/b.md"], "{folder}");
+            assert_eq!(scan.errors.len(), 1, "{folder}: {:?}", scan.errors);
+            let (file, message) = &scan.errors[0];
+            assert_eq!(file, &format!("{folder}.gitignore"));
+            assert!(message.contains("line 1 is not used"), "{message}");
+            // The filter (the watcher's) agrees.
+            let filter = PathFilter::new(&root, &config);
+            assert!(filter.is_excluded_as("sub/ignored.md", false), "{folder}");
+            assert!(!filter.is_excluded_as("sub/b.md", false), "{folder}");
+        }
+        // And in the configuration: refused with a clear error.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let nested = format!("{}x{}", "{".repeat(100), "}".repeat(100));
+        write(dir.path(), ".weft.toml", &format!("exclude = [\"{nested}\"]\n"));
+        let error = Config::load(dir.path()).expect_err("refused").to_string();
+        assert!(error.contains("nest more than 16 deep"), "{error}");
+        write(dir.path(), ".weft.toml", &format!("exclude = [\"{deep}\"]\n"));
+        let error = Config::load(dir.path()).expect_err("refused").to_string();
+        assert!(error.contains("at most 4096"), "{error}");
     }
 
     #[test]
