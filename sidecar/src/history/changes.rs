@@ -91,6 +91,11 @@ pub(super) fn same_at(
     }
 }
 
+/// How deep [`compare`] follows folders. It recurses once per level, and a
+/// repository (the vault's own git, read for listings) can nest trees far
+/// deeper than any folder on disk.
+pub(super) const MAX_TREE_DEPTH: usize = 256;
+
 /// Every file that differs between `old` and `new` (either may be absent),
 /// paths relative to the trees, sorted.
 fn raw_changes(
@@ -99,7 +104,7 @@ fn raw_changes(
     new: Option<&Tree<'_>>,
 ) -> Result<Vec<Raw>, HistoryError> {
     let mut out = Vec::new();
-    compare(repo, old, new, "", &mut out)?;
+    compare(repo, old, new, "", 0, &mut out)?;
     Ok(out)
 }
 
@@ -110,12 +115,18 @@ fn compare(
     old: Option<&Tree<'_>>,
     new: Option<&Tree<'_>>,
     dir: &str,
+    depth: usize,
     out: &mut Vec<Raw>,
 ) -> Result<(), HistoryError> {
     if let (Some(o), Some(n)) = (old, new)
         && o.id() == n.id()
     {
         return Ok(());
+    }
+    if depth > MAX_TREE_DEPTH {
+        return Err(HistoryError::TooDeep {
+            path: dir.to_string(),
+        });
     }
     let mut names: BTreeMap<Vec<u8>, (Side, Side)> = BTreeMap::new();
     for entry in old.iter().flat_map(|t| t.iter()) {
@@ -151,7 +162,14 @@ fn compare(
         };
         let (old_tree, new_tree) = (tree_of(o)?, tree_of(n)?);
         if old_tree.is_some() || new_tree.is_some() {
-            compare(repo, old_tree.as_ref(), new_tree.as_ref(), &path, out)?;
+            compare(
+                repo,
+                old_tree.as_ref(),
+                new_tree.as_ref(),
+                &path,
+                depth + 1,
+                out,
+            )?;
         }
         let (old_blob, new_blob) = (blob_of(o), blob_of(n));
         if old_blob.is_some() || new_blob.is_some() {
@@ -261,7 +279,11 @@ pub(super) fn changes(
                 let Some(old_text) = old_texts[i].as_deref().filter(|_| !pairs.deleted[d]) else {
                     continue;
                 };
-                let ratio = similar::TextDiff::from_lines(old_text, new_text.as_str()).ratio();
+                // A similarity, so an approximation past the deadline does.
+                let ratio = similar::TextDiff::configure()
+                    .timeout(std::time::Duration::from_millis(200))
+                    .diff_lines(old_text, new_text.as_str())
+                    .ratio();
                 if ratio >= MIN_SIMILARITY && best.is_none_or(|(r, _)| ratio > r) {
                     best = Some((ratio, d));
                 }
@@ -324,5 +346,39 @@ impl Pairs {
             self.deleted[d] = true;
             self.renamed.push((a, d));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tree holding one file `depth` folders down.
+    fn nested(repo: &Repository, depth: usize) -> Oid {
+        let blob = repo.blob(b"deep\n").unwrap();
+        let mut builder = repo.treebuilder(None).unwrap();
+        builder.insert("n.md", blob, 0o100644).unwrap();
+        let mut id = builder.write().unwrap();
+        for _ in 0..depth {
+            let mut builder = repo.treebuilder(None).unwrap();
+            builder.insert("d", id, 0o040000).unwrap();
+            id = builder.write().unwrap();
+        }
+        id
+    }
+
+    /// Regression: comparing trees recursed once per folder level with no
+    /// bound, and a repository can nest trees far deeper than a disk.
+    #[test]
+    fn trees_nested_too_deeply_are_an_error_not_a_stack_overflow() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init_bare(dir.path()).unwrap();
+        let shallow = repo.find_tree(nested(&repo, 10)).unwrap();
+        let raw = raw_changes(&repo, None, Some(&shallow)).unwrap();
+        assert_eq!(raw.len(), 1);
+        assert_eq!(raw[0].path, format!("{}n.md", "d/".repeat(10)));
+        let deep = repo.find_tree(nested(&repo, 5_000)).unwrap();
+        let error = raw_changes(&repo, None, Some(&deep)).unwrap_err();
+        assert!(matches!(error, HistoryError::TooDeep { .. }), "{error}");
     }
 }

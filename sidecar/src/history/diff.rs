@@ -94,7 +94,10 @@ pub(super) fn unified(before: &str, after: &str, a: &str, b: &str) -> (String, u
     if before == after {
         return (String::new(), 0, 0);
     }
-    let diff = TextDiff::from_lines(before, after);
+    // Bounded: past the deadline the diff is approximate, never endless.
+    let diff = TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_lines(before, after);
     let (mut additions, mut deletions) = (0, 0);
     for change in diff.iter_all_changes() {
         match change.tag() {

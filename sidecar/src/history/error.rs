@@ -47,6 +47,8 @@ pub enum HistoryError {
     },
     /// History has no version of this path at all.
     NoHistory { path: String },
+    /// A repository whose folders nest deeper than Weft walks.
+    TooDeep { path: String },
     /// A listing cursor that does not belong to this history (any more).
     BadCursor(String),
 }
@@ -121,6 +123,12 @@ impl fmt::Display for HistoryError {
                 f,
                 "`{path}` has no recorded versions; give the note's vault path (as it was, for a \
                  deleted or moved note), or list the vault's recent changes without a path"
+            ),
+            HistoryError::TooDeep { path } => write!(
+                f,
+                "folders in the repository nest deeper than {} levels at `{path}`; Weft does not \
+                 compare versions that deep",
+                super::changes::MAX_TREE_DEPTH
             ),
             HistoryError::BadCursor(why) => {
                 write!(f, "invalid cursor: {why}; list again without a cursor")

@@ -20,7 +20,14 @@ pub enum PathError {
     Reserved(String),
     /// Through a symbolic link that leads out of the vault.
     Escapes(String),
+    /// More folders deep, or longer, than a vault path may be.
+    TooLong(String),
 }
+
+/// The most folders a vault path may name (the note included).
+pub const MAX_PATH_PARTS: usize = 64;
+/// The longest vault path, in bytes.
+pub const MAX_PATH_BYTES: usize = 1024;
 
 impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -49,6 +56,12 @@ impl fmt::Display for PathError {
             PathError::Escapes(p) => {
                 write!(f, "`{p}` leads out of the vault through a symbolic link")
             }
+            PathError::TooLong(p) => write!(
+                f,
+                "`{}` is too long: a vault path has at most {MAX_PATH_PARTS} parts and \
+                 {MAX_PATH_BYTES} bytes",
+                p.chars().take(80).collect::<String>()
+            ),
         }
     }
 }
@@ -82,6 +95,10 @@ pub fn checked_path(root: &Path, input: &str) -> Result<(String, PathBuf), PathE
     }
     if parts.is_empty() {
         return Err(PathError::Empty);
+    }
+    // Folders are made (and emptied ones removed) one level at a time.
+    if parts.len() > MAX_PATH_PARTS || unified.len() > MAX_PATH_BYTES {
+        return Err(PathError::TooLong(trimmed.to_string()));
     }
     let rel = parts.join("/");
     let abs = root.join(&rel);
@@ -339,6 +356,14 @@ mod tests {
             let error = checked_path(root, input).unwrap_err().to_string();
             assert!(error.contains(word), "{input:?}: {error}");
         }
+        // Bounded before any folder is made for it.
+        let deep = format!("{}n.md", "a/".repeat(MAX_PATH_PARTS));
+        let error = checked_path(root, &deep).unwrap_err().to_string();
+        assert!(error.contains("too long"), "{error}");
+        let long = format!("{}.md", "x".repeat(MAX_PATH_BYTES));
+        assert!(matches!(checked_path(root, &long), Err(PathError::TooLong(_))));
+        let fine = format!("{}n.md", "a/".repeat(MAX_PATH_PARTS - 1));
+        assert!(checked_path(root, &fine).is_ok());
         assert!(checked_path(root, "console.md").is_ok());
         assert!(checked_path(root, "COM0.md").is_ok());
     }

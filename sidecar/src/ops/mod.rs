@@ -130,7 +130,10 @@ pub fn unified_diff(
     if before == after {
         return String::new();
     }
-    similar::TextDiff::from_lines(before, after)
+    // Bounded: past the deadline the diff is approximate, never endless.
+    similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_lines(before, after)
         .unified_diff()
         .context_radius(3)
         .header(&a, &b)
