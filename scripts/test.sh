@@ -56,4 +56,37 @@ cargo clippy --locked -p weft -p weft-e2e --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-wasip2 -- -D warnings
 
 step "tests"
-cargo test --locked -p weft -p weft-e2e
+# The tests run apart from any other Weft on this machine: a private
+# temporary folder (each test makes its sandbox there) and a runtime folder
+# of their own for any daemon that escapes a sandbox. Short paths: a daemon's
+# socket path must stay under ~100 bytes.
+run="$(mktemp -d /tmp/weft-test.XXXXXX)"
+mkdir "$run/tmp"
+trap 'rm -rf "$run"' EXIT
+unset WEFT_NO_DAEMON WEFT_VAULT WEFT_DAEMON_IDLE
+status=0
+TMPDIR="$run/tmp" WEFT_RUNTIME_DIR="$run/run" cargo test --locked -p weft -p weft-e2e || status=$?
+
+# Every test stops the daemons it started: one still running is a failure.
+# A daemon is `weft … daemon --idle …`; it is the run's when its vault or
+# its runtime folder lies under the run's folder.
+left=()
+for dir in /proc/[0-9]*; do
+  args="$(tr '\0' '\n' <"$dir/cmdline" 2>/dev/null)" || continue
+  grep -qx daemon <<<"$args" && grep -qx -- --idle <<<"$args" || continue
+  state="$(sed -E 's/.*\) //' "$dir/stat" 2>/dev/null | cut -d' ' -f1)" || continue
+  [ "$state" = Z ] && continue
+  vault="$(awk 'prev == "--vault" { print; exit } { prev = $0 }' <<<"$args")"
+  runtime="$(tr '\0' '\n' <"$dir/environ" 2>/dev/null | sed -n 's/^WEFT_RUNTIME_DIR=//p')"
+  case "$vault/" in "$run"/*) ;; *) case "$runtime/" in "$run"/*) ;; *) continue ;; esac ;; esac
+  left+=("${dir#/proc/}")
+done
+if [ "${#left[@]}" -gt 0 ]; then
+  echo "FAIL: the tests left ${#left[@]} weft daemon(s) running; killing them:" >&2
+  for pid in "${left[@]}"; do
+    echo "  $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  [ "$status" -ne 0 ] || status=1
+fi
+exit "$status"

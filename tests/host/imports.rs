@@ -94,7 +94,11 @@ impl HostState {
             .push((command.command.clone(), command.args.clone()));
         // As Zed: the command as given (no work-directory resolution here),
         // Zed's own environment plus the command's.
-        let output = std::process::Command::new(&command.command)
+        let mut process = std::process::Command::new(&command.command);
+        if let Some(zed_env) = &self.setup.process_env {
+            process.env_clear().envs(zed_env.iter().cloned());
+        }
+        let output = process
             .args(&command.args)
             .envs(command.env)
             .output()

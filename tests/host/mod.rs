@@ -145,6 +145,9 @@ pub struct ZedSetup {
     /// The user's `granted_extension_capabilities` (Zed's defaults grant
     /// everything the manifest asks for).
     pub granted: Vec<Capability>,
+    /// Zed's own environment, which the processes the extension runs
+    /// inherit (`process::run-command`); `None` stands for this process's.
+    pub process_env: Option<Vec<(String, String)>>,
 }
 
 impl Default for ZedSetup {
@@ -154,6 +157,7 @@ impl Default for ZedSetup {
             release: Err("the test gave GitHub no release".into()),
             platform: (native_os(), native_arch()),
             granted: Capability::zed_defaults(),
+            process_env: None,
         }
     }
 }

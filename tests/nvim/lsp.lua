@@ -100,7 +100,7 @@ if hover then
 end
 
 -- Diagnostics are pushed: wait for the unresolved link.
-vim.wait(30000, function()
+vim.wait(60000, function()
   return #vim.diagnostic.get(a) > 0
 end, 50)
 results.diagnostics = {}

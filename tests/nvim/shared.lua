@@ -64,7 +64,7 @@ signal('editor-1')
 -- needed (Neovim is not told of the new file).
 local wrote_at = tonumber(await('agent-2'))
 if not wrote_at then return finish() end
-if vim.wait(30000, function() return #messages() == 0 end, 5) then
+if vim.wait(60000, function() return #messages() == 0 end, 5) then
   results.write_to_diagnostics_ms = math.floor((now() - wrote_at) * 1000 + 0.5)
 else
   fail('the diagnostic stayed after the agent wrote Ghost: ' .. vim.inspect(messages()))
@@ -72,8 +72,15 @@ end
 
 -- 3. The user types without saving.
 vim.api.nvim_buf_set_lines(a, -1, -1, false, { 'Typed in the editor, not saved.' })
--- Neovim sends the change after its debounce; give it time to arrive.
-vim.wait(600, function() return false end, 50)
+-- Neovim sends the change after its debounce, but first thing before any
+-- request: once the server has answered one, it has the change (it applies
+-- a change as it reads it, before it reads what follows).
+local client = vim.lsp.get_client_by_id(client_id)
+local status = client and client:request_sync('weft/status', nil, 60000, a)
+if not status or status.err then
+  fail('weft/status after typing: ' .. vim.inspect(status))
+  return finish()
+end
 signal('editor-3')
 
 -- 4. The agent was refused; the user saves.

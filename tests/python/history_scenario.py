@@ -90,8 +90,12 @@ async def wait_ready(agent):
 
 
 def write(vault, rel, text):
-    with open(os.path.join(vault, rel), "w", encoding="utf-8") as f:
+    """Saves as editors do: a temporary file renamed over the note, so the
+    watcher never sees it empty or half written (which would be a version)."""
+    tmp = os.path.join(vault, f".{rel}.saving")
+    with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
+    os.replace(tmp, os.path.join(vault, rel))
 
 
 def read(vault, rel):
@@ -177,7 +181,10 @@ async def undo(agent, vault, report):
 
 async def main(weft, vault, scenario):
     report = {"scenario": scenario}
-    params = StdioServerParameters(command=weft, args=["mcp", "--vault", vault])
+    # The SDK passes only a few variables to servers by default; the test's
+    # sandbox (its runtime folder, where the daemon's socket is) must reach
+    # `weft mcp`.
+    params = StdioServerParameters(command=weft, args=["mcp", "--vault", vault], env=dict(os.environ))
     # The client's name is the history author of its changes.
     me = Implementation(name="history-agent", version="1.0")
     async with Client(params, client_info=me, read_timeout_seconds=DEADLINE) as client:

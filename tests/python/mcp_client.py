@@ -93,7 +93,10 @@ async def main(weft, vault, mode):
         if isinstance(root, types.ResourceUpdatedNotification):
             await legacy_updates.put(root.params.uri)
 
-    params = StdioServerParameters(command=weft, args=["mcp", "--vault", vault])
+    # The SDK passes only a few variables to servers by default; the test's
+    # sandbox (its runtime folder, where the daemon's socket is) must reach
+    # `weft mcp`.
+    params = StdioServerParameters(command=weft, args=["mcp", "--vault", vault], env=dict(os.environ))
     started = time.monotonic()
     async with Client(params, mode=mode, message_handler=on_message, read_timeout_seconds=DEADLINE) as client:
         report["handshake_ms"] = round((time.monotonic() - started) * 1000)

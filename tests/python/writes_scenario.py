@@ -247,7 +247,10 @@ async def scenario(s, vault):
 
 async def main(weft, vault, mode):
     report = {"mode": mode, "calls": [], "errors": [], "write_ms": []}
-    params = StdioServerParameters(command=weft, args=["mcp", "--vault", vault])
+    # The SDK passes only a few variables to servers by default; the test's
+    # sandbox (its runtime folder, where the daemon's socket is) must reach
+    # `weft mcp`.
+    params = StdioServerParameters(command=weft, args=["mcp", "--vault", vault], env=dict(os.environ))
     async with Client(params, mode=mode, read_timeout_seconds=DEADLINE) as client:
         report["protocol_version"] = client.protocol_version
         tools = (await client.list_tools()).tools

@@ -1,14 +1,20 @@
 //! Shared helpers for the end-to-end tests: where the built `weft` binary
 //! and the real clients (Neovim, the MCP Python SDK, the MCP Inspector) are,
-//! and throwaway vaults written from inline fixtures.
+//! and the [`Sandbox`] every test runs in: a temporary folder holding the
+//! test's vaults and its own daemon runtime folder, whose daemons the test
+//! stops at its end (one left running fails the test).
 //!
 //! `scripts/test.sh` installs the clients and exports `WEFT_PYTHON`,
 //! `WEFT_NVIM` and `WEFT_MCP_INSPECTOR`; without them the defaults under
 //! `~/.cache/weft` are used, and a missing client fails the test with a
 //! message saying how to install it.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Output};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// The `weft` binary built by `cargo build -p weft` into the same target
 /// directory as this test (`target/debug/weft`), or `WEFT_BIN`.
@@ -76,41 +82,502 @@ pub fn mcp_inspector() -> PathBuf {
     )
 }
 
-/// A vault in a temporary folder, written from a fixture where `//- /path`
-/// lines start files.
+/// How long a daemon may take to exit once told to; it only bounds a
+/// failing run.
+const STOP_WAIT: Duration = Duration::from_secs(60);
+
+/// The variables that would take a face or daemon out of the sandbox (or
+/// change what it does) when set in the environment the tests run in.
+const STRIPPED: [&str; 4] = [
+    "WEFT_NO_DAEMON",
+    "WEFT_VAULT",
+    "WEFT_DAEMON_IDLE",
+    "XDG_RUNTIME_DIR",
+];
+
+/// What a test's processes share: one temporary folder (`TMPDIR` for every
+/// process it starts) holding the test's vaults and its daemon runtime
+/// folder. Every `weft` a test runs, directly or through a client (Python,
+/// Neovim, the Inspector, the extension host), gets [`Sandbox::apply`]'s
+/// environment, so its daemons live in this runtime folder and nowhere
+/// else, and never meet another test's (or the user's) daemons.
+///
+/// A test ends with [`Sandbox::stop_daemons`], once the faces it started
+/// are gone (a face starts another daemon when its own dies). Dropping a
+/// sandbox kills any daemon still running, and fails the test (unless it is
+/// failing already): a test must not leave daemons behind.
+pub struct Sandbox {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// Removed (with the vaults in it) when the sandbox and its vaults are.
+    dir: tempfile::TempDir,
+    /// `dir`'s canonical path.
+    root: PathBuf,
+    /// `WEFT_DAEMON_IDLE` for the faces (seconds).
+    idle: u64,
+    /// Folders made so far (for their names).
+    folders: AtomicUsize,
+}
+
+impl Default for Sandbox {
+    fn default() -> Self {
+        Sandbox::new()
+    }
+}
+
+impl Sandbox {
+    /// A sandbox whose daemons never leave for being idle during a test
+    /// (600 s): a test stops them itself.
+    pub fn new() -> Sandbox {
+        Sandbox::with_idle(600)
+    }
+
+    /// A sandbox whose daemons leave after `idle` seconds without
+    /// connections (for the tests of just that).
+    pub fn with_idle(idle: u64) -> Sandbox {
+        // Short: the daemon's socket path (`<root>/run/weft-<build>-<hash>.sock`)
+        // must stay under ~100 bytes.
+        let mut base = std::env::temp_dir();
+        if base.as_os_str().len() > 40 {
+            base = PathBuf::from("/tmp");
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("weft-e2e.")
+            .tempdir_in(base)
+            .expect("the sandbox's temporary folder");
+        let root = dir.path().canonicalize().expect("canonical sandbox path");
+        Sandbox {
+            inner: Arc::new(Inner {
+                dir,
+                root,
+                idle,
+                folders: AtomicUsize::new(0),
+            }),
+        }
+    }
+
+    /// The sandbox's folder (canonical).
+    pub fn root(&self) -> &Path {
+        &self.inner.root
+    }
+
+    /// The daemons' runtime folder (`WEFT_RUNTIME_DIR`): not made here,
+    /// since `weft` makes it (private) when it first needs it.
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.inner.runtime_dir()
+    }
+
+    /// A new empty folder in the sandbox (`name-N`).
+    pub fn dir(&self, name: &str) -> PathBuf {
+        self.inner.dir(name)
+    }
+
+    /// A temporary folder in the sandbox, removed when dropped.
+    pub fn tempdir(&self) -> tempfile::TempDir {
+        tempfile::tempdir_in(self.root()).expect("a temporary folder in the sandbox")
+    }
+
+    /// A vault in the sandbox, written from a fixture where `//- /path`
+    /// lines start files.
+    pub fn vault(&self, fixture: &str) -> TempVault {
+        let path = self.dir("vault");
+        write_fixture(&path, fixture);
+        TempVault {
+            path,
+            sandbox: self.inner.clone(),
+        }
+    }
+
+    /// Puts `command` in the sandbox: no variable that would send a face
+    /// elsewhere or change how its daemon lives (`WEFT_NO_DAEMON`,
+    /// `WEFT_VAULT`, `XDG_RUNTIME_DIR`); `WEFT_RUNTIME_DIR` is the sandbox's,
+    /// `WEFT_DAEMON_IDLE` the sandbox's idle time and `TMPDIR` the sandbox.
+    pub fn apply<'c>(&self, command: &'c mut Command) -> &'c mut Command {
+        self.inner.apply(command)
+    }
+
+    /// The whole environment a process started in the sandbox gets: this
+    /// process's, changed as [`Sandbox::apply`] changes it (for hosts that
+    /// start processes with an environment of their own).
+    pub fn env(&self) -> Vec<(String, String)> {
+        let set = self.inner.set_vars();
+        let mut env: Vec<(String, String)> = std::env::vars_os()
+            .filter(|(key, _)| {
+                !STRIPPED.iter().any(|k| key == k) && !set.iter().any(|(k, _)| key == k)
+            })
+            .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)))
+            .collect();
+        env.extend(set.into_iter().map(|(key, value)| {
+            (
+                key.to_string(),
+                value.into_string().expect("UTF-8 sandbox path"),
+            )
+        }));
+        env
+    }
+
+    /// `weft` (the built binary), in the sandbox.
+    pub fn weft(&self) -> Command {
+        self.command(weft_bin())
+    }
+
+    /// Any program, in the sandbox.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
+        self.apply(&mut command);
+        command
+    }
+
+    /// The daemons of this sandbox that are running: every `weft … daemon
+    /// --idle …` process whose runtime folder or vault is in the sandbox.
+    pub fn daemons(&self) -> Vec<Process> {
+        self.inner.daemons()
+    }
+
+    /// Stops this sandbox's daemons (SIGTERM, then SIGKILL for one that has
+    /// not left after a generous while) and waits until they are gone.
+    /// Returns how many there were. Call it once the test's faces and
+    /// clients are done: it first waits for them to end (a face whose
+    /// daemon dies starts another), and fails if they do not.
+    pub fn stop_daemons(&self) -> usize {
+        self.inner.wait_for_others();
+        let daemons = self.daemons();
+        for daemon in &daemons {
+            daemon.signal("-TERM");
+        }
+        for daemon in &daemons {
+            if !daemon.wait_gone(STOP_WAIT) {
+                daemon.signal("-KILL");
+                assert!(
+                    daemon.wait_gone(STOP_WAIT),
+                    "daemon {} survives SIGKILL",
+                    daemon.pid
+                );
+            }
+        }
+        let again = self.daemons();
+        assert!(
+            again.is_empty(),
+            "daemons started again while the others were stopped ({again:?}): \
+             stop the faces before their daemons"
+        );
+        daemons.len()
+    }
+
+    /// Kills this sandbox's daemons at once (SIGKILL) and waits until they
+    /// are gone (what a crash looks like to the faces). Returns their pids.
+    pub fn kill_daemons(&self) -> Vec<u32> {
+        let daemons = self.daemons();
+        for daemon in &daemons {
+            daemon.signal("-KILL");
+        }
+        for daemon in &daemons {
+            assert!(
+                daemon.wait_gone(STOP_WAIT),
+                "daemon {} survives SIGKILL",
+                daemon.pid
+            );
+        }
+        daemons.iter().map(|d| d.pid).collect()
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let left = self.daemons();
+        if left.is_empty() {
+            return;
+        }
+        // Faces still running would start their daemon again.
+        for process in self.inner.others().iter().chain(&left) {
+            process.signal("-KILL");
+        }
+        for daemon in &left {
+            daemon.wait_gone(STOP_WAIT);
+        }
+        if !std::thread::panicking() {
+            panic!(
+                "the test left {} daemon(s) running ({left:?}): end it with \
+                 Sandbox::stop_daemons, once its faces are gone",
+                left.len()
+            );
+        }
+    }
+}
+
+impl Inner {
+    fn runtime_dir(&self) -> PathBuf {
+        self.root.join("run")
+    }
+
+    fn dir(&self, name: &str) -> PathBuf {
+        let n = self.folders.fetch_add(1, Ordering::Relaxed) + 1;
+        let dir = self.root.join(format!("{name}-{n}"));
+        std::fs::create_dir(&dir).expect("a folder in the sandbox");
+        dir
+    }
+
+    fn set_vars(&self) -> [(&'static str, OsString); 3] {
+        [
+            ("WEFT_RUNTIME_DIR", self.runtime_dir().into_os_string()),
+            ("WEFT_DAEMON_IDLE", self.idle.to_string().into()),
+            ("TMPDIR", self.root.clone().into_os_string()),
+        ]
+    }
+
+    fn apply<'c>(&self, command: &'c mut Command) -> &'c mut Command {
+        for key in STRIPPED {
+            command.env_remove(key);
+        }
+        for (key, value) in self.set_vars() {
+            command.env(key, value);
+        }
+        command
+    }
+
+    fn daemons(&self) -> Vec<Process> {
+        self.scan()
+            .into_iter()
+            .filter_map(|(daemon, is_daemon)| is_daemon.then_some(daemon))
+            .collect()
+    }
+
+    /// The sandbox's other processes still running: faces and their
+    /// clients (anything with the sandbox's `WEFT_RUNTIME_DIR`).
+    fn others(&self) -> Vec<Process> {
+        self.scan()
+            .into_iter()
+            .filter_map(|(process, is_daemon)| (!is_daemon).then_some(process))
+            .collect()
+    }
+
+    /// Waits until the sandbox's processes other than its daemons have
+    /// ended (a face that has lost its client may take a moment to see it),
+    /// so that none starts a daemon again once they are stopped.
+    fn wait_for_others(&self) {
+        let deadline = Instant::now() + STOP_WAIT;
+        loop {
+            let others = self.others();
+            if others.is_empty() {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "processes of the sandbox are still running ({}): end the faces and \
+                 clients before stopping their daemons",
+                others
+                    .iter()
+                    .map(|p| format!("{} {}", p.pid, command_line(p.pid)))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The running processes of this sandbox, each with whether it is a
+    /// daemon: `weft … daemon --idle …` with its runtime folder or its
+    /// vault in the sandbox; any other process whose runtime folder is in
+    /// the sandbox is one of the test's faces or clients.
+    fn scan(&self) -> Vec<(Process, bool)> {
+        let Ok(proc) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        let me = std::process::id();
+        let mut found: Vec<(Process, bool)> = proc
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| *pid != me)
+            .filter_map(|pid| {
+                let process = Process::read(pid)?;
+                let is_daemon = self.classify(pid)?;
+                // Read again: still the same process, still running.
+                process.alive().then_some((process, is_daemon))
+            })
+            .collect();
+        found.sort_by_key(|(d, _)| d.pid);
+        found
+    }
+
+    /// `Some(true)` for a daemon of this sandbox, `Some(false)` for another
+    /// process of it, `None` for a process that is not the sandbox's.
+    fn classify(&self, pid: u32) -> Option<bool> {
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        let inside = |path: &[u8]| {
+            let path =
+                Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path));
+            path.starts_with(&self.root) || path.starts_with(self.dir.path())
+        };
+        let daemon = args.contains(&&b"daemon"[..]) && args.contains(&&b"--idle"[..]);
+        let vault = args
+            .windows(2)
+            .find(|pair| pair[0] == b"--vault")
+            .map(|pair| pair[1]);
+        if daemon && vault.is_some_and(inside) {
+            return Some(true);
+        }
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+        environ
+            .split(|b| *b == 0)
+            .filter_map(|var| var.strip_prefix(b"WEFT_RUNTIME_DIR="))
+            .any(inside)
+            .then_some(daemon)
+    }
+}
+
+/// A process's command line, for messages.
+fn command_line(pid: u32) -> String {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|bytes| String::from_utf8_lossy(&bytes).replace('\0', " "))
+        .unwrap_or_default()
+}
+
+/// A running process of a sandbox (a daemon, mostly): its pid and when it
+/// started (so that a pid used again by another process is never
+/// signalled).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Process {
+    pub pid: u32,
+    start: u64,
+}
+
+impl Process {
+    /// Process `pid`, unless it has ended (gone or a zombie).
+    fn read(pid: u32) -> Option<Process> {
+        let (state, start) = stat(pid)?;
+        (state != 'Z' && state != 'X').then_some(Process { pid, start })
+    }
+
+    /// Whether this very process is still running.
+    fn alive(&self) -> bool {
+        Process::read(self.pid).is_some_and(|now| now.start == self.start)
+    }
+
+    fn signal(&self, signal: &str) {
+        if self.alive() {
+            let _ = Command::new("kill")
+                .args([signal, &self.pid.to_string()])
+                .status();
+        }
+    }
+
+    /// Whether this process has ended and closed its files: gone, every
+    /// thread a zombie, or its pid taken by another process.
+    fn ended(&self) -> bool {
+        match stat(self.pid) {
+            None => true,
+            Some((_, start)) if start != self.start => true,
+            Some(_) => process_gone(self.pid),
+        }
+    }
+
+    /// Waits until the process has ended; false if it has not within
+    /// `limit`.
+    fn wait_gone(&self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while !self.ended() {
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        true
+    }
+}
+
+/// A process's state letter and start time (clock ticks after boot), from
+/// `/proc/PID/stat`.
+fn stat(pid: u32) -> Option<(char, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: fields start after
+    // the last `)`; the state is field 3, the start time field 22.
+    let (_, rest) = stat.rsplit_once(')')?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let state = fields.first()?.chars().next()?;
+    let start = fields.get(19)?.parse().ok()?;
+    Some((state, start))
+}
+
+/// Whether process `pid` has ended, its files closed: every thread left is
+/// a zombie (the main thread is one before the others have closed them).
+pub fn process_gone(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return true;
+    };
+    tasks.filter_map(Result::ok).all(|task| {
+        std::fs::read_to_string(task.path().join("stat")).map_or(true, |stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+        })
+    })
+}
+
+/// Waits for `child` to end and collects its output, killing it (and
+/// failing) if it has not ended within `limit`; the limit only bounds a
+/// failing run.
+pub fn wait_with_deadline(child: Child, limit: Duration, what: &str) -> Output {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(output) => output.unwrap_or_else(|e| panic!("{what}: {e}")),
+        Err(_) => {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+            let output = rx.recv().ok().and_then(Result::ok);
+            panic!(
+                "{what} did not finish within {} s; stderr:\n{}",
+                limit.as_secs(),
+                output.map_or_else(String::new, |o| String::from_utf8_lossy(&o.stderr)
+                    .into_owned())
+            );
+        }
+    }
+}
+
+/// Writes a fixture where `//- /path` lines start files into `root`.
+fn write_fixture(root: &Path, fixture: &str) {
+    let mut current: Option<(PathBuf, String)> = None;
+    let flush = |current: &mut Option<(PathBuf, String)>| {
+        if let Some((path, text)) = current.take() {
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, text).expect("write fixture file");
+        }
+    };
+    for line in fixture.split_inclusive('\n') {
+        if let Some(rel) = line.trim_start().strip_prefix("//- /") {
+            flush(&mut current);
+            current = Some((root.join(rel.trim()), String::new()));
+        } else if let Some((_, text)) = current.as_mut() {
+            text.push_str(line);
+        }
+    }
+    flush(&mut current);
+}
+
+/// A vault in a sandbox (made by [`Sandbox::vault`]); it goes with the
+/// sandbox's folder.
 pub struct TempVault {
-    pub dir: tempfile::TempDir,
+    path: PathBuf,
+    sandbox: Arc<Inner>,
 }
 
 impl TempVault {
-    pub fn new(fixture: &str) -> TempVault {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let mut current: Option<(PathBuf, String)> = None;
-        let flush = |current: &mut Option<(PathBuf, String)>| {
-            if let Some((path, text)) = current.take() {
-                std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-                std::fs::write(&path, text).expect("write fixture file");
-            }
-        };
-        for line in fixture.split_inclusive('\n') {
-            if let Some(rel) = line.trim_start().strip_prefix("//- /") {
-                flush(&mut current);
-                current = Some((dir.path().join(rel.trim()), String::new()));
-            } else if let Some((_, text)) = current.as_mut() {
-                text.push_str(line);
-            }
-        }
-        flush(&mut current);
-        TempVault { dir }
-    }
-
+    /// The vault's folder (canonical).
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        &self.path
     }
 
-    /// `weft ARGS --vault <this vault>`, ready to run.
+    /// `weft ARGS --vault <this vault>` in the vault's sandbox, ready to run.
     pub fn weft(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(weft_bin());
+        self.sandbox.apply(&mut cmd);
         cmd.args(args).arg("--vault").arg(self.path());
         cmd
     }

@@ -1,9 +1,10 @@
 //! The `weft` command line, run as a person runs it: the built binary on a
-//! vault written to disk.
+//! vault written to disk. Each test runs in a sandbox of its own and stops
+//! the daemons it started.
 
 use std::process::Output;
 
-use weft_e2e::{TempVault, weft_bin};
+use weft_e2e::{Sandbox, TempVault};
 
 const VAULT: &str = r#"
 //- /Hub.md
@@ -43,7 +44,8 @@ fn run(vault: &TempVault, args: &[&str]) -> (String, String, i32) {
 
 #[test]
 fn backlinks_show_titles_paths_lines_and_context() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let (out, err, code) = run(&vault, &["query", "backlinks", "Hub"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("Links of **The Hub** (`Hub`)\n"), "{out}");
@@ -55,11 +57,13 @@ fn backlinks_show_titles_paths_lines_and_context() {
     );
     // Dot-folders are not part of the vault.
     assert!(!out.contains(".obsidian"), "{out}");
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn backlinks_as_json_and_for_a_missing_note() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let (out, err, code) = run(
         &vault,
         &["query", "backlinks", "centre", "--format", "json"],
@@ -77,11 +81,13 @@ fn backlinks_as_json_and_for_a_missing_note() {
         out.contains("`Ghost` does not exist yet") && out.contains("L3: Broken"),
         "{out}"
     );
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn links_graph_and_resolve() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let (out, _, code) = run(&vault, &["query", "links", "notes/A"]);
     assert_eq!(code, 0);
     assert!(
@@ -110,11 +116,13 @@ fn links_graph_and_resolve() {
 
     let (out, _, _) = run(&vault, &["query", "resolve", "Plan"]);
     assert!(out.contains("ambiguous: `x/Plan.md`, `y/Plan.md`"), "{out}");
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn check_lists_problems_with_file_and_line_and_exits_1() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let (out, _, code) = run(&vault, &["check"]);
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -127,17 +135,19 @@ fn check_lists_problems_with_file_and_line_and_exits_1() {
         "{out}"
     );
 
-    let clean = TempVault::new("//- /a.md\n[[b]]\n//- /b.md\n");
+    let clean = sandbox.vault("//- /a.md\n[[b]]\n//- /b.md\n");
     let (out, _, code) = run(&clean, &["check"]);
     assert_eq!(
         (code, out.as_str()),
         (0, "# Vault check\n\nNo problems found.\n")
     );
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn stats_count_the_vault() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let (out, _, code) = run(&vault, &["stats", "--format", "json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -149,11 +159,13 @@ fn stats_count_the_vault() {
         ),
         (Some(5), Some(7), Some(1))
     );
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn errors_say_what_to_do_and_exit_2() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let (_, err, code) = run(&vault, &["query", "backlinks", "Hubb"]);
     assert_eq!(code, 2);
     assert!(
@@ -167,36 +179,39 @@ fn errors_say_what_to_do_and_exit_2() {
         "{err}"
     );
 
-    let out = std::process::Command::new(weft_bin())
+    let out = sandbox
+        .weft()
         .args(["stats", "--vault", "/"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to index `/`"));
 
-    let out = std::process::Command::new(weft_bin())
+    let out = sandbox
+        .weft()
         .args(["stats", "--vault", "/no/such/dir"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be opened"));
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn help_documents_every_command() {
-    let out = std::process::Command::new(weft_bin())
-        .arg("--help")
-        .output()
-        .unwrap();
+    let sandbox = Sandbox::new();
+    let out = sandbox.weft().arg("--help").output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     for word in ["query", "stats", "check", "--vault", "--format"] {
         assert!(help.contains(word), "{help}");
     }
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn notes_complete_names_by_prefix_title_and_alias() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let (out, _, code) = run(&vault, &["query", "notes", "cen", "--format", "json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -209,6 +224,7 @@ fn notes_complete_names_by_prefix_title_and_alias() {
     // Without a prefix: the most linked notes first.
     let (out, _, _) = run(&vault, &["query", "notes", "--limit", "1"]);
     assert_eq!(out, "- The Hub (`Hub.md`)\n");
+    sandbox.stop_daemons();
 }
 
 /// Regression: `weft check | head` panicked on the closed pipe.
@@ -219,7 +235,8 @@ fn a_closed_pipe_is_not_a_crash() {
     for i in 0..3000 {
         fixture.push_str(&format!("//- /n{i}.md\n[[missing{i}]]\n"));
     }
-    let vault = TempVault::new(&fixture);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(&fixture);
     let mut child = vault
         .weft(&["check"])
         .stdout(std::process::Stdio::piped())
@@ -240,11 +257,13 @@ fn a_closed_pipe_is_not_a_crash() {
     let status = child.wait().unwrap();
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(status.code(), Some(1), "{stderr}");
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn search_and_related_answer_from_the_full_text_index() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let (out, err, code) = run(
         &vault,
         &["query", "search", "intro OR details", "--format", "json"],
@@ -263,4 +282,5 @@ fn search_and_related_answer_from_the_full_text_index() {
     let (_, err, code) = run(&vault, &["query", "related", "Nowhere"]);
     assert_eq!(code, 2);
     assert!(err.contains("No note matches `Nowhere`"), "{err}");
+    sandbox.stop_daemons();
 }

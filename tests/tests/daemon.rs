@@ -2,8 +2,9 @@
 //! vault share one daemon; a daemon killed mid-session is replaced and the
 //! sessions replayed (open buffers included); stale sockets are cleared;
 //! two builds never meet; `--no-daemon` and unsafe runtime folders run
-//! in-process; an idle daemon leaves; faces starting at once start one.
-//! Each test has its own runtime folder and stops the daemons it started.
+//! in-process; faces starting at once start one; an idle daemon leaves.
+//! Each test has its own sandbox (runtime folder) and stops the daemons it
+//! started.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -12,7 +13,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use weft_e2e::{TempVault, weft_bin};
+use weft_e2e::{Sandbox, process_gone, weft_bin};
 
 const VAULT: &str = "
 //- /a.md
@@ -24,77 +25,38 @@ See [[b]].
 
 const WAIT: Duration = Duration::from_secs(60);
 
-/// A runtime folder of the test's own; stops its daemons when dropped.
-struct Runtime {
-    dir: tempfile::TempDir,
-    /// `WEFT_DAEMON_IDLE` for the faces.
-    idle: &'static str,
+/// The runtime folder's files with this extension (`sock`, `pid`, `log`).
+fn files(sandbox: &Sandbox, ext: &str) -> Vec<PathBuf> {
+    let Ok(dir) = std::fs::read_dir(sandbox.runtime_dir()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = dir
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    out.sort();
+    out
 }
 
-impl Runtime {
-    fn new() -> Runtime {
-        Runtime {
-            dir: tempfile::tempdir().expect("runtime dir"),
-            idle: "2",
-        }
-    }
-
-    fn path(&self) -> PathBuf {
-        self.dir.path().join("run")
-    }
-
-    fn command(&self, bin: &Path) -> Command {
-        let mut command = Command::new(bin);
-        command
-            .env("WEFT_RUNTIME_DIR", self.path())
-            .env("WEFT_DAEMON_IDLE", self.idle)
-            .env_remove("WEFT_NO_DAEMON");
-        command
-    }
-
-    fn files(&self, ext: &str) -> Vec<PathBuf> {
-        let Ok(dir) = std::fs::read_dir(self.path()) else {
-            return Vec::new();
-        };
-        let mut out: Vec<PathBuf> = dir
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == ext))
-            .collect();
-        out.sort();
-        out
-    }
-
-    fn pids(&self) -> Vec<u32> {
-        self.files("pid")
-            .iter()
-            .filter_map(|p| std::fs::read_to_string(p).ok()?.trim().parse().ok())
-            .collect()
-    }
-
-    fn kill_daemons(&self, signal: &str) {
-        for pid in self.pids() {
-            let _ = Command::new("kill")
-                .args([signal, &pid.to_string()])
-                .status();
-        }
-    }
-
-    fn query(&self, bin: &Path, vault: &Path, args: &[&str]) -> std::process::Output {
-        self.command(bin)
-            .args(["query"])
-            .args(args)
-            .arg("--vault")
-            .arg(vault)
-            .output()
-            .expect("run weft query")
-    }
+/// The pids the daemons wrote in their pid files.
+fn pids(sandbox: &Sandbox) -> Vec<u32> {
+    files(sandbox, "pid")
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok()?.trim().parse().ok())
+        .collect()
 }
 
-impl Drop for Runtime {
-    fn drop(&mut self) {
-        self.kill_daemons("-KILL");
-    }
+/// `BIN query ARGS --vault VAULT` in the sandbox.
+fn query(sandbox: &Sandbox, bin: &Path, vault: &Path, args: &[&str]) -> std::process::Output {
+    sandbox
+        .command(bin)
+        .args(["query"])
+        .args(args)
+        .arg("--vault")
+        .arg(vault)
+        .output()
+        .expect("run weft query")
 }
 
 /// A face speaking JSON-RPC over its stdio: MCP (lines) or LSP (headers).
@@ -237,8 +199,8 @@ impl Face {
         }
     }
 
-    fn mcp(runtime: &Runtime, vault: &Path) -> Face {
-        let mut command = runtime.command(&weft_bin());
+    fn mcp(sandbox: &Sandbox, vault: &Path) -> Face {
+        let mut command = sandbox.weft();
         command.arg("mcp").arg("--vault").arg(vault);
         let mut face = Face::start(command, false);
         let init = face.request(
@@ -271,8 +233,8 @@ impl Face {
         }
     }
 
-    fn lsp(runtime: &Runtime, vault: &Path) -> Face {
-        let mut command = runtime.command(&weft_bin());
+    fn lsp(sandbox: &Sandbox, vault: &Path) -> Face {
+        let mut command = sandbox.weft();
         command.arg("lsp");
         let mut face = Face::start(command, true);
         let uri = format!("file://{}", vault.display());
@@ -309,20 +271,6 @@ fn text_of(result: &Value) -> String {
         .join("\n")
 }
 
-/// Whether process `pid` has ended, its files closed: every thread left is
-/// a zombie (the main thread is one before the others have closed them).
-fn gone(pid: u32) -> bool {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return true;
-    };
-    tasks.filter_map(Result::ok).all(|task| {
-        std::fs::read_to_string(task.path().join("stat")).map_or(true, |stat| {
-            stat.rsplit_once(')')
-                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
-        })
-    })
-}
-
 fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
     let deadline = Instant::now() + WAIT;
     while !check() {
@@ -333,11 +281,11 @@ fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
 
 #[test]
 fn faces_of_one_vault_share_one_daemon() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    let runtime = Runtime::new();
-    let mut first = Face::mcp(&runtime, &root);
-    let mut second = Face::mcp(&runtime, &root);
+    let mut first = Face::mcp(&sandbox, &root);
+    let mut second = Face::mcp(&sandbox, &root);
     let written = first.tool(
         "write_note",
         json!({"path": "c", "content": "# C\n[[b]]\n"}),
@@ -345,28 +293,33 @@ fn faces_of_one_vault_share_one_daemon() {
     assert_ne!(written["isError"], true, "{written}");
     let links = second.tool("get_links", json!({"path": "b", "direction": "in"}));
     assert!(text_of(&links).contains("**C**"), "{links}");
-    let out = runtime.query(&weft_bin(), &root, &["backlinks", "b"]);
+    let out = query(&sandbox, &weft_bin(), &root, &["backlinks", "b"]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("(`c`)"));
-    assert_eq!(runtime.files("sock").len(), 1);
-    assert_eq!(runtime.pids().len(), 1);
-    let socket = &runtime.files("sock")[0];
+    assert_eq!(files(&sandbox, "sock").len(), 1);
+    assert_eq!(pids(&sandbox).len(), 1);
+    assert_eq!(sandbox.daemons().len(), 1);
+    let socket = &files(&sandbox, "sock")[0];
     let mode =
         std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(socket).unwrap().permissions());
     assert_eq!(mode & 0o777, 0o600);
     let dir_mode = std::os::unix::fs::PermissionsExt::mode(
-        &std::fs::metadata(runtime.path()).unwrap().permissions(),
+        &std::fs::metadata(sandbox.runtime_dir())
+            .unwrap()
+            .permissions(),
     );
     assert_eq!(dir_mode & 0o777, 0o700);
+    drop((first, second));
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn a_killed_daemon_is_replaced_and_sessions_resume() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    let runtime = Runtime::new();
-    let mut agent = Face::mcp(&runtime, &root);
-    let mut editor = Face::lsp(&runtime, &root);
+    let mut agent = Face::mcp(&sandbox, &root);
+    let mut editor = Face::lsp(&sandbox, &root);
     // Unsaved text in the editor, typed as edits: a link to a note that
     // does not exist.
     let uri = format!("file://{}", root.join("a.md").display());
@@ -388,11 +341,11 @@ fn a_killed_daemon_is_replaced_and_sessions_resume() {
     wait_until("the unsaved link reaches the agent", || {
         unresolved(&mut agent)
     });
-    let before = runtime.pids();
+    let before = pids(&sandbox);
     assert_eq!(before.len(), 1);
     let seen = editor.notifications.len();
-    runtime.kill_daemons("-KILL");
-    wait_until("the daemon is gone", || gone(before[0]));
+    assert_eq!(sandbox.kill_daemons(), before);
+    wait_until("the daemon is gone", || process_gone(before[0]));
     // The next request of each answers, right, after a short delay: the
     // faces start another daemon, replay their sessions and wait for the
     // vault to load again.
@@ -427,57 +380,58 @@ fn a_killed_daemon_is_replaced_and_sessions_resume() {
         "{diagnostics}"
     );
     wait_until("the editor's buffer is back", || unresolved(&mut agent));
-    let after = runtime.pids();
+    let after = pids(&sandbox);
     assert_eq!(after.len(), 1);
     assert_ne!(before, after, "a new daemon serves");
+    drop((agent, editor));
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn a_daemon_whose_socket_or_vault_is_gone_leaves() {
-    let vault = TempVault::new(VAULT);
+    // Not idle meanwhile (the sandbox's daemons never are).
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    // Not idle meanwhile.
-    let mut runtime = Runtime::new();
-    runtime.idle = "600";
-    let mut face = Face::mcp(&runtime, &root);
-    let socket = runtime.files("sock")[0].clone();
-    let pid = runtime.pids()[0];
+    let mut face = Face::mcp(&sandbox, &root);
+    let socket = files(&sandbox, "sock")[0].clone();
+    let pid = pids(&sandbox)[0];
     // Its socket removed: it leaves even with a face attached (which
     // starts another).
     std::fs::remove_file(&socket).unwrap();
-    wait_until("the daemon leaves", || gone(pid));
+    wait_until("the daemon leaves", || process_gone(pid));
     let info = face.tool("vault_info", json!({}));
     assert_ne!(info["isError"], true, "{info}");
-    let pid = runtime.pids()[0];
+    let pid = pids(&sandbox)[0];
     drop(face);
     // Its vault removed.
-    drop(vault);
-    wait_until("the daemon leaves", || gone(pid));
-    assert!(runtime.files("sock").is_empty());
-    assert!(runtime.pids().is_empty());
-    assert!(runtime.files("log").is_empty(), "nothing left behind");
+    std::fs::remove_dir_all(vault.path()).unwrap();
+    wait_until("the daemon leaves", || process_gone(pid));
+    assert!(files(&sandbox, "sock").is_empty());
+    assert!(pids(&sandbox).is_empty());
+    assert!(files(&sandbox, "log").is_empty(), "nothing left behind");
+    assert_eq!(sandbox.stop_daemons(), 0, "no daemon left");
 }
 
 #[test]
 fn stale_sockets_are_cleared() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    let runtime = Runtime::new();
     // Learn the socket's name from a first daemon, then leave debris there.
     assert!(
-        runtime
-            .query(&weft_bin(), &root, &["backlinks", "b"])
+        query(&sandbox, &weft_bin(), &root, &["backlinks", "b"])
             .status
             .success()
     );
-    let socket = runtime.files("sock")[0].clone();
-    runtime.kill_daemons("-KILL");
+    let socket = files(&sandbox, "sock")[0].clone();
+    assert_eq!(sandbox.kill_daemons().len(), 1);
     wait_until("the daemon is gone", || {
         std::os::unix::net::UnixStream::connect(&socket).is_err()
     });
     // A socket nobody listens on (the killed daemon's) …
     assert!(socket.exists());
-    let out = runtime.query(&weft_bin(), &root, &["backlinks", "b"]);
+    let out = query(&sandbox, &weft_bin(), &root, &["backlinks", "b"]);
     assert!(
         out.status.success(),
         "{}",
@@ -487,53 +441,55 @@ fn stale_sockets_are_cleared() {
         String::from_utf8_lossy(&out.stderr).is_empty(),
         "no fallback"
     );
-    runtime.kill_daemons("-KILL");
+    assert_eq!(sandbox.kill_daemons().len(), 1);
     wait_until("the daemon is gone", || {
         std::os::unix::net::UnixStream::connect(&socket).is_err()
     });
     // … and a plain file.
     std::fs::remove_file(&socket).unwrap();
     std::fs::write(&socket, "junk").unwrap();
-    let out = runtime.query(&weft_bin(), &root, &["backlinks", "b"]);
+    let out = query(&sandbox, &weft_bin(), &root, &["backlinks", "b"]);
     assert!(out.status.success());
     assert!(
         String::from_utf8_lossy(&out.stderr).is_empty(),
         "no fallback"
     );
     assert!(std::os::unix::net::UnixStream::connect(&socket).is_ok());
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn two_builds_run_side_by_side() {
-    let vault = TempVault::new(VAULT);
+    // Daemons that never idle out, so both are there to count at the end.
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    let runtime = Runtime::new();
     // Another build: the same program with a few bytes more.
-    let copy_dir = tempfile::tempdir().unwrap();
-    let other = copy_dir.path().join("weft");
+    let other = sandbox.dir("bin").join("weft");
     let mut bytes = std::fs::read(weft_bin()).unwrap();
     bytes.extend_from_slice(b"another build");
     std::fs::write(&other, bytes).unwrap();
     std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     for bin in [weft_bin(), other.clone(), weft_bin(), other] {
-        let out = runtime.query(&bin, &root, &["backlinks", "b"]);
+        let out = query(&sandbox, &bin, &root, &["backlinks", "b"]);
         assert!(out.status.success());
         assert!(String::from_utf8_lossy(&out.stdout).contains("(`a`)"));
         assert!(String::from_utf8_lossy(&out.stderr).is_empty());
     }
-    assert_eq!(runtime.files("sock").len(), 2);
-    assert_eq!(runtime.pids().len(), 2);
+    assert_eq!(files(&sandbox, "sock").len(), 2);
+    assert_eq!(pids(&sandbox).len(), 2);
+    assert_eq!(sandbox.stop_daemons(), 2);
 }
 
 #[test]
 fn no_daemon_and_unsafe_runtime_folders_answer_in_process() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    let runtime = Runtime::new();
-    let mut flag = runtime.command(&weft_bin());
+    let mut flag = sandbox.weft();
     flag.args(["--no-daemon", "query", "backlinks", "b", "--vault"])
         .arg(&root);
-    let mut env = runtime.command(&weft_bin());
+    let mut env = sandbox.weft();
     env.env("WEFT_NO_DAEMON", "1")
         .args(["query", "backlinks", "b", "--vault"])
         .arg(&root);
@@ -542,9 +498,12 @@ fn no_daemon_and_unsafe_runtime_folders_answer_in_process() {
         assert!(out.status.success());
         assert!(String::from_utf8_lossy(&out.stdout).contains("(`a`)"));
     }
-    assert!(!runtime.path().exists(), "no runtime folder, no socket");
+    assert!(
+        !sandbox.runtime_dir().exists(),
+        "no runtime folder, no socket"
+    );
     // An MCP server without the daemon.
-    let mut command = runtime.command(&weft_bin());
+    let mut command = sandbox.weft();
     command.args(["--no-daemon", "mcp", "--vault"]).arg(&root);
     let mut face = Face::start(command, false);
     let init = face.request(
@@ -556,15 +515,15 @@ fn no_daemon_and_unsafe_runtime_folders_answer_in_process() {
     assert!(
         text_of(&face.tool("get_links", json!({"path": "b", "direction": "in"}))).contains("**A**")
     );
-    assert!(!runtime.path().exists());
+    assert!(!sandbox.runtime_dir().exists());
     // A runtime folder open to others is not used.
-    std::fs::create_dir_all(runtime.path()).unwrap();
+    std::fs::create_dir_all(sandbox.runtime_dir()).unwrap();
     std::fs::set_permissions(
-        runtime.path(),
+        sandbox.runtime_dir(),
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    let out = runtime.query(&weft_bin(), &root, &["backlinks", "b"]);
+    let out = query(&sandbox, &weft_bin(), &root, &["backlinks", "b"]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("(`a`)"));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -572,18 +531,22 @@ fn no_daemon_and_unsafe_runtime_folders_answer_in_process() {
         stderr.contains("open to other users") && stderr.contains("in-process"),
         "{stderr}"
     );
-    assert!(runtime.files("sock").is_empty());
+    assert!(files(&sandbox, "sock").is_empty());
+    drop(face);
+    assert_eq!(sandbox.stop_daemons(), 0, "no daemon ran");
 }
 
 #[test]
-fn an_idle_daemon_leaves_and_faces_starting_at_once_start_one() {
-    let vault = TempVault::new(VAULT);
+fn faces_starting_at_once_start_one_daemon() {
+    // Daemons that never idle out: one that left between two faces would
+    // count as a second.
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    let runtime = Runtime::new();
     let queries: Vec<_> = (0..4)
         .map(|_| {
-            runtime
-                .command(&weft_bin())
+            sandbox
+                .weft()
                 .args(["query", "backlinks", "b", "--vault"])
                 .arg(&root)
                 .stdout(Stdio::piped())
@@ -597,12 +560,25 @@ fn an_idle_daemon_leaves_and_faces_starting_at_once_start_one() {
         assert!(out.status.success());
         assert!(String::from_utf8_lossy(&out.stderr).is_empty());
     }
-    assert_eq!(runtime.pids().len(), 1, "one daemon for four faces");
-    let log = std::fs::read_to_string(&runtime.files("log")[0]).unwrap();
+    assert_eq!(pids(&sandbox).len(), 1, "one daemon for four faces");
+    let log = std::fs::read_to_string(&files(&sandbox, "log")[0]).unwrap();
     assert_eq!(log.matches("serving").count(), 1, "{log}");
+    assert_eq!(sandbox.stop_daemons(), 1);
+}
+
+#[test]
+fn an_idle_daemon_leaves() {
+    let sandbox = Sandbox::with_idle(2);
+    let vault = sandbox.vault(VAULT);
+    let root = vault.path().canonicalize().unwrap();
+    let out = query(&sandbox, &weft_bin(), &root, &["backlinks", "b"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty());
     // Idle for 2 s: it leaves, taking its socket and pid file along.
     wait_until("the idle daemon leaves", || {
-        runtime.files("sock").is_empty()
+        files(&sandbox, "sock").is_empty()
     });
-    assert!(runtime.pids().is_empty());
+    assert!(pids(&sandbox).is_empty());
+    wait_until("the idle daemon has ended", || sandbox.daemons().is_empty());
+    assert_eq!(sandbox.stop_daemons(), 0);
 }

@@ -14,7 +14,7 @@ use host::{
     ZedSetup,
 };
 use serde_json::{Value, json};
-use weft_e2e::{TempVault, weft_bin};
+use weft_e2e::{Sandbox, TempVault, weft_bin};
 
 const REPO: &str = "weft-notes/weft";
 
@@ -62,8 +62,8 @@ fn weft_release(version: &str) -> FakeRelease {
 }
 
 /// A folder holding `weft` (a link to the built binary), to put on `PATH`.
-fn bin_dir_with_weft() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
+fn bin_dir_with_weft(sandbox: &Sandbox) -> tempfile::TempDir {
+    let dir = sandbox.tempdir();
     std::os::unix::fs::symlink(weft_bin(), dir.path().join("weft")).expect("link weft");
     dir
 }
@@ -79,7 +79,13 @@ fn install_fake_version(work_dir: &Path, version: &str) -> PathBuf {
     binary
 }
 
-fn start(work_dir: &Path, setup: ZedSetup) -> ExtensionHost {
+/// Zed started in the sandbox: the processes the extension runs (the
+/// slash commands' `weft`) get the sandbox's environment as Zed's own.
+fn start(sandbox: &Sandbox, work_dir: &Path, setup: ZedSetup) -> ExtensionHost {
+    let setup = ZedSetup {
+        process_env: Some(sandbox.env()),
+        ..setup
+    };
     ExtensionHost::start(work_dir, setup)
 }
 
@@ -102,11 +108,8 @@ fn strings(items: &[&str]) -> Vec<String> {
 
 /// `weft ARGS` run directly, as a terminal user would: what the slash
 /// command must return (stdout), or the error it must report.
-fn cli(args: &[String]) -> Result<String, String> {
-    let output = std::process::Command::new(weft_bin())
-        .args(args)
-        .output()
-        .expect("run weft");
+fn cli(sandbox: &Sandbox, args: &[String]) -> Result<String, String> {
+    let output = sandbox.weft().args(args).output().expect("run weft");
     if output.status.success() {
         Ok(String::from_utf8(output.stdout).expect("UTF-8 stdout"))
     } else {
@@ -189,10 +192,12 @@ fn the_wasm_declares_api_0_7_0_and_the_manifest_everything_zed_reads() {
 
 #[test]
 fn language_server_uses_the_binary_setting_with_its_arguments_and_env() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let vault = tempfile::tempdir().expect("temp dir");
-    let bin = bin_dir_with_weft();
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let vault = sandbox.tempdir();
+    let bin = bin_dir_with_weft(&sandbox);
     let mut zed = start(
+        &sandbox,
         work.path(),
         with_settings(json!({ "lsp": { "weft": { "binary": {
             "path": "/opt/weft/bin/weft",
@@ -223,14 +228,17 @@ fn language_server_uses_the_binary_setting_with_its_arguments_and_env() {
     );
     assert!(zed.state().release_checks.is_empty(), "no GitHub check");
     assert!(zed.state().statuses.is_empty());
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn language_server_finds_weft_on_the_worktree_path_with_its_shell_env() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let vault = tempfile::tempdir().expect("temp dir");
-    let bin = bin_dir_with_weft();
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let vault = sandbox.tempdir();
+    let bin = bin_dir_with_weft(&sandbox);
     let mut zed = start(
+        &sandbox,
         work.path(),
         // Arguments and env apply to whichever binary is found.
         with_settings(json!({ "lsp": { "weft": { "binary": { "env": { "WEFT_LOG": "1" } } } } })),
@@ -250,15 +258,18 @@ fn language_server_finds_weft_on_the_worktree_path_with_its_shell_env() {
         }
     );
     assert!(zed.state().release_checks.is_empty(), "no GitHub check");
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn language_server_downloads_the_release_reports_progress_and_removes_old_versions() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let vault = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let vault = sandbox.tempdir();
     let stale = install_fake_version(work.path(), "0.1.0");
     std::fs::write(work.path().join("notes.txt"), "not Weft's").expect("write");
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             release: Ok(weft_release("0.2.0")),
@@ -298,23 +309,26 @@ fn language_server_downloads_the_release_reports_progress_and_removes_old_versio
     assert!(work_dir.join("notes.txt").exists(), "other files stay");
 
     // It is the real sidecar, and it runs from where Zed would start it.
-    let version = std::process::Command::new(&command.command)
+    let version = sandbox
+        .command(&command.command)
         .arg("--version")
         .output()
         .expect("run the downloaded weft");
     assert!(String::from_utf8_lossy(&version.stdout).starts_with("weft "));
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn a_downloaded_binary_is_reused_in_the_session_and_after_a_restart() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let vault = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let vault = sandbox.tempdir();
     let worktree = FakeWorktree::new(1, vault.path());
     let setup = ZedSetup {
         release: Ok(weft_release("0.2.0")),
         ..ZedSetup::default()
     };
-    let mut zed = start(work.path(), setup.clone());
+    let mut zed = start(&sandbox, work.path(), setup.clone());
     let first = zed.language_server_command(&worktree).expect("command");
 
     // Same session: no second look at GitHub.
@@ -325,7 +339,7 @@ fn a_downloaded_binary_is_reused_in_the_session_and_after_a_restart() {
     assert_eq!(zed.state().statuses.len(), 3);
 
     // Zed restarted: the release is checked, the download is not repeated.
-    let mut zed = start(work.path(), setup);
+    let mut zed = start(&sandbox, work.path(), setup);
     let after_restart = zed.language_server_command(&worktree).expect("command");
     assert_eq!(after_restart, first);
     assert!(zed.state().downloads.is_empty());
@@ -336,15 +350,18 @@ fn a_downloaded_binary_is_reused_in_the_session_and_after_a_restart() {
             ("weft".to_string(), Status::None),
         ]
     );
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn the_newest_installed_version_is_used_when_the_release_check_fails() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let vault = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let vault = sandbox.tempdir();
     install_fake_version(work.path(), "0.9.1");
     let newest = install_fake_version(work.path(), "0.10.0");
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             release: Err("error fetching latest release: connection refused".into()),
@@ -365,13 +382,16 @@ fn the_newest_installed_version_is_used_when_the_release_check_fails() {
         ]
     );
     assert!(zed.state().downloads.is_empty());
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn without_any_binary_the_language_server_fails_with_what_to_do() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let vault = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let vault = sandbox.tempdir();
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             release: Err("error fetching latest release: connection refused".into()),
@@ -396,16 +416,19 @@ fn without_any_binary_the_language_server_fails_with_what_to_do() {
             ("weft".to_string(), Status::Failed(error.clone())),
         ]
     );
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn a_release_without_this_platform_or_a_refused_download_leaves_nothing_behind() {
-    let vault = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let vault = sandbox.tempdir();
     let worktree = FakeWorktree::new(1, vault.path());
 
     // 32-bit x86 gets no asset.
-    let work = tempfile::tempdir().expect("temp dir");
+    let work = sandbox.tempdir();
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             release: Ok(weft_release("0.2.0")),
@@ -420,8 +443,9 @@ fn a_release_without_this_platform_or_a_refused_download_leaves_nothing_behind()
     assert!(zed.state().downloads.is_empty());
 
     // The user granted downloads from elsewhere only.
-    let work = tempfile::tempdir().expect("temp dir");
+    let work = sandbox.tempdir();
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             release: Ok(weft_release("0.2.0")),
@@ -448,16 +472,19 @@ fn a_release_without_this_platform_or_a_refused_download_leaves_nothing_behind()
         zed.state().statuses.last(),
         Some((_, Status::Failed(_)))
     ));
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn initialization_options_and_workspace_configuration_pass_the_settings_through() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let vault = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let vault = sandbox.tempdir();
     let worktree = FakeWorktree::new(1, vault.path());
     let initialization_options = json!({ "daily": { "folder": "journal" }, "utf8": true });
     let settings = json!({ "diagnostics": { "unresolved": "error" }, "tags": ["a", "é"] });
     let mut zed = start(
+        &sandbox,
         work.path(),
         with_settings(json!({ "lsp": { "weft": {
             "initialization_options": initialization_options,
@@ -474,12 +501,15 @@ fn initialization_options_and_workspace_configuration_pass_the_settings_through(
     zed.set_settings(json!({}));
     assert_eq!(zed.initialization_options(&worktree), Ok(None));
     assert_eq!(zed.workspace_configuration(&worktree), Ok(None));
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn context_server_uses_the_settings_path_and_vault() {
-    let work = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
     let mut zed = start(
+        &sandbox,
         work.path(),
         with_settings(json!({ "context_servers": { "weft": { "settings": {
             "path": "/opt/weft/bin/weft",
@@ -519,14 +549,16 @@ fn context_server_uses_the_settings_path_and_vault() {
         .expect_err("unknown field");
     assert!(error.contains("context_servers.weft.settings"), "{error}");
     assert!(error.contains("paht"), "{error}");
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn context_server_reuses_the_binary_the_language_server_found() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let vault = tempfile::tempdir().expect("temp dir");
-    let bin = bin_dir_with_weft();
-    let mut zed = start(work.path(), ZedSetup::default());
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let vault = sandbox.tempdir();
+    let bin = bin_dir_with_weft(&sandbox);
+    let mut zed = start(&sandbox, work.path(), ZedSetup::default());
     zed.language_server_command(&FakeWorktree::new(1, vault.path()).with_path_dir(bin.path()))
         .expect("language server command");
 
@@ -546,12 +578,15 @@ fn context_server_reuses_the_binary_the_language_server_found() {
     assert_eq!(command.command, bin.path().join("weft"));
     assert_eq!(command.args, ["mcp", "--vault", "/notes"]);
     assert!(zed.state().release_checks.is_empty());
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn context_server_downloads_the_binary_when_nothing_else_is_known() {
-    let work = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             release: Ok(weft_release("0.2.0")),
@@ -570,10 +605,11 @@ fn context_server_downloads_the_binary_when_nothing_else_is_known() {
     assert!(zed.state().statuses.is_empty());
 
     // Without a release either, the error says what to do.
-    let work = tempfile::tempdir().expect("temp dir");
-    let mut zed = start(work.path(), ZedSetup::default());
+    let work = sandbox.tempdir();
+    let mut zed = start(&sandbox, work.path(), ZedSetup::default());
     let error = zed.context_server_command(&project()).expect_err("nothing");
     assert!(error.contains("Install `weft` on your PATH"), "{error}");
+    sandbox.stop_daemons();
 }
 
 /// Removes `//` comment lines, as a JSONC reader skips them.
@@ -587,8 +623,9 @@ fn strip_line_comments(jsonc: &str) -> String {
 
 #[test]
 fn context_server_configuration_has_instructions_a_json_schema_and_defaults() {
-    let work = tempfile::tempdir().expect("temp dir");
-    let mut zed = start(work.path(), ZedSetup::default());
+    let sandbox = Sandbox::new();
+    let work = sandbox.tempdir();
+    let mut zed = start(&sandbox, work.path(), ZedSetup::default());
 
     let configuration = zed
         .context_server_configuration(&project())
@@ -640,6 +677,7 @@ fn context_server_configuration_has_instructions_a_json_schema_and_defaults() {
     assert!(defaults.keys().all(|key| properties.contains_key(key)));
     assert!(configuration.default_settings.contains("\"path\""));
     assert!(configuration.default_settings.contains("\"vault\""));
+    sandbox.stop_daemons();
 }
 
 /// A vault worktree with `weft` on its `PATH`, and an extension that has
@@ -650,21 +688,25 @@ struct SlashFixture {
     zed: ExtensionHost,
     _bin: tempfile::TempDir,
     _work: tempfile::TempDir,
+    /// Last: dropped (and checked for daemons left running) after the rest.
+    sandbox: Sandbox,
 }
 
 impl SlashFixture {
     fn new() -> SlashFixture {
-        let vault = TempVault::new(VAULT);
-        let bin = bin_dir_with_weft();
-        let work = tempfile::tempdir().expect("temp dir");
+        let sandbox = Sandbox::new();
+        let vault = sandbox.vault(VAULT);
+        let bin = bin_dir_with_weft(&sandbox);
+        let work = sandbox.tempdir();
         let worktree = FakeWorktree::new(1, vault.path()).with_path_dir(bin.path());
-        let zed = start(work.path(), ZedSetup::default());
+        let zed = start(&sandbox, work.path(), ZedSetup::default());
         SlashFixture {
             vault,
             worktree,
             zed,
             _bin: bin,
             _work: work,
+            sandbox,
         }
     }
 
@@ -688,7 +730,8 @@ impl SlashFixture {
             "--".to_string(),
             note[0].to_string(),
         ]);
-        let expected = cli(&expected_args).expect("the query succeeds on the command line");
+        let expected =
+            cli(&self.sandbox, &expected_args).expect("the query succeeds on the command line");
         assert_eq!(output.text, expected);
         assert_eq!(output.sections.len(), 1);
         let section = &output.sections[0];
@@ -742,6 +785,7 @@ fn backlinks_returns_the_sidecars_markdown_as_a_labelled_section() {
         .text;
     assert!(text.contains("- **Welcome** (`Welcome`)"), "{text}");
     assert!(text.contains("L2: See [[Plan]] and [[Ideas]]."), "{text}");
+    fixture.sandbox.stop_daemons();
 }
 
 #[test]
@@ -766,6 +810,7 @@ fn graph_takes_an_optional_depth() {
         &["graph", "--depth", "1", "projects/Plan"],
         "Graph: projects/Plan (depth 1)",
     );
+    fixture.sandbox.stop_daemons();
 }
 
 #[test]
@@ -776,7 +821,7 @@ fn related_returns_what_weft_query_related_says() {
         .zed
         .run_slash_command("related", &["Plan"], Some(&worktree));
     let args = strings(&["query", "related", "--vault", &fixture.root(), "--", "Plan"]);
-    match cli(&args) {
+    match cli(&fixture.sandbox, &args) {
         Ok(expected) => {
             let output = output.expect("/related");
             assert_eq!(output.text, expected);
@@ -791,6 +836,7 @@ fn related_returns_what_weft_query_related_says() {
         fixture.zed.state().executions.last().expect("ran weft").1,
         args
     );
+    fixture.sandbox.stop_daemons();
 }
 
 #[test]
@@ -802,14 +848,17 @@ fn slash_command_errors_are_readable() {
         .zed
         .run_slash_command("backlinks", &["Nowhere"], Some(&worktree))
         .expect_err("unknown note");
-    let stderr = cli(&strings(&[
-        "query",
-        "backlinks",
-        "--vault",
-        &fixture.root(),
-        "--",
-        "Nowhere",
-    ]))
+    let stderr = cli(
+        &fixture.sandbox,
+        &strings(&[
+            "query",
+            "backlinks",
+            "--vault",
+            &fixture.root(),
+            "--",
+            "Nowhere",
+        ]),
+    )
     .expect_err("unknown note");
     assert_eq!(error, as_extension_error(&stderr));
     assert!(
@@ -845,16 +894,19 @@ fn slash_command_errors_are_readable() {
         error.starts_with("Weft: cannot run /nonexistent/weft: "),
         "{error}"
     );
+    fixture.sandbox.stop_daemons();
 }
 
 #[test]
 fn slash_commands_need_a_sidecar_and_the_users_grant() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let worktree = FakeWorktree::new(1, vault.path());
 
     // No binary anywhere.
-    let work = tempfile::tempdir().expect("temp dir");
+    let work = sandbox.tempdir();
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             release: Err("error fetching latest release: offline".into()),
@@ -871,9 +923,10 @@ fn slash_commands_need_a_sidecar_and_the_users_grant() {
     assert!(error.contains("Install `weft` on your PATH"), "{error}");
 
     // The user granted no process execution.
-    let work = tempfile::tempdir().expect("temp dir");
-    let bin = bin_dir_with_weft();
+    let work = sandbox.tempdir();
+    let bin = bin_dir_with_weft(&sandbox);
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             granted: vec![],
@@ -892,13 +945,16 @@ fn slash_commands_need_a_sidecar_and_the_users_grant() {
         "{error}"
     );
     assert!(zed.state().executions.is_empty());
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn slash_commands_run_a_downloaded_sidecar() {
-    let vault = TempVault::new(VAULT);
-    let work = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
+    let work = sandbox.tempdir();
     let mut zed = start(
+        &sandbox,
         work.path(),
         ZedSetup {
             release: Ok(weft_release("0.2.0")),
@@ -922,6 +978,7 @@ fn slash_commands_run_a_downloaded_sidecar() {
         Path::new(&command),
         zed.state().work_dir.join("weft-0.2.0/weft")
     );
+    sandbox.stop_daemons();
 }
 
 #[test]
@@ -986,16 +1043,19 @@ fn argument_completion_lists_the_vaults_notes() {
         .complete_slash_command_argument("related", &[""])
         .expect("completions");
     let listed: Value = serde_json::from_str(
-        &cli(&strings(&[
-            "query",
-            "notes",
-            "--limit",
-            "20",
-            "--format",
-            "json",
-            "--vault",
-            &fixture.root(),
-        ]))
+        &cli(
+            &fixture.sandbox,
+            &strings(&[
+                "query",
+                "notes",
+                "--limit",
+                "20",
+                "--format",
+                "json",
+                "--vault",
+                &fixture.root(),
+            ]),
+        )
         .expect("notes"),
     )
     .expect("JSON");
@@ -1007,4 +1067,5 @@ fn argument_completion_lists_the_vaults_notes() {
         assert!(completion.label.contains(path), "{}", completion.label);
     }
     assert!(completions.iter().any(|c| c.new_text == "Café"));
+    fixture.sandbox.stop_daemons();
 }

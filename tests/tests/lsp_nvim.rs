@@ -3,10 +3,10 @@
 //! note whose path has spaces and non-ASCII characters.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Duration;
 
-use weft_e2e::{TempVault, nvim, weft_bin};
+use weft_e2e::{Sandbox, nvim, wait_with_deadline, weft_bin};
 
 const VAULT: &str = r#"
 //- /Hub.md
@@ -24,37 +24,29 @@ Back to [[Hub#Details]].
 
 #[test]
 fn neovim_completes_navigates_diagnoses_and_renames() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().expect("canonical vault");
-    let out_dir = tempfile::tempdir().expect("temp dir");
-    let out = out_dir.path().join("results.json");
+    let out = sandbox.root().join("results.json");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("nvim/lsp.lua");
-    let mut child = Command::new(nvim())
+    let child = sandbox
+        .command(nvim())
         .args(["--headless", "--clean", "-l"])
         .arg(&script)
         .arg(weft_bin())
         .arg(&root)
         .arg(&out)
-        // Neovim's own state (logs, shada) stays in the temporary folder.
-        .env("XDG_STATE_HOME", out_dir.path())
-        .env("XDG_DATA_HOME", out_dir.path())
+        // Neovim's own state (logs, shada) stays in the sandbox.
+        .env("XDG_STATE_HOME", sandbox.root())
+        .env("XDG_DATA_HOME", sandbox.root())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start nvim");
-    let deadline = Instant::now() + Duration::from_secs(240);
-    loop {
-        if child.try_wait().expect("wait for nvim").is_some() {
-            break;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("Neovim did not finish in time");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("nvim output");
+    let output = wait_with_deadline(child, Duration::from_secs(240), "Neovim");
+    // Neovim has stopped its `weft lsp`: the daemon is all that is left.
+    sandbox.stop_daemons();
     let text = std::fs::read_to_string(&out).unwrap_or_else(|_| {
         panic!(
             "Neovim wrote no results; stderr:\n{}",

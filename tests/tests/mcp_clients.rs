@@ -3,6 +3,7 @@
 //! `server/discover`, and in legacy mode, which opens with `initialize`)
 //! and the MCP Inspector CLI; plus the raw wire for what clients hide
 //! (unknown methods, the working directory as the vault, refusing `/`).
+//! Each test runs in a sandbox of its own and stops the daemons it started.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use weft_e2e::{TempVault, mcp_inspector, python, weft_bin};
+use weft_e2e::{Sandbox, TempVault, mcp_inspector, python, weft_bin};
 
 /// Bounds a failing run only; nothing is timed.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -64,9 +65,11 @@ fn script(name: &str) -> PathBuf {
 }
 
 fn run_python_client(mode: &str) -> Value {
-    let vault = TempVault::new(VAULT);
-    let report = python_client_on(&vault, mode);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
+    let report = python_client_on(&sandbox, &vault, mode);
     same_as_slash_commands(&vault, &report);
+    sandbox.stop_daemons();
     report
 }
 
@@ -90,8 +93,9 @@ fn same_as_slash_commands(vault: &TempVault, report: &Value) {
     }
 }
 
-fn python_client_on(vault: &TempVault, mode: &str) -> Value {
-    let output = Command::new(python())
+fn python_client_on(sandbox: &Sandbox, vault: &TempVault, mode: &str) -> Value {
+    let output = sandbox
+        .command(python())
         .arg(script("mcp_client.py"))
         .arg(weft_bin())
         .arg(vault.path())
@@ -152,8 +156,9 @@ fn python_sdk_legacy_mode_initializes_and_uses_every_read_capability() {
     check_report(&report);
 }
 
-fn inspector(vault: &TempVault, method_args: &[&str]) -> Value {
-    let output = Command::new(mcp_inspector())
+fn inspector(sandbox: &Sandbox, vault: &TempVault, method_args: &[&str]) -> Value {
+    let output = sandbox
+        .command(mcp_inspector())
         .arg("--cli")
         .arg(weft_bin())
         .args(["mcp", "--vault"])
@@ -172,8 +177,9 @@ fn inspector(vault: &TempVault, method_args: &[&str]) -> Value {
 
 #[test]
 fn inspector_cli_lists_the_tools() {
-    let vault = TempVault::new(VAULT);
-    let listed = inspector(&vault, &["--method", "tools/list"]);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
+    let listed = inspector(&sandbox, &vault, &["--method", "tools/list"]);
     let names: Vec<&str> = listed["tools"]
         .as_array()
         .unwrap()
@@ -195,16 +201,20 @@ fn inspector_cli_lists_the_tools() {
         .unwrap();
     assert_eq!(read["annotations"]["readOnlyHint"], true);
     assert!(read["outputSchema"].is_object());
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn inspector_cli_calls_a_tool() {
-    let vault = TempVault::new(VAULT);
-    // Each Inspector run is a fresh server that indexes in the background;
-    // the first calls may answer "Indexing…" and are repeated.
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
+    // Each Inspector run is a fresh face; the daemon it starts indexes in
+    // the background, so the first calls may answer "Indexing…" and are
+    // repeated.
     let start = Instant::now();
     loop {
         let called = inspector(
+            &sandbox,
             &vault,
             &[
                 "--method",
@@ -228,7 +238,9 @@ fn inspector_cli_calls_a_tool() {
             break;
         }
         assert!(start.elapsed() < DEADLINE, "still indexing: {text}");
+        std::thread::sleep(Duration::from_millis(200));
     }
+    sandbox.stop_daemons();
 }
 
 /// A `weft mcp` process spoken to line by line.
@@ -290,14 +302,10 @@ impl Drop for Wire {
 
 #[test]
 fn the_wire_answers_unknown_methods_with_method_not_found_and_uses_the_working_directory() {
-    let vault = TempVault::new(VAULT);
-    // No --vault: the working directory is the vault.
-    let mut wire = Wire::start(
-        Command::new(weft_bin())
-            .arg("mcp")
-            .current_dir(vault.path())
-            .env_remove("WEFT_VAULT"),
-    );
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
+    // No --vault (nor WEFT_VAULT): the working directory is the vault.
+    let mut wire = Wire::start(sandbox.weft().arg("mcp").current_dir(vault.path()));
     wire.send(serde_json::json!({
         "jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "wire", "version": "0"}}
@@ -326,11 +334,15 @@ fn the_wire_answers_unknown_methods_with_method_not_found_and_uses_the_working_d
         assert!(start.elapsed() < DEADLINE, "{info}");
         std::thread::sleep(Duration::from_millis(100));
     }
+    drop(wire);
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn the_file_system_root_is_refused_with_a_clear_message() {
-    let output = Command::new(weft_bin())
+    let sandbox = Sandbox::new();
+    let output = sandbox
+        .weft()
         .args(["mcp", "--vault", "/"])
         .output()
         .expect("run weft");
@@ -340,11 +352,13 @@ fn the_file_system_root_is_refused_with_a_clear_message() {
         stderr.contains("root of the file system") && stderr.contains("--vault"),
         "{stderr}"
     );
-    let output = Command::new(weft_bin())
+    let output = sandbox
+        .weft()
         .arg("mcp")
         .current_dir("/")
         .env("WEFT_VAULT", "/")
         .output()
         .expect("run weft");
     assert_eq!(output.status.code(), Some(2));
+    assert_eq!(sandbox.stop_daemons(), 0, "no daemon for `/`");
 }

@@ -3,14 +3,15 @@
 //! recorded by the watcher, listed, diffed, restored); on a vault that is
 //! itself a git repository with staged and unstaged changes, which must be
 //! left byte for byte as it was; and with the history store deleted while
-//! Weft is stopped, which starts a new one.
+//! Weft is stopped, which starts a new one. Each test runs in a sandbox of
+//! its own and stops the daemons it started.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-use weft_e2e::{TempVault, python, weft_bin};
+use weft_e2e::{Sandbox, python, weft_bin};
 
 const VAULT: &str = r#"
 //- /Plan.md
@@ -28,9 +29,10 @@ An old note, deleted during the day.
 
 const MORNING: &str = "# Plan\n\n- buy milk\n- call Ada\n";
 
-fn run_scenario(vault: &Path, scenario: &str) -> Value {
+fn run_scenario(sandbox: &Sandbox, vault: &Path, scenario: &str) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/history_scenario.py");
-    let output = Command::new(python())
+    let output = sandbox
+        .command(python())
         .arg(script)
         .arg(weft_bin())
         .arg(vault)
@@ -95,11 +97,13 @@ fn check_undo(vault: &Path, report: &Value) {
 
 #[test]
 fn what_did_i_change_today_and_undo_it() {
-    let vault = TempVault::new(VAULT);
-    let report = run_scenario(vault.path(), "undo");
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
+    let report = run_scenario(&sandbox, vault.path(), "undo");
     check_undo(vault.path(), &report);
     assert_eq!(report["history_status"]["mode"], "weft");
     assert!(report["history_status"].get("vault_git").is_none());
+    sandbox.stop_daemons();
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {
@@ -144,7 +148,8 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// objects, config and the status of its staged and unstaged changes.
 #[test]
 fn a_vault_that_is_a_git_repository_is_left_byte_for_byte_as_it_was() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path();
     git(root, &["init", "-q", "-b", "main"]);
     git(root, &["add", "-A"]);
@@ -166,7 +171,9 @@ fn a_vault_that_is_a_git_repository_is_left_byte_for_byte_as_it_was() {
     let head_before = git(root, &["rev-parse", "HEAD"]);
     let git_before = tree(&root.join(".git"));
 
-    let report = run_scenario(root, "undo");
+    let report = run_scenario(&sandbox, root, "undo");
+    // Stopped before .git is compared: nothing of Weft runs any more.
+    sandbox.stop_daemons();
     check_undo(root, &report);
     assert!(
         report["history_status"]["vault_git"].is_string(),
@@ -204,12 +211,21 @@ fn a_vault_that_is_a_git_repository_is_left_byte_for_byte_as_it_was() {
     assert!(!status_after.contains(".weft"), "{status_after}");
 }
 
+/// Replaces `rel` in `vault` at once (a temporary file renamed over it), as
+/// editors save: the watcher never sees it empty or half written.
+fn save(vault: &Path, rel: &str, text: &str) {
+    let tmp = vault.join(format!(".{rel}.saving"));
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, vault.join(rel)).unwrap();
+}
+
 /// The history store deleted while Weft is stopped: the next start creates
 /// a new one, with a new baseline of the vault as it is.
 #[test]
 fn a_history_store_deleted_while_stopped_is_started_anew() {
-    let vault = TempVault::new(VAULT);
-    let first = run_scenario(vault.path(), "start");
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
+    let first = run_scenario(&sandbox, vault.path(), "start");
     let versions = first["versions"].as_array().unwrap();
     assert_eq!(versions.len(), 1, "{first:#}");
     assert!(
@@ -219,27 +235,27 @@ fn a_history_store_deleted_while_stopped_is_started_anew() {
             .starts_with("baseline"),
         "{first:#}"
     );
+    // Weft stopped: no daemon serves the vault any more.
+    sandbox.stop_daemons();
     let store = vault.path().join(".weft/history.git");
     assert!(store.join("HEAD").is_file());
     std::fs::remove_dir_all(&store).unwrap();
-    std::fs::write(
-        vault.path().join("Plan.md"),
-        "# Plan\nchanged while stopped\n",
-    )
-    .unwrap();
+    save(vault.path(), "Plan.md", "# Plan\nchanged while stopped\n");
 
-    let second = run_scenario(vault.path(), "start");
+    let second = run_scenario(&sandbox, vault.path(), "start");
     assert_eq!(second["history_status"]["mode"], "weft", "{second:#}");
     let versions = second["versions"].as_array().unwrap();
     assert_eq!(versions.len(), 1, "a new store, a new baseline: {second:#}");
     assert_ne!(versions[0]["id"], first["versions"][0]["id"]);
     assert!(store.join("HEAD").is_file());
+    sandbox.stop_daemons();
 
     // A third start finds the store and records what changed meanwhile.
-    std::fs::write(vault.path().join("Plan.md"), "# Plan\nchanged again\n").unwrap();
-    let third = run_scenario(vault.path(), "start");
+    save(vault.path(), "Plan.md", "# Plan\nchanged again\n");
+    let third = run_scenario(&sandbox, vault.path(), "start");
     let versions = third["versions"].as_array().unwrap();
     assert_eq!(versions.len(), 2, "{third:#}");
     assert_eq!(versions[0]["source"], "external");
     assert_eq!(versions[0]["changes"][0]["path"], "Plan");
+    sandbox.stop_daemons();
 }

@@ -4,24 +4,25 @@
 //! test that SIGKILLs the server at random moments of a stream of writes
 //! sent on the raw wire, then checks that every note is some whole version
 //! (never torn), that leftover temp files are hidden and never counted as
-//! notes, and that a restarted server reads every note.
+//! notes, and that a restarted server reads every note. Each test runs in
+//! a sandbox of its own and stops the daemons it started.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use weft_e2e::{TempVault, python, weft_bin};
+use weft_e2e::{Sandbox, TempVault, python, weft_bin};
 
 /// Bounds a failing run only; nothing is timed.
 const DEADLINE: Duration = Duration::from_secs(120);
 
-fn scenario_vault() -> TempVault {
+fn scenario_vault(sandbox: &Sandbox) -> TempVault {
     let mut fixture = String::from(
         r#"
 //- /.obsidian/daily-notes.json
@@ -69,7 +70,7 @@ Points at [[Target2]] and [[Target2|the target]].
     for i in 0..10 {
         fixture.push_str(&format!("//- /inbox/item {i}.md\n# Item {i}\nSome text.\n"));
     }
-    let vault = TempVault::new(&fixture);
+    let vault = sandbox.vault(&fixture);
     std::fs::write(
         vault.path().join("windows.md"),
         "# Windows\r\n## Log\r\nfirst\r\n",
@@ -78,10 +79,11 @@ Points at [[Target2]] and [[Target2|the target]].
     vault
 }
 
-fn run_scenario(mode: &str) -> (TempVault, Value) {
-    let vault = scenario_vault();
+fn run_scenario(sandbox: &Sandbox, mode: &str) -> (TempVault, Value) {
+    let vault = scenario_vault(sandbox);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/writes_scenario.py");
-    let output = Command::new(python())
+    let output = sandbox
+        .command(python())
         .arg(script)
         .arg(weft_bin())
         .arg(vault.path())
@@ -147,16 +149,20 @@ fn check_scenario(vault: &TempVault, report: &Value) {
 
 #[test]
 fn python_sdk_runs_the_seed_write_scenarios() {
-    let (vault, report) = run_scenario("auto");
+    let sandbox = Sandbox::new();
+    let (vault, report) = run_scenario(&sandbox, "auto");
     assert_eq!(report["protocol_version"], "2026-07-28", "{report}");
     check_scenario(&vault, &report);
+    sandbox.stop_daemons();
 }
 
 #[test]
 fn python_sdk_legacy_mode_runs_the_seed_write_scenarios() {
-    let (vault, report) = run_scenario("legacy");
+    let sandbox = Sandbox::new();
+    let (vault, report) = run_scenario(&sandbox, "legacy");
     assert_ne!(report["protocol_version"], "2026-07-28", "{report}");
     check_scenario(&vault, &report);
+    sandbox.stop_daemons();
 }
 
 /// A `weft mcp` process spoken to line by line on the raw wire.
@@ -167,10 +173,11 @@ struct Wire {
 }
 
 impl Wire {
-    fn start(vault: &Path) -> Wire {
+    fn start(sandbox: &Sandbox, vault: &Path) -> Wire {
         // In-process: the SIGKILL must hit the process that writes (the
         // daemon's own death is tests/tests/daemon.rs's business).
-        let mut child = Command::new(weft_bin())
+        let mut child = sandbox
+            .weft()
             .args(["--no-daemon", "mcp", "--vault"])
             .arg(vault)
             .stdin(Stdio::piped())
@@ -339,7 +346,8 @@ fn check_reads(wire: &mut Wire, root: &Path, round: usize) {
 
 #[test]
 fn a_server_killed_during_writes_leaves_no_torn_note() {
-    let vault = TempVault::new("//- /README.md\n# Crash vault\n");
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault("//- /README.md\n# Crash vault\n");
     for i in 0..NOTES {
         let name = format!("n{i}");
         std::fs::write(
@@ -362,7 +370,7 @@ fn a_server_killed_during_writes_leaves_no_torn_note() {
     let mut created = 0usize;
     let mut answered_total = 0usize;
     for round in 0..6 {
-        let mut wire = Wire::start(vault.path());
+        let mut wire = Wire::start(&sandbox, vault.path());
         let info = wire.ready();
         let expected_notes = notes_on_disk(vault.path()).len();
         assert_eq!(
@@ -471,7 +479,7 @@ fn a_server_killed_during_writes_leaves_no_torn_note() {
         }
     }
     // A last restart reads everything, temp files not counted as notes.
-    let mut wire = Wire::start(vault.path());
+    let mut wire = Wire::start(&sandbox, vault.path());
     let info = wire.ready();
     let notes = notes_on_disk(vault.path());
     assert_eq!(info["counts"]["notes"], notes.len());
@@ -489,4 +497,6 @@ fn a_server_killed_during_writes_leaves_no_torn_note() {
         "6 kills: {} notes on disk, {answered_total} writes answered before the kills, {leftovers} leftover temp files (hidden, not indexed)",
         notes.len()
     );
+    drop(wire);
+    assert_eq!(sandbox.stop_daemons(), 0, "in-process servers only");
 }

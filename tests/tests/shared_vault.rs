@@ -7,9 +7,9 @@
 
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use weft_e2e::{TempVault, nvim, python, weft_bin};
+use weft_e2e::{Sandbox, nvim, python, wait_with_deadline, weft_bin};
 
 const VAULT: &str = "
 //- /a.md
@@ -20,23 +20,23 @@ See [[Ghost]].
 Links to [[a]].
 ";
 
+/// Bounds a failing run only.
+const DEADLINE: Duration = Duration::from_secs(240);
+
 #[test]
 fn neovim_and_the_python_sdk_share_one_daemon() {
-    let vault = TempVault::new(VAULT);
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().expect("canonical vault");
-    let work = tempfile::tempdir().expect("temp dir");
-    let runtime = work.path().join("run");
-    let signals = work.path().join("signals");
-    std::fs::create_dir_all(&signals).expect("signals folder");
-    let out = work.path().join("editor.json");
+    let signals = sandbox.dir("signals");
+    let out = sandbox.root().join("editor.json");
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let env = |command: &mut Command| {
-        command
-            .env("WEFT_RUNTIME_DIR", &runtime)
-            .env("WEFT_DAEMON_IDLE", "2")
-            .env_remove("WEFT_NO_DAEMON")
-            .env("XDG_STATE_HOME", work.path())
-            .env("XDG_DATA_HOME", work.path())
+        sandbox
+            .apply(command)
+            // Neovim's own state (logs, shada) stays in the sandbox.
+            .env("XDG_STATE_HOME", sandbox.root())
+            .env("XDG_DATA_HOME", sandbox.root())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -57,32 +57,18 @@ fn neovim_and_the_python_sdk_share_one_daemon() {
         .arg(&root)
         .arg(&signals);
     env(&mut agent);
-    let mut editor = editor.spawn().expect("start nvim");
+    let editor = editor.spawn().expect("start nvim");
     let agent = agent.spawn().expect("start the Python SDK");
-    let deadline = Instant::now() + Duration::from_secs(240);
-    while editor.try_wait().expect("wait for nvim").is_none() {
-        assert!(Instant::now() < deadline, "Neovim did not finish in time");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let agent = agent.wait_with_output().expect("agent output");
-    let editor = editor.wait_with_output().expect("nvim output");
-    let daemons: Vec<_> = std::fs::read_dir(&runtime)
-        .map(|dir| {
-            dir.filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "pid"))
-                .collect()
-        })
-        .unwrap_or_default();
-    for pid in &daemons {
-        if let Ok(pid) = std::fs::read_to_string(pid) {
-            let _ = Command::new("kill").arg(pid.trim()).status();
-        }
-    }
+    let editor = wait_with_deadline(editor, DEADLINE, "Neovim");
+    let agent = wait_with_deadline(agent, DEADLINE, "the Python SDK");
+    // Both faces are gone: their daemon is all that is left.
+    let daemons = sandbox.stop_daemons();
     assert!(
         agent.status.success(),
-        "the agent failed:\n{}",
-        String::from_utf8_lossy(&agent.stderr)
+        "the agent failed:\n{}\nNeovim's results: {}\nNeovim's stderr:\n{}",
+        String::from_utf8_lossy(&agent.stderr),
+        std::fs::read_to_string(&out).unwrap_or_default(),
+        String::from_utf8_lossy(&editor.stderr)
     );
     let text = std::fs::read_to_string(&out).unwrap_or_else(|_| {
         panic!(
@@ -92,7 +78,7 @@ fn neovim_and_the_python_sdk_share_one_daemon() {
     });
     let results: serde_json::Value = serde_json::from_str(&text).expect("results JSON");
     assert_eq!(results["errors"], serde_json::json!([]), "{results:#}");
-    assert_eq!(daemons.len(), 1, "one daemon for both faces: {daemons:?}");
+    assert_eq!(daemons, 1, "one daemon for both faces");
     let seen: serde_json::Value = serde_json::from_slice(&agent.stdout).expect("the agent's JSON");
     eprintln!(
         "agent write → Neovim diagnostics: {} ms (write_note {} ms)",

@@ -165,27 +165,51 @@ fn apply_batch(vault: &LiveVault, result: DebounceEventResult) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::io::live::tests::{Dump, dump_disk, dump_index, write_file};
-    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
     use std::time::Instant;
 
-    /// Polls until the index equals a fresh scan of the disk, or the deadline
-    /// passes; the deadline only bounds a failing run.
-    fn wait_until_converged(vault: &LiveVault, deadline: Duration) -> Result<(), (Dump, Dump)> {
+    /// Bounds a failing run only: a loaded machine may take long to apply a
+    /// burst, and the comparison is made whenever a batch has been applied.
+    const DEADLINE: Duration = Duration::from_secs(120);
+
+    /// Watches `vault`; each applied batch is a message on the receiver.
+    fn watch(vault: &Arc<LiveVault>) -> (Watcher, mpsc::Receiver<()>) {
+        let (tx, rx) = mpsc::channel();
+        let watcher = vault
+            .watch_with(move |changed| {
+                assert!(!changed.is_empty());
+                let _ = tx.send(());
+            })
+            .expect("watches");
+        (watcher, rx)
+    }
+
+    /// Waits until the index equals a fresh scan of the disk, comparing
+    /// again after each batch the watcher applies (only a batch changes the
+    /// index), or the deadline passes.
+    fn wait_until_converged(
+        vault: &LiveVault,
+        batches: &mpsc::Receiver<()>,
+        deadline: Duration,
+    ) -> Result<(), (Dump, Dump)> {
         let start = Instant::now();
         loop {
+            // Batches applied so far are in what is compared now.
+            while batches.try_recv().is_ok() {}
             let (index, disk) = (dump_index(vault), dump_disk(vault));
             if index == disk {
                 return Ok(());
             }
-            if start.elapsed() > deadline {
-                return Err((index, disk));
+            let left = deadline.saturating_sub(start.elapsed());
+            if left.is_zero() || batches.recv_timeout(left).is_err() {
+                return Err((dump_index(vault), dump_disk(vault)));
             }
-            std::thread::sleep(Duration::from_millis(100));
         }
     }
 
-    fn assert_converges(vault: &LiveVault) {
-        if let Err((index, disk)) = wait_until_converged(vault, Duration::from_secs(20)) {
+    fn assert_converges(vault: &LiveVault, batches: &mpsc::Receiver<()>) {
+        if let Err((index, disk)) = wait_until_converged(vault, batches, DEADLINE) {
             let only_index: Vec<_> = index.0.iter().filter(|n| !disk.0.contains(n)).collect();
             let only_disk: Vec<_> = disk.0.iter().filter(|n| !index.0.contains(n)).collect();
             let att_index: Vec<_> = index.1.iter().filter(|a| !disk.1.contains(a)).collect();
@@ -252,12 +276,14 @@ mod tests {
         }
         let vault = Arc::new(LiveVault::open(root).expect("opens"));
         let root = vault.root.clone();
-        let batches = Arc::new(Mutex::new(0usize));
-        let seen = batches.clone();
+        let count = Arc::new(AtomicUsize::new(0));
+        let counted = count.clone();
+        let (tx, batches) = mpsc::channel();
         let watcher = vault
             .watch_with(move |changed| {
                 assert!(!changed.is_empty());
-                *seen.lock().expect("lock") += 1;
+                counted.fetch_add(1, Ordering::SeqCst);
+                let _ = tx.send(());
             })
             .expect("watches");
 
@@ -334,31 +360,40 @@ mod tests {
         ops += 3;
         assert!(ops >= 2_000, "{ops} operations");
 
-        assert_converges(&vault);
-        assert!(*batches.lock().expect("lock") > 0, "the callback ran");
+        assert_converges(&vault, &batches);
+        assert!(count.load(Ordering::SeqCst) > 0, "the callback ran");
 
         // A second, small change after the burst still arrives.
         write_file(&root, "renamed/n0.md", "# after");
-        assert_converges(&vault);
+        assert_converges(&vault, &batches);
 
         // Folders renamed with their subfolders keep reporting the right
         // paths afterwards (watches follow the move).
         std::fs::rename(root.join("keep"), root.join("kept")).expect("rename");
         std::fs::rename(root.join("new/d1"), root.join("d1-moved")).expect("rename");
-        assert_converges(&vault);
+        assert_converges(&vault, &batches);
         for i in (300..500).filter(|i| i % 4 != 3) {
             write_file(&root, &format!("kept/sub{}/n{i}.md", i % 4), &note(i, 4));
         }
         write_file(&root, "d1-moved/deeper/n1201.md", "# moved");
         write_file(&root, "d1-moved/deeper/fresh.md", "# fresh");
         std::fs::remove_file(root.join("d1-moved/deeper/n1211.md")).expect("rm");
-        assert_converges(&vault);
+        assert_converges(&vault, &batches);
 
-        // After the watcher stops, nothing changes any more.
+        // After the watcher stops, nothing changes any more: dropping it
+        // ended its thread, and the callback with it (the channel's sender
+        // is gone once the last batch is delivered), so no batch can come.
         drop(watcher);
+        let start = Instant::now();
+        loop {
+            match batches.recv_timeout(DEADLINE.saturating_sub(start.elapsed())) {
+                Ok(()) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => panic!("the callback outlives the watcher"),
+            }
+        }
         let before = dump_index(&vault);
         write_file(&root, "late.md", "late");
-        std::thread::sleep(DEBOUNCE * 3);
         assert_eq!(dump_index(&vault), before);
     }
 
@@ -368,9 +403,9 @@ mod tests {
         write_file(dir.path(), "a.md", "a");
         write_file(dir.path(), "drafts/b.md", "b");
         let vault = Arc::new(LiveVault::open(dir.path()).expect("opens"));
-        let _watcher = vault.watch().expect("watches");
+        let (_watcher, batches) = watch(&vault);
         write_file(dir.path(), ".gitignore", "drafts/\n");
-        assert_converges(&vault);
+        assert_converges(&vault, &batches);
         assert!(dump_index(&vault).0.iter().all(|n| n.0 == "a.md"));
     }
 }
