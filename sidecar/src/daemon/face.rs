@@ -21,8 +21,10 @@ use crate::cli::Answer;
 use crate::mcp::{McpArgs, McpState};
 use crate::wire::{Frame, Framing, MAX_SERVER_MESSAGE};
 
-/// How long a face waits for a daemon it started to listen.
-const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a face waits for a daemon it started to listen. It only
+/// bounds a failure (a face then serves in-process), so it is generous: a
+/// cold start of a large binary on a loaded machine takes a while.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// Daemon restarts tried before serving in-process.
 const RESTARTS: u32 = 3;
 /// A session that keeps dying is given up.
@@ -491,7 +493,7 @@ async fn greet(stream: UnixStream, hello: &Hello) -> Result<UnixStream, Greeting
     // A resuming face is welcomed once the vault is loaded.
     let patience = match hello.warm {
         true => super::WARM_TIMEOUT + Duration::from_secs(10),
-        false => Duration::from_secs(10),
+        false => Duration::from_secs(30),
     };
     let mut stream = stream;
     stream

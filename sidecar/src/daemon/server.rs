@@ -20,13 +20,14 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
+use tokio::signal::unix::{Signal, SignalKind};
 
 use super::place::{Place, build_tag, runtime_dir, uid};
 use super::{Face, Hello, WARM_TIMEOUT, Welcome};
 use crate::hub::Hub;
 
-/// How long a face may take to say hello.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a face may take to say hello (it only bounds a broken face).
+const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs the daemon of the vault at `vault` until it has nothing to do.
 pub fn run(vault: &Path, idle: Duration) -> ExitCode {
@@ -81,8 +82,13 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
     let active = Arc::new(AtomicUsize::new(0));
     let last_left = Arc::new(std::sync::Mutex::new(Instant::now()));
     let mut tick = tokio::time::interval(Duration::from_millis(500));
+    // Asked to stop: leave as after the idle time, files removed.
+    let mut terminate = signal(SignalKind::terminate());
+    let mut interrupt = signal(SignalKind::interrupt());
     let why = loop {
         tokio::select! {
+            Some(()) = recv(&mut terminate) => break "asked to stop (SIGTERM)",
+            Some(()) = recv(&mut interrupt) => break "asked to stop (SIGINT)",
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
                     active.fetch_add(1, Ordering::SeqCst);
@@ -228,6 +234,19 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         }
     }
     Ok(())
+}
+
+fn signal(kind: SignalKind) -> Option<Signal> {
+    tokio::signal::unix::signal(kind)
+        .inspect_err(|e| tracing::warn!("weft daemon: cannot handle a signal: {e}"))
+        .ok()
+}
+
+async fn recv(signal: &mut Option<Signal>) -> Option<()> {
+    match signal {
+        Some(signal) => signal.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 fn same_path(a: &Path, b: &Path) -> bool {

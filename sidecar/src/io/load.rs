@@ -404,7 +404,11 @@ mod tests {
             write(&root, "a.md", "# A\n");
             write(&root, "sub/b.md", "# B\n");
             write(&root, "sub/ignored.md", "# I\n");
-            write(&root, &format!("{folder}.gitignore"), &format!("{deep}\nignored.md\n"));
+            write(
+                &root,
+                &format!("{folder}.gitignore"),
+                &format!("{deep}\nignored.md\n"),
+            );
             let config = Config::load(&root).expect("config");
             let scan = scan(&root, &config);
             assert_eq!(paths(&scan), ["a.md", "sub/b.md"], "{folder}");
@@ -420,10 +424,18 @@ mod tests {
         // And in the configuration: refused with a clear error.
         let dir = tempfile::tempdir().expect("temp dir");
         let nested = format!("{}x{}", "{".repeat(100), "}".repeat(100));
-        write(dir.path(), ".weft.toml", &format!("exclude = [\"{nested}\"]\n"));
+        write(
+            dir.path(),
+            ".weft.toml",
+            &format!("exclude = [\"{nested}\"]\n"),
+        );
         let error = Config::load(dir.path()).expect_err("refused").to_string();
         assert!(error.contains("nest more than 16 deep"), "{error}");
-        write(dir.path(), ".weft.toml", &format!("exclude = [\"{deep}\"]\n"));
+        write(
+            dir.path(),
+            ".weft.toml",
+            &format!("exclude = [\"{deep}\"]\n"),
+        );
         let error = Config::load(dir.path()).expect_err("refused").to_string();
         assert!(error.contains("at most 4096"), "{error}");
     }

@@ -361,7 +361,10 @@ mod tests {
         let error = checked_path(root, &deep).unwrap_err().to_string();
         assert!(error.contains("too long"), "{error}");
         let long = format!("{}.md", "x".repeat(MAX_PATH_BYTES));
-        assert!(matches!(checked_path(root, &long), Err(PathError::TooLong(_))));
+        assert!(matches!(
+            checked_path(root, &long),
+            Err(PathError::TooLong(_))
+        ));
         let fine = format!("{}n.md", "a/".repeat(MAX_PATH_PARTS - 1));
         assert!(checked_path(root, &fine).is_ok());
         assert!(checked_path(root, "console.md").is_ok());

@@ -22,8 +22,9 @@ use super::world::{ClientCaps, Doc, Located, Vault, World, lock, unwrap_settings
 use super::{diagnostics, semantic_tokens};
 use crate::hub::Phase;
 
-/// How long to wait for `workspace/configuration` before loading anyway.
-const CONFIGURATION_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long to wait for `workspace/configuration` before loading anyway
+/// (through a face and on a loaded machine an answer can take a while).
+const CONFIGURATION_TIMEOUT: Duration = Duration::from_secs(5);
 
 pub(super) fn initialize(world: &World, params: InitializeParams) -> InitializeResult {
     let capabilities = &params.capabilities;
