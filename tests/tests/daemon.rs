@@ -129,7 +129,11 @@ impl Face {
     }
 
     fn send(&mut self, message: &Value) {
-        let body = message.to_string();
+        self.send_raw(message.to_string());
+    }
+
+    /// Sends `body` as one message, framed for the protocol.
+    fn send_raw(&mut self, body: String) {
         let bytes = if self.lsp {
             format!("Content-Length: {}\r\n\r\n{body}", body.len())
         } else {
@@ -200,7 +204,11 @@ impl Face {
     }
 
     fn mcp(sandbox: &Sandbox, vault: &Path) -> Face {
-        let mut command = sandbox.weft();
+        Face::mcp_with(sandbox.weft(), vault)
+    }
+
+    /// An MCP face run by `command` (`weft` with its environment).
+    fn mcp_with(mut command: Command, vault: &Path) -> Face {
         command.arg("mcp").arg("--vault").arg(vault);
         let mut face = Face::start(command, false);
         let init = face.request(
@@ -234,7 +242,11 @@ impl Face {
     }
 
     fn lsp(sandbox: &Sandbox, vault: &Path) -> Face {
-        let mut command = sandbox.weft();
+        Face::lsp_with(sandbox.weft(), vault)
+    }
+
+    /// A language server face run by `command`.
+    fn lsp_with(mut command: Command, vault: &Path) -> Face {
         command.arg("lsp");
         let mut face = Face::start(command, true);
         let uri = format!("file://{}", vault.display());
@@ -581,4 +593,111 @@ fn an_idle_daemon_leaves() {
     assert!(pids(&sandbox).is_empty());
     wait_until("the idle daemon has ended", || sandbox.daemons().is_empty());
     assert_eq!(sandbox.stop_daemons(), 0);
+}
+
+/// Issue 14: one bad request never takes a vault's daemon down. A query
+/// nested thousands deep (it used to overflow the stack and abort the
+/// daemon), a request whose handler panics (it used to go unanswered, or to
+/// drop the editor's connection), and a message larger than the protocol's
+/// limit (MCP lines had no cap) each get an error answer, and the same
+/// daemon goes on serving the editor, the agent and the command line.
+#[test]
+fn a_bad_request_fails_alone_and_the_same_daemon_serves_on() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(VAULT);
+    let root = vault.path().canonicalize().unwrap();
+    // The first face starts the daemon; it inherits the armed faults.
+    let armed = || {
+        let mut command = sandbox.weft();
+        command.env(
+            "WEFT_FAULT_PANIC",
+            "tools/call:resolve_note,textDocument/hover,query:links",
+        );
+        command
+    };
+    let mut agent = Face::mcp_with(armed(), &root);
+    let mut editor = Face::lsp_with(armed(), &root);
+    let daemons = sandbox.daemons();
+    assert_eq!(daemons.len(), 1, "{daemons:?}");
+    let uri = format!("file://{}/a.md", root.display());
+    editor.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1,
+                                "text": "# A\nSee [[b]].\n"}}),
+    );
+
+    // 1. Too deep.
+    let deep = format!("{}a{}", "(".repeat(20_000), ")".repeat(20_000));
+    let out = query(&sandbox, &weft_bin(), &root, &["search", &deep]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("nested too deeply"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = agent.tool("search_notes", json!({"query": deep}));
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(text_of(&result).contains("nested too deeply"), "{result}");
+
+    // 2. A handler that panics: that request's error, nothing else.
+    let result = agent.tool("resolve_note", json!({"name": "b"}));
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(
+        text_of(&result).contains("Weft failed while answering"),
+        "{result}"
+    );
+    let hover = editor.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 7}}),
+    );
+    assert_eq!(hover["error"]["code"], -32603, "{hover}");
+    let out = query(&sandbox, &weft_bin(), &root, &["links", "a"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Weft failed while answering"));
+
+    // 3. Too large: refused with the request's id, never held.
+    let big = "x".repeat(17 << 20);
+    let id = 9_001;
+    agent.send_raw(
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "write_note", "arguments": {"path": "big", "content": big}}})
+        .to_string(),
+    );
+    let refused = agent.response(id);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 16.0 MiB"),
+        "{refused}"
+    );
+    assert!(!root.join("big.md").exists());
+    let huge = "y".repeat(65 << 20);
+    editor.send_raw(
+        json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+               "params": {"textDocument": {"uri": huge}, "position": {"line": 0, "character": 0}}})
+        .to_string(),
+    );
+    let refused = editor.response(id);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    drop((big, huge));
+
+    // The same daemon serves everyone on.
+    assert_eq!(sandbox.daemons(), daemons, "the daemon is the same process");
+    let links = agent.tool("get_links", json!({"path": "b", "direction": "in"}));
+    assert!(text_of(&links).contains("**A**"), "{links}");
+    let definition = editor.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 7}}),
+    );
+    assert!(
+        definition["result"].to_string().contains("b.md"),
+        "{definition}"
+    );
+    let out = query(&sandbox, &weft_bin(), &root, &["backlinks", "b"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(`a`)"));
+    drop((agent, editor));
+    assert_eq!(sandbox.stop_daemons(), 1);
 }
