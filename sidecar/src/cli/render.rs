@@ -6,6 +6,7 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use super::Format;
+use crate::vault::headings::heading_path;
 use crate::vault::query::{Lookup, Problem, Stats, TextSource};
 use crate::vault::{LinkRef, NoteId, Resolution, VaultIndex};
 
@@ -242,6 +243,40 @@ impl Out<'_> {
                     hint,
                 )
             }
+            Problem::AmbiguousFragment {
+                link,
+                target,
+                candidates,
+            } => {
+                let target = self.index.note(*target);
+                let fragment = self
+                    .index
+                    .link(*link)
+                    .fragment
+                    .as_deref()
+                    .unwrap_or_default();
+                let paths: Vec<String> = candidates
+                    .iter()
+                    .map(|&h| {
+                        format!(
+                            "`#{}` (line {})",
+                            heading_path(target, h, "#"),
+                            target.headings[h].line + 1
+                        )
+                    })
+                    .collect();
+                (
+                    "ambiguous_fragment",
+                    format!(
+                        "`{}`: “#{fragment}” fits {} headings of `{}`: {}; it leads to the first",
+                        self.link_text(*link),
+                        candidates.len(),
+                        target.path,
+                        paths.join(", ")
+                    ),
+                    "write the heading's full path, e.g. #Parent#Child".into(),
+                )
+            }
             Problem::Parse { note, index } => {
                 let d = &self.index.note(*note).diagnostics[*index];
                 ("parse", d.message.to_string(), "fix the note's text".into())
@@ -259,4 +294,46 @@ fn did_you_mean(index: &VaultIndex, suggestions: &[NoteId]) -> String {
         .map(|s| format!("`{}`", index.note(*s).id()))
         .collect();
     format!(" Did you mean {}?", names.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vault::parse::parse_text;
+    use crate::vault::query::check;
+
+    /// Regression (issue 15): `weft check` said nothing of a fragment that
+    /// several headings fit; it now lists them, and the exact path `#A#C`
+    /// (the direct child) is no problem.
+    #[test]
+    fn check_reports_ambiguous_fragments_with_every_path() {
+        let files = [
+            ("N.md", "# A\n## B\n### C\n## C\n"),
+            ("S.md", "[[N#A#C]] [[N#C]]\n"),
+        ];
+        let mut index = VaultIndex::new();
+        for (path, text) in files {
+            index.upsert(parse_text(path, text));
+        }
+        let texts = |path: &str| {
+            files
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, t)| t.to_string())
+        };
+        let problems = check(&index, "");
+        let out = Out {
+            index: &index,
+            texts: &texts,
+            format: Format::Text,
+        };
+        expect_test::expect![[r#"
+            # Vault check
+
+            1 problems in 1 notes.
+
+            - `S.md:1` `[[N#C]]`: “#C” fits 2 headings of `N.md`: `#A#B#C` (line 3), `#A#C` (line 4); it leads to the first — write the heading's full path, e.g. #Parent#Child
+        "#]]
+        .assert_eq(&out.check(&problems));
+    }
 }

@@ -170,7 +170,8 @@ pub enum Severity {
 pub struct DiagnosticsConfig {
     /// A link to a note that does not exist.
     pub unresolved: Severity,
-    /// A link that several notes could answer.
+    /// A link that several notes could answer, or whose `#A#B` heading
+    /// path several headings could (it leads to the first).
     pub ambiguous: Severity,
     /// A `#heading` or `#^block` that the target note does not have.
     pub broken_fragment: Severity,

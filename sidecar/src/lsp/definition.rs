@@ -1,6 +1,6 @@
 //! `textDocument/definition`: from any link form (wikilink, embed, Markdown
 //! link, frontmatter property) to the note, heading or block it names;
-//! every candidate of an ambiguous link.
+//! every candidate of an ambiguous link or of an ambiguous heading path.
 //!
 //! Resolution is the domain's; this module only picks the span to show.
 
@@ -8,7 +8,9 @@ use tower_lsp_server::ls_types::*;
 
 use super::world::World;
 use crate::vault::symbols::{At, at};
-use crate::vault::{FragmentTarget, Link, NoteId, Resolution, VaultIndex, resolve_fragment};
+use crate::vault::{
+    FragmentLookup, FragmentTarget, Link, NoteId, Resolution, VaultIndex, lookup_fragment,
+};
 
 /// Where a link leads: a span in a note, or a file that is not a note.
 pub(super) enum Target {
@@ -21,7 +23,7 @@ pub(super) enum Target {
 }
 
 /// The places `link` (in note `source`) leads to: one, or every candidate
-/// of an ambiguous link; none when unresolved.
+/// of an ambiguous link or heading path; none when unresolved.
 pub(super) fn link_targets(index: &VaultIndex, source: NoteId, link: &Link) -> Vec<Target> {
     let notes = match index.resolve_link(source, link) {
         Resolution::Note(id) => vec![id],
@@ -29,22 +31,35 @@ pub(super) fn link_targets(index: &VaultIndex, source: NoteId, link: &Link) -> V
         Resolution::Attachment(path) => return vec![Target::File(path.to_string())],
         Resolution::Unresolved => return Vec::new(),
     };
-    notes
-        .into_iter()
-        .map(|id| {
-            let note = index.note(id);
-            let span = match link.fragment.as_deref().map(|f| resolve_fragment(note, f)) {
-                Some(FragmentTarget::Heading(h)) => note.headings[h].span.clone(),
-                Some(FragmentTarget::Block(b)) => note.blocks[b].block_span.clone(),
-                _ => 0..0,
-            };
-            Target::Note {
+    let mut out = Vec::new();
+    for id in notes {
+        let note = index.note(id);
+        let mut place = |span| {
+            out.push(Target::Note {
                 path: note.path.to_string(),
                 span,
                 hash: note.content_hash,
+            })
+        };
+        match link.fragment.as_deref().map(|f| lookup_fragment(note, f)) {
+            // Every heading an ambiguous heading path fits.
+            Some(FragmentLookup { ambiguous, .. }) if !ambiguous.is_empty() => {
+                for h in ambiguous {
+                    place(note.headings[h].span.clone());
+                }
             }
-        })
-        .collect()
+            Some(FragmentLookup {
+                target: FragmentTarget::Heading(h),
+                ..
+            }) => place(note.headings[h].span.clone()),
+            Some(FragmentLookup {
+                target: FragmentTarget::Block(b),
+                ..
+            }) => place(note.blocks[b].block_span.clone()),
+            _ => place(0..0),
+        }
+    }
+    out
 }
 
 pub(super) fn goto_definition(

@@ -1,7 +1,9 @@
 //! Diagnostics of open notes: unresolved links, ambiguous links (with the
 //! candidates as related information), fragments naming no heading or
-//! block, and what the parser reported (duplicate block ids, bad YAML).
-//! Severities come from `[diagnostics]` in the configuration.
+//! block, heading paths several headings fit (with the `ambiguous`
+//! severity: like an ambiguous link, the link leads to a pick), and what
+//! the parser reported (duplicate block ids, bad YAML). Severities come
+//! from `[diagnostics]` in the configuration.
 //!
 //! Computed from the domain's `outgoing` resolution of one note; this
 //! module must not decide what is broken, only how to show it.
@@ -13,6 +15,7 @@ use tower_lsp_server::ls_types::*;
 
 use super::world::{Doc, World};
 use crate::config::Severity;
+use crate::vault::headings::heading_path;
 use crate::vault::query::outgoing;
 use crate::vault::{FragmentTarget, Resolution};
 
@@ -20,6 +23,7 @@ use crate::vault::{FragmentTarget, Resolution};
 pub(super) const UNRESOLVED: &str = "unresolved-link";
 pub(super) const AMBIGUOUS: &str = "ambiguous-link";
 pub(super) const BROKEN_FRAGMENT: &str = "broken-fragment";
+pub(super) const AMBIGUOUS_FRAGMENT: &str = "ambiguous-fragment";
 pub(super) const PARSE: &str = "note";
 
 fn severity(severity: Severity) -> Option<DiagnosticSeverity> {
@@ -122,6 +126,40 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
                 source: Some("weft".into()),
                 message,
                 data: Some(json!({ "link": out_link.link })),
+                ..Default::default()
+            });
+        }
+        // A heading path several headings fit: reported like an ambiguous
+        // link (the same severity), since it too leads to a pick.
+        if !out_link.fragment_candidates.is_empty()
+            && let Some(target) = out_link.resolution.note()
+            && let Some(severity) = severity(config.ambiguous)
+        {
+            let fragment = link.fragment.as_deref().unwrap_or_default();
+            let target = index.note(target);
+            let paths: Vec<String> = out_link
+                .fragment_candidates
+                .iter()
+                .map(|&h| format!("#{}", heading_path(target, h, "#")))
+                .collect();
+            let places: Vec<String> = out_link
+                .fragment_candidates
+                .iter()
+                .zip(&paths)
+                .map(|(&h, p)| format!("`{p}` (line {})", target.headings[h].line + 1))
+                .collect();
+            out.push(Diagnostic {
+                range,
+                severity: Some(severity),
+                code: Some(NumberOrString::String(AMBIGUOUS_FRAGMENT.into())),
+                source: Some("weft".into()),
+                message: format!(
+                    "ambiguous heading: `#{fragment}` fits {} headings in {}: {}; it leads to the first. Write the full path",
+                    paths.len(),
+                    target.path,
+                    places.join(", ")
+                ),
+                data: Some(json!({ "link": out_link.link, "candidates": paths })),
                 ..Default::default()
             });
         }

@@ -12,8 +12,9 @@ use tower_lsp_server::ls_types::*;
 
 use super::world::World;
 use crate::vault::complete::bounded;
+use crate::vault::headings::heading_path;
 use crate::vault::symbols::{At, at};
-use crate::vault::{FragmentTarget, LinkRef, Resolution, VaultIndex, resolve_fragment};
+use crate::vault::{FragmentTarget, LinkRef, Resolution, VaultIndex, lookup_fragment};
 
 /// Previews stop after this many characters or lines.
 const PREVIEW_CHARS: usize = 1200;
@@ -150,7 +151,19 @@ fn link_preview(index: &VaultIndex, source: crate::vault::NoteId, link: usize) -
         ));
     }
     let body_start = note.frontmatter_span.as_ref().map_or(0, |s| s.end as usize);
-    let range = match link.fragment.as_deref().map(|f| resolve_fragment(note, f)) {
+    let found = link.fragment.as_deref().map(|f| lookup_fragment(note, f));
+    if let Some(found) = found.as_ref().filter(|f| !f.ambiguous.is_empty()) {
+        let paths: Vec<String> = found
+            .ambiguous
+            .iter()
+            .map(|&h| format!("`#{}`", heading_path(note, h, "#")))
+            .collect();
+        header.push_str(&format!(
+            "\n\nAmbiguous heading: {} fit; this is the first.",
+            paths.join(", ")
+        ));
+    }
+    let range = match found.map(|f| f.target) {
         Some(FragmentTarget::Heading(h)) => {
             let span = note.section_span(h);
             span.start as usize..span.end as usize

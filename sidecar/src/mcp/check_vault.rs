@@ -1,4 +1,5 @@
-//! `check_vault`: the vault's health — broken and ambiguous links, missing
+//! `check_vault`: the vault's health — broken and ambiguous links (kind
+//! `ambiguous` also covers `#A#B` fragments several headings fit), missing
 //! headings and block ids, parse problems (from `vault::query::check`),
 //! orphans, duplicate titles and aliases, tag rules and inconsistent tag
 //! spellings — each with a fix hint; by folder, kind, page.
@@ -22,6 +23,7 @@ use super::state::McpState;
 use crate::config::TagRule;
 use crate::search::index::{tag_key, tag_prefixes};
 use crate::search::names::match_names;
+use crate::vault::headings::heading_path;
 use crate::vault::key::{name_key, path_key};
 use crate::vault::query::{Problem, check, outgoing};
 use crate::vault::{Link, LinkKind, Note, NoteId, VaultIndex};
@@ -224,6 +226,46 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
                     line,
                     message: format!("{}: `{}` has no `#{fragment}`.", written(l), t.id()),
                     fix,
+                });
+            }
+            Problem::AmbiguousFragment {
+                link,
+                target,
+                candidates,
+            } if wants(Kind::Ambiguous) => {
+                let l = index.link(link);
+                let t = index.note(target);
+                let fragment = l.fragment.as_deref().unwrap_or("");
+                let places: Vec<String> = candidates
+                    .iter()
+                    .map(|&h| {
+                        format!(
+                            "`#{}` (L{})",
+                            heading_path(t, h, "#"),
+                            t.headings[h].line + 1
+                        )
+                    })
+                    .collect();
+                let full: Vec<String> = candidates
+                    .iter()
+                    .map(|&h| format!("`#{}`", heading_path(t, h, "#")))
+                    .collect();
+                issues.push(Issue {
+                    suggest_for: None,
+                    kind: Kind::Ambiguous,
+                    path,
+                    line,
+                    message: format!(
+                        "{}: `#{fragment}` fits {} headings of `{}`: {}; it leads to the first.",
+                        written(l),
+                        candidates.len(),
+                        t.id(),
+                        places.join(", ")
+                    ),
+                    fix: format!(
+                        "Write the full path of the heading you mean: {}.",
+                        full.join(" or ")
+                    ),
                 });
             }
             Problem::Parse { note: id, index: i } if wants(Kind::Parse) => {

@@ -20,7 +20,7 @@ use super::versions::{
     HISTORY_WAIT, VersionOut, history, history_error, history_note, id_text, noting_loss,
 };
 use crate::search::index::{body_start, sha256_hex};
-use crate::vault::key::heading_matches;
+use crate::vault::headings::{heading_path, heading_paths, resolve_section, section_parts};
 use crate::vault::parse::parse_note;
 use crate::vault::{Note, NoteId, VaultIndex};
 
@@ -416,7 +416,7 @@ fn page(out: &mut NoteOut, text: &str, offset: usize, max_chars: usize) {
 
 /// The note's headings (with their section paths) and block ids.
 fn set_outline(out: &mut NoteOut, note: &Note) {
-    let paths = section_paths(note);
+    let paths = heading_paths(note, "::");
     out.headings = Some(
         note.headings
             .iter()
@@ -440,98 +440,19 @@ fn set_outline(out: &mut NoteOut, note: &Note) {
     );
 }
 
-/// The `Parent::Child` path of every heading.
-pub fn section_paths(note: &Note) -> Vec<String> {
-    let mut stack: Vec<(u8, &str)> = Vec::new();
-    note.headings
-        .iter()
-        .map(|h| {
-            while stack.last().is_some_and(|(l, _)| *l >= h.level) {
-                stack.pop();
-            }
-            stack.push((h.level, &h.text));
-            stack.iter().map(|(_, t)| *t).collect::<Vec<_>>().join("::")
-        })
-        .collect()
-}
-
-/// Finds a section by `Heading` or `Parent::Child` (text or slug, any
-/// case); a missing or ambiguous heading is an error listing the choices.
+/// Finds a section by `Heading` or `Parent::Child` through the domain's
+/// heading paths (the rules `edit_note` and links use); a missing or
+/// ambiguous heading is an error listing the choices.
 pub fn find_section(note: &Note, wanted: &str) -> Result<(usize, String), ToolError> {
-    let parts: Vec<&str> = wanted
-        .split("::")
-        .map(|p| p.trim().trim_start_matches('#').trim())
-        .filter(|p| !p.is_empty())
-        .collect();
-    let paths = section_paths(note);
-    let listing = || {
-        let shown: Vec<String> = paths.iter().take(30).map(|p| format!("`{p}`")).collect();
-        if shown.is_empty() {
-            "The note has no headings.".to_string()
-        } else {
-            format!(
-                "Sections: {}{}.",
-                shown.join(", "),
-                if paths.len() > 30 { ", …" } else { "" }
-            )
-        }
-    };
-    if parts.is_empty() {
-        return Err(ToolError::new("`section` is empty.").hint(listing()));
+    if section_parts(wanted).is_empty() {
+        return Err(ToolError::new("`section` is empty.")
+            .hint("Name a heading, or `Parent::Child`; view `outline` lists the sections."));
     }
-    let mut scope = 0..note.headings.len();
-    let mut found = None;
-    for (depth, part) in parts.iter().enumerate() {
-        let matches: Vec<usize> = scope
-            .clone()
-            .filter(|&i| heading_matches(&note.headings[i].text, part))
-            .collect();
-        let index = match matches.as_slice() {
-            [] => {
-                return Err(
-                    ToolError::new(format!("`{}` has no section `{wanted}`.", note.id()))
-                        .hint(listing()),
-                );
-            }
-            [one] => *one,
-            several => {
-                // Only the outermost match counts when the others are inside it.
-                let outer: Vec<usize> = several
-                    .iter()
-                    .copied()
-                    .filter(|&i| {
-                        !several.iter().any(|&j| {
-                            j < i && note.section_span(j).end > note.headings[i].span.start
-                        })
-                    })
-                    .collect();
-                if outer.len() == 1 && depth + 1 < parts.len() {
-                    outer[0]
-                } else {
-                    let list: Vec<String> = several
-                        .iter()
-                        .map(|&i| format!("`{}` (L{})", paths[i], note.headings[i].line + 1))
-                        .collect();
-                    return Err(ToolError::new(format!(
-                        "`{wanted}` matches {} sections in `{}`: {}.",
-                        several.len(),
-                        note.id(),
-                        list.join(", ")
-                    ))
-                    .hint("Pass the full `Parent::Child` path of the one you mean."));
-                }
-            }
-        };
-        found = Some(index);
-        let level = note.headings[index].level;
-        let end = note.headings[index + 1..]
-            .iter()
-            .position(|h| h.level <= level)
-            .map_or(note.headings.len(), |p| index + 1 + p);
-        scope = index + 1..end;
+    match resolve_section(note, wanted) {
+        Ok(i) => Ok((i, heading_path(note, i, "::"))),
+        Err(e) => Err(ToolError::new(format!("In `{}`: {e}.", note.id()))
+            .hint("view `outline` lists every section with the path to pass as `section`.")),
     }
-    let index = found.expect("at least one part");
-    Ok((index, paths[index].clone()))
 }
 
 /// A fence longer than any backtick run in `text`.

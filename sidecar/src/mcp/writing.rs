@@ -113,7 +113,7 @@ pub fn op_error(state: &McpState, error: OpError) -> ToolError {
     let mut out = ToolError::new(error.to_string());
     match &error {
         OpError::Edit {
-            error: EditError::SectionNotFound { .. } | EditError::SectionAmbiguous { .. },
+            error: EditError::Section(_),
             ..
         } => {
             out = out.hint(

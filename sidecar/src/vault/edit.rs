@@ -1,14 +1,15 @@
 //! Edits to a note's text, as an ordered list of operations applied all or
 //! nothing: append/prepend, body replacement, unique find-and-replace,
-//! anchors, sections addressed as `Heading` or `Parent::Child`, and line
-//! ranges. Pure text in, text out: no IO, no protocol types.
+//! anchors, sections addressed as `Heading` or `Parent::Child` (resolved
+//! by `headings`, as every tool and link does), and line ranges. Pure text
+//! in, text out: no IO, no protocol types.
 //!
 //! Line endings are kept: in a CRLF note, inserted text gets CRLF too.
 
 use std::fmt;
 use std::ops::Range;
 
-use super::key::heading_matches;
+use super::headings::{SectionError, resolve_section};
 use super::parse::parse_text;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,14 +109,8 @@ pub enum EditError {
         count: usize,
         lines: Vec<usize>,
     },
-    SectionNotFound {
-        section: String,
-        headings: Vec<String>,
-    },
-    SectionAmbiguous {
-        section: String,
-        lines: Vec<usize>,
-    },
+    /// The section names no heading, or several.
+    Section(SectionError),
     LinesOutOfRange {
         from: usize,
         to: usize,
@@ -148,23 +143,12 @@ impl fmt::Display for EditError {
                  once, or set replace_all",
                 join(lines)
             ),
-            EditError::SectionNotFound { section, headings } if headings.is_empty() => {
-                write!(
-                    f,
-                    "no section {section:?}: the note has no headings; use append or a line operation"
-                )
+            EditError::Section(e @ SectionError::NotFound { sections, .. })
+                if sections.is_empty() =>
+            {
+                write!(f, "{e}; use append or a line operation")
             }
-            EditError::SectionNotFound { section, headings } => write!(
-                f,
-                "no section {section:?}; the note's headings are: {}. Address a nested one as \"Parent::Child\"",
-                headings.join(", ")
-            ),
-            EditError::SectionAmbiguous { section, lines } => write!(
-                f,
-                "section {section:?} matches headings on lines {}; name its parent as \"Parent::{section}\" \
-                 or use a line operation",
-                join(lines)
-            ),
+            EditError::Section(e) => write!(f, "{e}"),
             EditError::LinesOutOfRange {
                 from,
                 to,
@@ -451,70 +435,21 @@ pub struct SectionSpan {
     pub body: Range<usize>,
 }
 
-/// Finds `A::B::C`: each part a heading inside the previous one's section.
-/// Several headings matching the whole path is an error, not a guess.
+/// Finds a section by `Heading` or `A::B::C`, by the heading-path rules of
+/// [`super::headings`] (the ones `read_note` and links use). Several
+/// headings fitting equally well is an error, not a guess.
 pub fn find_section(text: &str, section: &str) -> Result<SectionSpan, EditError> {
     let note = parse_text("", text);
-    let headings = &note.headings;
-    let parts: Vec<&str> = section
-        .split("::")
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    let not_found = || EditError::SectionNotFound {
-        section: section.to_string(),
-        headings: headings
-            .iter()
-            .map(|h| format!("{} (line {})", h.text, h.line + 1))
-            .collect(),
-    };
-    if parts.is_empty() {
-        return Err(not_found());
-    }
-    // Every heading index whose ancestry matches the path.
-    let section_end = |i: usize| {
-        headings[i + 1..]
-            .iter()
-            .position(|h| h.level <= headings[i].level)
-            .map_or(headings.len(), |p| i + 1 + p)
-    };
-    let mut scopes: Vec<Range<usize>> = std::iter::once(0..headings.len()).collect();
-    let mut matches: Vec<usize> = Vec::new();
-    for (depth, part) in parts.iter().enumerate() {
-        matches = scopes
-            .iter()
-            .flat_map(|scope| {
-                scope
-                    .clone()
-                    .filter(|&i| heading_matches(&headings[i].text, part))
-            })
-            .collect();
-        matches.dedup();
-        if depth + 1 < parts.len() {
-            scopes = matches.iter().map(|&i| i + 1..section_end(i)).collect();
-        }
-    }
-    match matches.as_slice() {
-        [] => Err(not_found()),
-        [i] => {
-            let heading = &headings[*i];
-            // The heading's span may or may not include its line break.
-            let last = (heading.span.end as usize)
-                .saturating_sub(1)
-                .max(heading.span.start as usize);
-            let body_start = last + text[last..].find('\n').map_or(text.len() - last, |n| n + 1);
-            let end = (note.section_span(*i).end as usize).max(body_start);
-            Ok(SectionSpan {
-                heading_start: heading.span.start as usize,
-                body: body_start..end,
-            })
-        }
-        many => Err(EditError::SectionAmbiguous {
-            section: section.to_string(),
-            lines: many
-                .iter()
-                .map(|&i| headings[i].line as usize + 1)
-                .collect(),
-        }),
-    }
+    let i = resolve_section(&note, section).map_err(EditError::Section)?;
+    let heading = &note.headings[i];
+    // The heading's span may or may not include its line break.
+    let last = (heading.span.end as usize)
+        .saturating_sub(1)
+        .max(heading.span.start as usize);
+    let body_start = last + text[last..].find('\n').map_or(text.len() - last, |n| n + 1);
+    let end = (note.section_span(i).end as usize).max(body_start);
+    Ok(SectionSpan {
+        heading_start: heading.span.start as usize,
+        body: body_start..end,
+    })
 }

@@ -6,6 +6,7 @@
 pub mod complete;
 pub mod edit;
 pub mod frontmatter;
+pub mod headings;
 pub mod index;
 pub mod key;
 pub mod note;
@@ -19,7 +20,7 @@ pub mod symbols;
 pub use index::{LinkRef, NoteId, VaultIndex};
 pub use note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, TagUse};
 pub use parse::parse_note;
-pub use resolve::{FragmentTarget, Resolution, resolve_fragment};
+pub use resolve::{FragmentLookup, FragmentTarget, Resolution, lookup_fragment, resolve_fragment};
 
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use super::index::{LinkRef, NoteId, VaultIndex};
 use super::key::{name_key, path_key};
 use super::note::{Link, Note, Span};
-use super::resolve::{FragmentTarget, Resolution, resolve_fragment};
+use super::resolve::{FragmentLookup, FragmentTarget, Resolution, lookup_fragment};
 
 /// Supplies a note's current text by vault path (disk, or an open buffer).
 pub trait TextSource {
@@ -212,8 +212,12 @@ pub fn line_context(text: &str, span: &Span, max: usize) -> String {
 pub struct OutLink {
     pub link: u32,
     pub resolution: Resolution,
-    /// For a link with a fragment into a note: whether the fragment exists.
+    /// For a link with a fragment into a note: what the fragment names
+    /// (for an ambiguous heading path, the first candidate).
     pub fragment: Option<FragmentTarget>,
+    /// When the fragment's heading path fits several headings of the
+    /// target: all of them, in document order; else empty.
+    pub fragment_candidates: Vec<usize>,
 }
 
 pub fn outgoing(index: &VaultIndex, source: NoteId) -> Vec<OutLink> {
@@ -223,11 +227,15 @@ pub fn outgoing(index: &VaultIndex, source: NoteId) -> Vec<OutLink> {
         .enumerate()
         .map(|(i, link)| {
             let resolution = index.resolve_link(source, link);
-            let fragment = fragment_target(index, &resolution, link);
+            let (fragment, fragment_candidates) = match fragment_target(index, &resolution, link) {
+                Some(found) => (Some(found.target), found.ambiguous),
+                None => (None, Vec::new()),
+            };
             OutLink {
                 link: i as u32,
                 resolution,
                 fragment,
+                fragment_candidates,
             }
         })
         .collect()
@@ -237,10 +245,10 @@ fn fragment_target(
     index: &VaultIndex,
     resolution: &Resolution,
     link: &Link,
-) -> Option<FragmentTarget> {
+) -> Option<FragmentLookup> {
     let fragment = link.fragment.as_deref()?;
     let target = resolution.note()?;
-    Some(resolve_fragment(index.note(target), fragment))
+    Some(lookup_fragment(index.note(target), fragment))
 }
 
 /// A node of a link graph: a note, or a target that does not exist yet.
@@ -369,6 +377,14 @@ pub enum Problem {
         link: LinkRef,
         target: NoteId,
     },
+    /// A `#A#B` fragment that several headings of `target` fit equally
+    /// well (indices into its `headings`, in document order); the link
+    /// leads to the first.
+    AmbiguousFragment {
+        link: LinkRef,
+        target: NoteId,
+        candidates: Vec<usize>,
+    },
     /// A diagnostic from parsing (invalid UTF-8, malformed YAML, duplicate
     /// block id).
     Parse {
@@ -382,7 +398,8 @@ impl Problem {
         match self {
             Problem::UnresolvedLink { link }
             | Problem::AmbiguousLink { link, .. }
-            | Problem::BrokenFragment { link, .. } => link.source,
+            | Problem::BrokenFragment { link, .. }
+            | Problem::AmbiguousFragment { link, .. } => link.source,
             Problem::Parse { note, .. } => *note,
         }
     }
@@ -392,7 +409,8 @@ impl Problem {
         match self {
             Problem::UnresolvedLink { link }
             | Problem::AmbiguousLink { link, .. }
-            | Problem::BrokenFragment { link, .. } => index.link(*link).line,
+            | Problem::BrokenFragment { link, .. }
+            | Problem::AmbiguousFragment { link, .. } => index.link(*link).line,
             Problem::Parse { note, index: i } => index.note(*note).diagnostics[*i].line,
         }
     }
@@ -417,6 +435,7 @@ pub fn check(index: &VaultIndex, path_prefix: &str) -> Vec<Problem> {
                 source: id,
                 link: out.link,
             };
+            let target = out.resolution.note();
             match out.resolution {
                 Resolution::Unresolved => problems.push(Problem::UnresolvedLink { link }),
                 Resolution::Ambiguous { chosen, candidates } => {
@@ -428,10 +447,17 @@ pub fn check(index: &VaultIndex, path_prefix: &str) -> Vec<Problem> {
                 }
                 _ => {}
             }
-            if let (Some(FragmentTarget::Missing), Some(target)) =
-                (out.fragment, index.resolve_ref(link).note())
-            {
+            let Some(target) = target else {
+                continue;
+            };
+            if out.fragment == Some(FragmentTarget::Missing) {
                 problems.push(Problem::BrokenFragment { link, target });
+            } else if !out.fragment_candidates.is_empty() {
+                problems.push(Problem::AmbiguousFragment {
+                    link,
+                    target,
+                    candidates: out.fragment_candidates,
+                });
             }
         }
     }

@@ -8,9 +8,13 @@
 //!    F, else the shortest path, else the first by path (ambiguous).
 //! 3. Else a note whose alias or title is T (same tie-break).
 //! 4. Else an attachment with that path or name; else unresolved.
+//!
+//! A fragment names a block (`#^id`) or a heading path (`#A#B`), resolved
+//! by the rules of [`super::headings`], shared with the tools' sections.
 
+use super::headings::{HeadingMatch, find_heading, fragment_parts};
 use super::index::{NoteId, VaultIndex};
-use super::key::{FragmentKey, join_relative, path_key};
+use super::key::{join_relative, path_key};
 use super::note::{LinkKind, Note, folder_of};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,35 +160,52 @@ impl VaultIndex {
     }
 }
 
-/// Resolves a fragment inside a note: `^id` to a block, `H1#H2` by walking
-/// nested headings, a heading by its text or its slug.
+/// What a fragment names in a note, with every candidate when its heading
+/// path fits several headings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FragmentLookup {
+    /// Where the link leads: for an ambiguous heading path, the first
+    /// candidate in document order.
+    pub target: FragmentTarget,
+    /// The headings an ambiguous heading path fits, in document order (two
+    /// or more); empty otherwise.
+    pub ambiguous: Vec<usize>,
+}
+
+/// Resolves a fragment inside a note: `^id` to a block; `H1#H2` and
+/// `Heading` (text or slug) to a heading by the heading-path rules of
+/// [`super::headings`]. An ambiguous heading path leads to its first
+/// candidate; [`lookup_fragment`] tells the candidates.
 pub fn resolve_fragment(note: &Note, fragment: &str) -> FragmentTarget {
+    lookup_fragment(note, fragment).target
+}
+
+/// [`resolve_fragment`], with the candidates of an ambiguous heading path.
+pub fn lookup_fragment(note: &Note, fragment: &str) -> FragmentLookup {
     let fragment = fragment.trim();
     if let Some(id) = fragment.strip_prefix('^') {
-        return note
+        let target = note
             .blocks
             .iter()
             .position(|b| b.id.eq_ignore_ascii_case(id.trim()))
             .map_or(FragmentTarget::Missing, FragmentTarget::Block);
-    }
-    let mut scope = 0..note.headings.len();
-    let mut found = None;
-    for part in fragment.split('#').map(str::trim).filter(|p| !p.is_empty()) {
-        let wanted = FragmentKey::new(part);
-        let Some(index) = scope
-            .clone()
-            .find(|&i| wanted.matches(&note.headings[i].text))
-        else {
-            return FragmentTarget::Missing;
+        return FragmentLookup {
+            target,
+            ambiguous: Vec::new(),
         };
-        found = Some(index);
-        // The next part must be inside this heading's section.
-        let level = note.headings[index].level;
-        let end = note.headings[index + 1..]
-            .iter()
-            .position(|h| h.level <= level)
-            .map_or(note.headings.len(), |p| index + 1 + p);
-        scope = index + 1..end;
     }
-    found.map_or(FragmentTarget::Missing, FragmentTarget::Heading)
+    match find_heading(note, &fragment_parts(fragment)) {
+        HeadingMatch::Found(i) => FragmentLookup {
+            target: FragmentTarget::Heading(i),
+            ambiguous: Vec::new(),
+        },
+        HeadingMatch::Ambiguous(candidates) => FragmentLookup {
+            target: FragmentTarget::Heading(candidates[0]),
+            ambiguous: candidates,
+        },
+        HeadingMatch::Missing => FragmentLookup {
+            target: FragmentTarget::Missing,
+            ambiguous: Vec::new(),
+        },
+    }
 }

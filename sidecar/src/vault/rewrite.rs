@@ -15,12 +15,13 @@ use std::fmt;
 use std::ops::Range;
 
 use super::complete::{encode_path, relative_path};
+use super::headings::{find_heading, fragment_parts, heading_steps};
 use super::index::{NoteId, VaultIndex};
-use super::key::{heading_key, heading_matches, name_key, path_key, slug};
+use super::key::{heading_key, name_key, path_key, slug};
 use super::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
 use super::parse::parse_text;
 use super::query::TextSource;
-use super::resolve::{FragmentTarget, Resolution, resolve_fragment};
+use super::resolve::Resolution;
 
 /// Replace the bytes `range` of a note's text by `new_text`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -565,34 +566,21 @@ pub fn rename_heading(
     Ok(collector.finish(Vec::new(), Vec::new()))
 }
 
-/// Which `#`-separated part of `fragment` names heading `heading` of
-/// `note`, walking nested headings as the resolver does.
+/// Which `#`-separated part of `fragment` (counting empty parts, as
+/// [`nth_part`] does) names heading `heading` of `note` on the way to the
+/// heading the fragment leads to, by the heading-path rules every link
+/// resolves with. `None` when the fragment does not lead through it.
 fn fragment_part_naming(note: &Note, fragment: &str, heading: usize) -> Option<usize> {
-    let mut scope = 0..note.headings.len();
-    let mut found = None;
-    for (i, part) in fragment.split('#').enumerate() {
-        let part = part.trim();
-        if part.is_empty() {
-            continue;
-        }
-        let index = scope
-            .clone()
-            .find(|&h| heading_matches(&note.headings[h].text, part))?;
-        if index == heading {
-            found = Some(i);
-        }
-        let level = note.headings[index].level;
-        let end = note.headings[index + 1..]
-            .iter()
-            .position(|h| h.level <= level)
-            .map_or(note.headings.len(), |p| index + 1 + p);
-        scope = index + 1..end;
-    }
-    // Only a fragment that resolves as a whole counts.
-    match resolve_fragment(note, fragment) {
-        FragmentTarget::Heading(_) => found,
-        _ => None,
-    }
+    let parts = fragment_parts(fragment);
+    let target = find_heading(note, &parts).first()?;
+    let steps = heading_steps(note, &parts, target)?;
+    let step = steps.iter().position(|&s| s == heading)?;
+    fragment
+        .split('#')
+        .enumerate()
+        .filter(|(_, part)| !part.trim().is_empty())
+        .nth(step)
+        .map(|(i, _)| i)
 }
 
 /// The byte range of the `n`th `#`-separated part of `range`, trimmed.

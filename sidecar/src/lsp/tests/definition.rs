@@ -136,3 +136,38 @@ async fn hover_previews_targets_sections_blocks_and_counts_links() {
         json!({"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 11}})
     );
 }
+
+/// Regression (issue 15): `[[N#A#C]]` with `# A / ## B / ### C / ## C` went
+/// to the `### C` (the first `C` inside `A`); the exact path names the
+/// direct child, as `read_note` and `edit_note` read `A::C`. `[[N#C]]` fits
+/// both: definition offers both, hover says so and leads to the first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heading_paths_lead_to_the_direct_child_and_offer_every_candidate() {
+    let client = TestClient::start(
+        "//- /N.md\n# A\n## B\n### C\n## C\n//- /S.md\n[[N#A#C]] [[N#C]] [[N#B#C]] [[N#a#b#c]]\n",
+    )
+    .await;
+    let s = "S.md";
+    assert_eq!(
+        definition(&client, s, "[[N#A#$0C]]").await,
+        ["N.md:3:0-3:4"]
+    );
+    assert_eq!(
+        definition(&client, s, "[[N#$0C]]").await,
+        ["N.md:2:0-2:5", "N.md:3:0-3:4"]
+    );
+    assert_eq!(
+        definition(&client, s, "[[N#B#$0C]]").await,
+        ["N.md:2:0-2:5"]
+    );
+    assert_eq!(
+        definition(&client, s, "[[N#a#b#$0c]]").await,
+        ["N.md:2:0-2:5"]
+    );
+    let shown = hover(&client, s, "[[N#$0C]]").await;
+    assert!(
+        shown.contains("Ambiguous heading: `#A#B#C`, `#A#C` fit; this is the first.")
+            && shown.contains("### C"),
+        "{shown}"
+    );
+}

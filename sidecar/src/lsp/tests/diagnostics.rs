@@ -75,3 +75,39 @@ async fn severities_come_from_the_config_and_other_notes_refresh_diagnostics() {
         .await;
     client.diagnostics("a.md", |d| d.len() == 1).await;
 }
+
+/// Regression (issue 15): a fragment several headings fit went silently to
+/// the first; it is now reported, with the `ambiguous` severity, listing
+/// every full path. The exact path `#A#C` (the direct child) is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ambiguous_heading_fragments_are_reported_with_every_path() {
+    let client = TestClient::start(
+        "//- /N.md\n# A\n## B\n### C\n## C\n//- /S.md\n[[N#A#C]] [[N#C]] [[#x]] [[N#B#C]]\n# x\n## x\n",
+    )
+    .await;
+    client.open("S.md").await;
+    let diagnostics = client.diagnostics("S.md", |d| !d.is_empty()).await;
+    expect![[r#"
+        [
+            "0:10-0:17 sev2 ambiguous-fragment ambiguous heading: `#C` fits 2 headings in N.md: `#A#B#C` (line 3), `#A#C` (line 4); it leads to the first. Write the full path",
+        ]
+    "#]]
+    .assert_debug_eq(&show(&diagnostics));
+    assert_eq!(
+        diagnostics[0]["data"]["candidates"],
+        serde_json::json!(["#A#B#C", "#A#C"])
+    );
+    // The severity is the `ambiguous` one.
+    let client = TestClient::start(
+        "//- /.weft.toml\n[diagnostics]\nambiguous = \"hint\"\n//- /N.md\n# A\n## C\n# B\n## C\n//- /S.md\n[[N#C]]\n",
+    )
+    .await;
+    client.open("S.md").await;
+    let diagnostics = client.diagnostics("S.md", |d| !d.is_empty()).await;
+    assert_eq!(
+        show(&diagnostics),
+        [
+            "0:0-0:7 sev4 ambiguous-fragment ambiguous heading: `#C` fits 2 headings in N.md: `#A#C` (line 2), `#B#C` (line 4); it leads to the first. Write the full path"
+        ]
+    );
+}

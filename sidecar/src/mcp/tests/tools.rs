@@ -146,16 +146,16 @@ async fn read_note_sections_paging_and_several_notes() {
         .err("read_note", json!({"path": "Hub", "section": "Nowhere"}))
         .await;
     assert!(
-        e.contains("has no section `Nowhere`") && e.contains("`The Hub::Details::Deep`"),
+        e.contains("no section `Nowhere`") && e.contains("`The Hub::Details::Deep`"),
         "{e}"
     );
     let e = s
         .err("read_note", json!({"path": "dup", "section": "Notes"}))
         .await;
     assert!(
-        e.contains("matches 2 sections")
-            && e.contains("`A::Notes` (L2)")
-            && e.contains("`B::Notes` (L5)"),
+        e.contains("section `Notes` is ambiguous")
+            && e.contains("`A::Notes` (line 2)")
+            && e.contains("`B::Notes` (line 5)"),
         "{e}"
     );
     let (_, v) = s

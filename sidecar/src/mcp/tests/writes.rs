@@ -685,7 +685,7 @@ async fn daily_note_is_made_from_the_template_and_takes_section_ops() {
             json!({"date": "2024-03-09", "op": "append_section", "section": "Dreams", "content": "x"}),
         )
         .await;
-    assert!(text.contains("no section \"Dreams\""), "{text}");
+    assert!(text.contains("no section `Dreams`"), "{text}");
     let text = s
         .refused("daily_note", json!({"date": "2024-13-45", "content": "x"}))
         .await;
@@ -844,5 +844,98 @@ async fn writes_wait_for_indexing_or_refuse_clearly() {
     assert!(
         text.contains("still being indexed") && text.contains("Retry"),
         "{text}"
+    );
+}
+
+/// Regression (issue 15): `read_note`'s `section` and `edit_note`'s section
+/// ops resolved `A::B` by different rules, and with `# A / ## B / ### C /
+/// ## C` the direct child `A::C` was "ambiguous" in both. One resolver now:
+/// each path names the same heading for both tools, their errors list the
+/// same full paths, and `check_vault` reports a link fragment that fits
+/// several headings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_note_and_edit_note_name_the_same_sections() {
+    let s = session(
+        "//- /n.md\n# A\n## B\n### C\nin b\n## C\nin a\n## Next Steps\n//- /links.md\n[[n#C]] [[n#A#C]] [[n#B#C]]\n",
+    )
+    .await;
+    let (_, v) = s
+        .ok("read_note", json!({"path": "n", "section": "A::C"}))
+        .await;
+    assert_eq!(v["notes"][0]["section"], "A::C");
+    assert_eq!(v["notes"][0]["content"], "## C\nin a\n");
+
+    // `C` alone fits two headings: both tools refuse and list both paths.
+    let ambiguous =
+        "section `C` is ambiguous: `A::B::C` (line 3), `A::C` (line 5); name the full path";
+    let by_read = s
+        .err("read_note", json!({"path": "n", "section": "C"}))
+        .await;
+    assert!(by_read.contains(ambiguous), "{by_read}");
+    let by_edit = s
+        .refused(
+            "edit_note",
+            json!({"path": "n", "ops": [{"op": "replace_section", "section": "C", "content": "x"}]}),
+        )
+        .await;
+    assert!(by_edit.contains(ambiguous), "{by_edit}");
+    // A missing one: both list every section by its path.
+    for text in [
+        s.err("read_note", json!({"path": "n", "section": "A::D"}))
+            .await,
+        s.refused(
+            "edit_note",
+            json!({"path": "n", "ops": [{"op": "delete_section", "section": "A::D"}]}),
+        )
+        .await,
+    ] {
+        assert!(
+            text.contains("no section `A::D`; the note's sections are `A` (line 1), `A::B` (line 2), `A::B::C` (line 3), `A::C` (line 5), `A::Next Steps` (line 7)"),
+            "{text}"
+        );
+    }
+
+    // A fragment that fits both is an ambiguous link; the exact path is not.
+    let (text, v) = s.ok("check_vault", json!({"kinds": ["ambiguous"]})).await;
+    assert_eq!(v["total"], 1, "{text}");
+    assert!(
+        text.contains(
+            "`links` L1: `[[n#C]]`: `#C` fits 2 headings of `n`: `#A#B#C` (L3), `#A#C` (L5); it leads to the first."
+        ) && text.contains("Fix: Write the full path of the heading you mean: `#A#B#C` or `#A#C`."),
+        "{text}"
+    );
+
+    // Each path names one heading: edit_note marks it, and read_note reads
+    // that very section with the mark under its heading.
+    let cases = [
+        ("A::C", "A::C", "## C"),
+        ("A::B::C", "A::B::C", "### C"),
+        ("B::C", "A::B::C", "### C"),
+        ("a::b::c", "A::B::C", "### C"),
+        ("a::next-steps", "A::Next Steps", "## Next Steps"),
+        ("Next Steps", "A::Next Steps", "## Next Steps"),
+        ("b", "A::B", "## B"),
+    ];
+    for (i, (section, full, heading)) in cases.into_iter().enumerate() {
+        let mark = format!("mark {i}");
+        s.ok(
+            "edit_note",
+            json!({"path": "n", "ops": [{"op": "prepend_section", "section": section, "content": mark}]}),
+        )
+        .await;
+        let (_, v) = s
+            .ok("read_note", json!({"path": "n", "section": section}))
+            .await;
+        let note = &v["notes"][0];
+        assert_eq!(note["section"], full, "{section}");
+        let content = note["content"].as_str().unwrap();
+        assert!(
+            content.starts_with(&format!("{heading}\n{mark}\n")),
+            "{section}: {content:?}"
+        );
+    }
+    assert_eq!(
+        read(&s, "n.md"),
+        "# A\n## B\nmark 6\n### C\nmark 3\nmark 2\nmark 1\nin b\n## C\nmark 0\nin a\n## Next Steps\nmark 5\nmark 4\n"
     );
 }

@@ -95,7 +95,7 @@ fn errors_create_nothing() {
         ))
     });
     assert!(
-        error.to_string().contains("no section \"Missing\""),
+        error.to_string().contains("no section `Missing`"),
         "{error}"
     );
 

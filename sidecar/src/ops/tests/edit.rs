@@ -88,7 +88,7 @@ fn every_failed_edit_leaves_the_note_untouched() {
                 section: "Missing".into(),
                 content: "x".into(),
             },
-            "the note's headings are: Plan (line 4), Next (line 6), Done (line 9)",
+            "the note's sections are `Plan` (line 4), `Plan::Next` (line 6), `Plan::Done` (line 9)",
         ),
         (
             "dup",
@@ -96,7 +96,7 @@ fn every_failed_edit_leaves_the_note_untouched() {
                 section: "X".into(),
                 content: "x".into(),
             },
-            "matches headings on lines 2, 4",
+            "section `X` is ambiguous: `A::X` (line 2), `B::X` (line 4)",
         ),
         (
             "plan",

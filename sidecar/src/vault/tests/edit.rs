@@ -73,26 +73,26 @@ fn section_errors_list_headings_and_lines() {
             section: s("Next"),
             content: s("x"),
         }],
-        expect![[
-            r#"op 0 failed: section "Next" matches headings on lines 8, 23; name its parent as "Parent::Next" or use a line operation"#
-        ]],
+        expect![
+            "op 0 failed: section `Next` is ambiguous: `Plan::Next` (line 8), `Notes::Next` (line 23); name the full path"
+        ],
     );
     check(
         NOTE,
         vec![EditOp::DeleteSection {
             section: s("Plan::Nope"),
         }],
-        expect![[
-            r#"op 0 failed: no section "Plan::Nope"; the note's headings are: Plan (line 4), Next (line 8), Later (line 13), Detail (line 17), Notes (line 21), Next (line 23). Address a nested one as "Parent::Child""#
-        ]],
+        expect![
+            "op 0 failed: no section `Plan::Nope`; the note's sections are `Plan` (line 4), `Plan::Next` (line 8), `Plan::Later` (line 13), `Plan::Later::Detail` (line 17), `Notes` (line 21), `Notes::Next` (line 23). Name one by its heading or its full path `Parent::Child`"
+        ],
     );
     // Headings inside code blocks are not sections.
     check(
         "```\n# Fake\n```\n",
         vec![EditOp::DeleteSection { section: s("Fake") }],
-        expect![[
-            r#"op 0 failed: no section "Fake": the note has no headings; use append or a line operation"#
-        ]],
+        expect![
+            "op 0 failed: no section `Fake`: the note has no headings; use append or a line operation"
+        ],
     );
 }
 

@@ -163,6 +163,7 @@ dup ^id
             query::Problem::UnresolvedLink { .. } => "unresolved",
             query::Problem::AmbiguousLink { .. } => "ambiguous",
             query::Problem::BrokenFragment { .. } => "fragment",
+            query::Problem::AmbiguousFragment { .. } => "ambiguous fragment",
             query::Problem::Parse { .. } => "parse",
         })
         .collect();

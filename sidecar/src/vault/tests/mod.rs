@@ -3,6 +3,7 @@
 mod complete;
 mod edit;
 mod frontmatter;
+mod headings;
 mod index;
 mod parse;
 mod resolve;

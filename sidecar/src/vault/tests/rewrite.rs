@@ -190,6 +190,54 @@ fn renaming_headings_blocks_and_tags() {
     assert!(rename_heading(&index, index.id_of("n").unwrap(), 1, "a#b", &none).is_err());
 }
 
+/// Regression (issue 15): renames found the heading a fragment part names
+/// by walking "first match inside the section", so renaming `### C` in
+/// `# A / ## B / ### C / ## C` rewrote `[[n#A#C]]`, which names the `## C`.
+/// Renames now ask the resolver every link uses.
+#[test]
+fn renaming_a_heading_rewrites_only_the_fragments_that_lead_through_it() {
+    let src = "//- /n.md\n# A\n## B\n### C\n## C\n//- /m.md\n[[n#A#C]] [[n#A#B#C]] [[n#B#C]] [[n#C]] [[n#a#c|x]]\n";
+    check(
+        src,
+        |index, texts| rename_heading(index, index.id_of("n").unwrap(), 2, "Deep", texts).unwrap(),
+        expect![[r#"
+            --- m.md
+            [[n#A#C]] [[n#A#B#Deep]] [[n#B#Deep]] [[n#Deep]] [[n#a#c|x]]
+            --- n.md
+            # A
+            ## B
+            ### Deep
+            ## C
+        "#]],
+    );
+    check(
+        src,
+        |index, texts| rename_heading(index, index.id_of("n").unwrap(), 3, "Near", texts).unwrap(),
+        expect![[r#"
+            --- m.md
+            [[n#A#Near]] [[n#A#B#C]] [[n#B#C]] [[n#C]] [[n#a#Near|x]]
+            --- n.md
+            # A
+            ## B
+            ### C
+            ## Near
+        "#]],
+    );
+    check(
+        src,
+        |index, texts| rename_heading(index, index.id_of("n").unwrap(), 0, "Top", texts).unwrap(),
+        expect![[r#"
+            --- m.md
+            [[n#Top#C]] [[n#Top#B#C]] [[n#B#C]] [[n#C]] [[n#Top#c|x]]
+            --- n.md
+            # Top
+            ## B
+            ### C
+            ## C
+        "#]],
+    );
+}
+
 /// Regression: the parser places a frontmatter tag `t` inside the key
 /// `tags:` itself; a rename once wrote `topicags:`. Frontmatter tags are
 /// now found as whole tokens of the value, in every YAML form.
