@@ -4,6 +4,7 @@
 //! `io` loads and watches a vault on disk; `cli` is the command line face.
 //! Protocol faces (`lsp`, `mcp`) are thin adapters over `vault`.
 
+pub mod access;
 pub mod cli;
 pub mod config;
 #[cfg(unix)]

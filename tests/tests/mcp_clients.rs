@@ -362,3 +362,61 @@ fn the_file_system_root_is_refused_with_a_clear_message() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(sandbox.stop_daemons(), 0, "no daemon for `/`");
 }
+
+/// Issue 15: with `[agent] deny`, nothing of a denied note — its name,
+/// title, headings, tags, aliases, words, properties, block ids, the notes
+/// it alone links to, its attachments — reaches the agent through any tool,
+/// prompt, resource or completion of the official Python SDK (regression:
+/// `weft://tags` listed its tags, `weft://index` named it as a visible
+/// note's outlink, a graph walked through it, related notes cited it).
+#[test]
+fn a_denied_note_leaks_through_no_answer_to_the_python_sdk() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(
+        "
+//- /.weft.toml
+[agent]
+deny = [\"private/\"]
+//- /Hub.md
+---
+tags: [topic, shared]
+---
+# The Hub
+Alpha words. See [[Plan]].
+//- /Plan.md
+# Plan
+Alpha plan, linking [[Hub]] and [[Side Door]].
+//- /private/quokka-den.md
+---
+aliases: [Dingo Alias, Side Door]
+tags: [platypustag, shared]
+kookaburra_key: cassowary value
+---
+# Wombat Plans
+Alpha bilbywordsecret, about [[Hub]] and [[Plan]] and [[Taipan Missing]] #echidnatag
+## Numbat heading
+Body. ^wallabyblock
+![[koala.png]]
+//- /private/koala.png
+png
+",
+    );
+    let secrets = [
+        "quokka", "wombat", "numbat", "echidna", "platypus", "dingo", "bilby", "kookaburra",
+        "cassowary", "wallaby", "taipan", "koala",
+    ];
+    let output = sandbox
+        .command(python())
+        .arg(script("privacy_sweep.py"))
+        .arg(weft_bin())
+        .arg(vault.path())
+        .args(secrets)
+        .output()
+        .expect("run the Python MCP client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}\n{stdout}");
+    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(report["answers"].as_u64().unwrap() > 40, "{report}");
+    sandbox.stop_daemons();
+}

@@ -4,6 +4,8 @@
 //!
 //! Must not know any single tool's parameters.
 
+use std::collections::HashMap;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -12,8 +14,34 @@ use super::state::McpState;
 use crate::search::dates::format_time;
 use crate::search::find::{cursor_for, fingerprint, offset_of};
 use crate::search::index::tag_key;
-use crate::vault::query::{Lookup, lookup};
+use crate::vault::query::{Lookup, Stats, lookup, stats_of};
+use crate::vault::index::{TagStat, count_tags};
 use crate::vault::{LinkRef, Note, NoteId, VaultIndex};
+
+/// The vault's tags as the agent may see them: the index's own counts when
+/// the policy hides nothing, else counted over the visible notes alone (a
+/// tag only hidden notes carry does not exist for the agent).
+pub fn visible_tags<'a>(
+    policy: &super::policy::Policy,
+    index: &'a VaultIndex,
+) -> std::borrow::Cow<'a, HashMap<Box<str>, TagStat>> {
+    if !policy.restricts() {
+        return std::borrow::Cow::Borrowed(index.tags());
+    }
+    let mut tags: HashMap<Box<str>, TagStat> = HashMap::new();
+    for (_, note) in index.notes().filter(|(_, n)| policy.visible(&n.path)) {
+        count_tags(&mut tags, note);
+    }
+    std::borrow::Cow::Owned(tags)
+}
+
+/// Vault counts as the agent may see them (see [`stats_of`]).
+pub fn visible_stats(policy: &super::policy::Policy, index: &VaultIndex) -> Stats {
+    match policy.restricts() {
+        false => stats_of(index, None),
+        true => stats_of(index, Some(&|path: &str| policy.visible(path))),
+    }
+}
 
 /// A note as answers list it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -113,7 +141,7 @@ pub fn find_target(
         Lookup::Found(id) => {
             let note = index.note(id);
             if !policy.visible(&note.path) {
-                return Err(ToolError::new(policy.hidden_message(note.id())));
+                return Err(ToolError::new(policy.hidden_message(&note.path, &name)));
             }
             Ok(Target::Note(id))
         }

@@ -228,12 +228,15 @@ pub fn run(state: &McpState, args: GetContextArgs) -> ToolResult {
                 "`around`: no note `{name}` exists yet."
             )));
         };
+        let policy = state.policy();
+        let hidden = |id: NoteId| !policy.visible(&index.note(id).path);
         let graph = walk(
             &index,
             GraphNode::Note(center),
             Direction::Both,
             depth,
             top_k * 4 + 1,
+            &hidden,
         );
         for (node, distance) in graph.nodes {
             let GraphNode::Note(id) = node else { continue };

@@ -284,7 +284,8 @@ pub fn run(state: &McpState, args: GetLinksArgs) -> ToolResult {
             LinkDirection::Out => Direction::Out,
             LinkDirection::Both => Direction::Both,
         };
-        let graph = walk(&index, start, walk_direction, depth, limit);
+        let hidden = |id: crate::vault::NoteId| !policy.visible(&index.note(id).path);
+        let graph = walk(&index, start, walk_direction, depth, limit, &hidden);
         out.truncated = graph.truncated;
         let shown: Vec<Option<usize>> = {
             let mut next = 0;

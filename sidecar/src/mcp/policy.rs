@@ -7,8 +7,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-
+use crate::access::Access;
 use crate::config::AgentConfig;
 use crate::vault::VaultIndex;
 
@@ -67,15 +66,13 @@ pub fn class_of(tool: &str) -> ToolClass {
     }
 }
 
-/// The access rules of one server.
+/// The access rules of one server: the tool profile over the vault's one
+/// [`Access`] (the same rules the write operations apply).
 pub struct Policy {
     pub tools: ToolSet,
     /// Set by `--read-only` or `[agent] read_only`.
     pub read_only: bool,
-    allow: Option<Gitignore>,
-    deny: Option<Gitignore>,
-    pub allow_globs: Vec<String>,
-    pub deny_globs: Vec<String>,
+    pub access: Access,
     /// Hidden paths by index generation, for filtering queries.
     hidden: Mutex<Option<(u64, Arc<Vec<String>>)>>,
 }
@@ -85,8 +82,7 @@ impl std::fmt::Debug for Policy {
         f.debug_struct("Policy")
             .field("tools", &self.tools)
             .field("read_only", &self.read_only)
-            .field("allow", &self.allow_globs)
-            .field("deny", &self.deny_globs)
+            .field("access", &self.access)
             .finish()
     }
 }
@@ -94,25 +90,12 @@ impl std::fmt::Debug for Policy {
 impl Policy {
     pub fn new(root: &Path, agent: &AgentConfig, tools: ToolSet, read_only: bool) -> Policy {
         let read_only = read_only || agent.read_only;
-        let build = |globs: &[String]| -> Option<Gitignore> {
-            if globs.is_empty() {
-                return None;
-            }
-            let mut builder = GitignoreBuilder::new(root);
-            for glob in globs {
-                if let Err(e) = builder.add_line(None, glob) {
-                    tracing::warn!("agent path glob `{glob}` skipped: {e}");
-                }
-            }
-            builder.build().ok()
-        };
+        let mut access = Access::new(root, agent);
+        access.read_only = read_only;
         Policy {
             tools: if read_only { ToolSet::Read } else { tools },
             read_only,
-            allow: build(&agent.allow),
-            deny: build(&agent.deny),
-            allow_globs: agent.allow.clone(),
-            deny_globs: agent.deny.clone(),
+            access,
             hidden: Mutex::new(None),
         }
     }
@@ -143,26 +126,12 @@ impl Policy {
 
     /// Whether the agent may see the note or file at this vault path.
     pub fn visible(&self, path: &str) -> bool {
-        if self.allow.is_none() && self.deny.is_none() {
-            return true;
-        }
-        let path = path.trim_start_matches('/');
-        if let Some(allow) = &self.allow
-            && !allow.matched_path_or_any_parents(path, false).is_ignore()
-        {
-            return false;
-        }
-        if let Some(deny) = &self.deny
-            && deny.matched_path_or_any_parents(path, false).is_ignore()
-        {
-            return false;
-        }
-        true
+        self.access.visible(path)
     }
 
     /// Whether any path is hidden at all.
     pub fn restricts(&self) -> bool {
-        self.allow.is_some() || self.deny.is_some()
+        self.access.restricts()
     }
 
     /// The vault paths of hidden notes (as indexed), cached per index
@@ -189,19 +158,13 @@ impl Policy {
         paths
     }
 
-    /// The sentence explaining a hidden path.
-    pub fn hidden_message(&self, path: &str) -> String {
-        let rule = if self.deny.as_ref().is_some_and(|d| {
-            d.matched_path_or_any_parents(path.trim_start_matches('/'), false)
-                .is_ignore()
-        }) {
-            "`[agent] deny`"
-        } else {
-            "`[agent] allow`"
-        };
-        format!(
-            "`{path}` is outside what this agent may access ({rule} in .weft.toml); ask the user if you need it."
-        )
+    /// The sentence explaining that `path` is hidden, naming `shown` (what
+    /// the agent gave, never where a name of its led).
+    pub fn hidden_message(&self, path: &str, shown: &str) -> String {
+        match self.access.refusal(path, false) {
+            Some(refusal) => self.access.hidden_message(shown, &refusal),
+            None => format!("`{shown}` is outside what this agent may access."),
+        }
     }
 }
 
@@ -223,8 +186,8 @@ mod tests {
         assert!(!policy.visible("notes/secret-plan.md"));
         assert!(
             policy
-                .hidden_message("private/x.md")
-                .contains("`[agent] deny`")
+                .hidden_message("private/x.md", "x")
+                .contains("`x` is outside what this agent may access (`[agent] deny`")
         );
         let open = Policy::new(
             Path::new("/vault"),

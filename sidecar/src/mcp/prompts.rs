@@ -11,6 +11,7 @@ use rmcp::model::{
     Prompt, PromptArgument, PromptMessage, Reference, Role,
 };
 
+use super::common::visible_tags;
 use super::format::ToolError;
 use super::state::McpState;
 use super::{get_context, get_links, list_notes, query, read_note, related_notes};
@@ -312,10 +313,10 @@ pub fn complete(
                 .map(|s| s.to_string())
                 .collect(),
             ("context", "topic") => {
+                let policy = state.policy();
                 let index = state.index();
                 let wanted = tag_key(&value);
-                let mut tags: Vec<(u32, String)> = index
-                    .tags()
+                let mut tags: Vec<(u32, String)> = visible_tags(&policy, &index)
                     .iter()
                     .filter(|(k, _)| k.starts_with(&wanted))
                     .map(|(_, t)| (t.notes, t.display().to_string()))

@@ -13,12 +13,13 @@ use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTempla
 use serde_json::{Value, json};
 
 use super::guide::GUIDE;
+use super::common::{visible_stats, visible_tags};
 use super::state::McpState;
 use crate::search::dates::now;
 use crate::search::names::match_names;
 use crate::vault::key::path_key;
 use crate::vault::note::is_note_path;
-use crate::vault::query::{Lookup, lookup, outgoing, stats};
+use crate::vault::query::{Lookup, lookup, outgoing};
 
 const NOTE_PREFIX: &str = "weft://note/";
 const FIXED: &[(&str, &str, &str, &str)] = &[
@@ -143,7 +144,7 @@ fn read_note(state: &McpState, uri: &str, rest: &str) -> Result<ReadResourceResu
     let note = index.note(id);
     if !policy.visible(&note.path) {
         return Err(McpError::invalid_params(
-            policy.hidden_message(note.id()),
+            policy.hidden_message(&note.path, &name),
             None,
         ));
     }
@@ -158,8 +159,9 @@ fn read_note(state: &McpState, uri: &str, rest: &str) -> Result<ReadResourceResu
 }
 
 fn stats_json(state: &McpState) -> Value {
+    let policy = state.policy();
     let index = state.index();
-    let s = stats(&index);
+    let s = visible_stats(&policy, &index);
     json!({
         "root": state.root().display().to_string(),
         "status": match state.phase() {
@@ -184,9 +186,9 @@ fn stats_json(state: &McpState) -> Value {
 }
 
 fn tags_json(state: &McpState) -> Value {
+    let policy = state.policy();
     let index = state.index();
-    let mut tags: Vec<(String, u32, u32)> = index
-        .tags()
+    let mut tags: Vec<(String, u32, u32)> = visible_tags(&policy, &index)
         .values()
         .map(|t| (t.display().to_string(), t.notes, t.uses))
         .collect();
@@ -209,9 +211,11 @@ fn index_json(state: &McpState) -> Value {
         let mut outlinks: Vec<String> = Vec::new();
         for o in outgoing(&index, id) {
             let link = &note.links[o.link as usize];
+            // A note the agent may not see is no answer to a link: the
+            // link shows as written, as an unresolved one does.
             let target = match o.resolution.note() {
-                Some(t) => index.note(t).id().to_string(),
-                None => path_key(link.target.trim_start_matches('/')),
+                Some(t) if policy.visible(&index.note(t).path) => index.note(t).id().to_string(),
+                _ => path_key(link.target.trim_start_matches('/')),
             };
             if target.is_empty() || outlinks.contains(&target) {
                 continue;

@@ -18,7 +18,7 @@ use super::server::Server;
 use super::state::{McpState, Phase};
 use crate::config::{HistoryMode, TagPolicy};
 use crate::search::dates::format_time;
-use crate::vault::query::stats;
+use super::common::visible_stats;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -147,7 +147,7 @@ impl Server {
 pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
     let policy = state.policy();
     let index = state.index();
-    let s = stats(&index);
+    let s = visible_stats(&policy, &index);
     drop(index);
     let (phase, error) = match state.phase() {
         Phase::Loading => ("loading", None),
@@ -195,8 +195,8 @@ pub fn run(state: &McpState, offered_tools: Vec<String>) -> ToolResult {
             tools: policy.tools.as_str().into(),
             read_only: policy.read_only,
             offered_tools,
-            allow: policy.allow_globs.clone(),
-            deny: policy.deny_globs.clone(),
+            allow: policy.access.allow_globs.clone(),
+            deny: policy.access.deny_globs.clone(),
             tag_policy: match config.tags.policy {
                 TagPolicy::Open => "open",
                 TagPolicy::Existing => "existing",

@@ -102,7 +102,7 @@ pub fn history_note(state: &McpState, input: &str, what: &str) -> Result<History
         format!("{path}.md")
     };
     if !policy.visible(&file) {
-        return Err(ToolError::new(policy.hidden_message(&file)));
+        return Err(ToolError::new(policy.hidden_message(&file, &name)));
     }
     Ok(HistoryNote { path, current })
 }

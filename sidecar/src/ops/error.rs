@@ -36,6 +36,9 @@ pub enum OpError {
     ReadOnly,
     /// The path allow/deny lists refuse `path`.
     Denied { path: String, reason: String },
+    /// A move would rewrite links in notes the agent may not access (never
+    /// named: the agent does not see them).
+    HiddenLinks { target: String, notes: usize },
     /// A note (or file) is already at `path`.
     Exists { path: String },
     /// The note is not what the caller read: `current` is its sha256 now
@@ -101,7 +104,7 @@ impl OpError {
             OpError::Path { .. } => "invalid_path",
             OpError::InvalidName { .. } => "invalid_name",
             OpError::ReadOnly => "read_only",
-            OpError::Denied { .. } => "denied",
+            OpError::Denied { .. } | OpError::HiddenLinks { .. } => "denied",
             OpError::Exists { .. } => "exists",
             OpError::Conflict { .. } => "conflict",
             OpError::NotUtf8 { .. } => "not_utf8",
@@ -168,6 +171,17 @@ impl fmt::Display for OpError {
                 f,
                 "writing `{path}` is not allowed: {reason} (`agent.allow`/`agent.deny` in .weft.toml); \
                  nothing was written. Ask the user, or choose another path"
+            ),
+            OpError::HiddenLinks { target, notes } => write!(
+                f,
+                "{} this agent may not access link to `{target}`, and the move would rewrite them \
+                 (`agent.allow`/`agent.deny` in .weft.toml); nothing was written. Move with \
+                 update_links: false to leave their links pointing at the old place, or ask the user",
+                if *notes == 1 {
+                    "a note".to_string()
+                } else {
+                    format!("{notes} notes")
+                }
             ),
             OpError::Exists { path } => write!(
                 f,

@@ -168,7 +168,9 @@ impl Ops<'_> {
             let pins = captured_links(&index, &moves, &plan, &texts);
             (plan, pins)
         };
+        // Notes the agent may not access are never named to it.
         let mut skipped: Vec<String> = texts.skipped.borrow().clone();
+        skipped.retain(|p| self.policy.visible(p));
         skipped.sort();
         skipped.dedup();
         let mut warnings: Vec<String> = skipped
@@ -180,7 +182,14 @@ impl Ops<'_> {
             })
             .collect();
         // Links to notes that stay, which the move would send elsewhere.
-        for pin in &pins {
+        let hidden_pins = pins.iter().filter(|p| !self.policy.visible(&p.path)).count();
+        if hidden_pins > 0 && (!request.update_links || pins.iter().any(|p| !p.verified)) {
+            warnings.push(format!(
+                "{hidden_pins} link(s) in notes this agent may not access may lead elsewhere after \
+                 the move; the user may want to check them"
+            ));
+        }
+        for pin in pins.iter().filter(|p| self.policy.visible(&p.path)) {
             let line = line_at(&pin.text, pin.edit.range.start);
             let written = &pin.text[pin.edit.range.clone()];
             let elsewhere = pin
@@ -208,18 +217,16 @@ impl Ops<'_> {
             add_pins(&mut plan, pins.iter().filter(|p| p.verified));
             // Notes the agent may not write keep their links: refuse rather
             // than leave some links rewritten and others not.
-            for file in &plan.edits {
-                if let Err(OpError::Denied { path, reason }) =
-                    self.policy.check_path(&file.path, false)
-                {
-                    return Err(OpError::Denied {
-                        path,
-                        reason: format!(
-                            "{reason}, and the move would rewrite its links to `{from}`; move with \
-                             update_links: false to leave its links pointing at the old place"
-                        ),
-                    });
-                }
+            let refused = plan
+                .edits
+                .iter()
+                .filter(|file| self.policy.check_path(&file.path, false).is_err())
+                .count();
+            if refused > 0 {
+                return Err(OpError::HiddenLinks {
+                    target: from.clone(),
+                    notes: refused,
+                });
             }
         }
         let edited: BTreeMap<&str, &FileEdits> =

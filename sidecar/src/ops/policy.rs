@@ -5,9 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-
 use super::error::OpError;
+use crate::access::Access;
 use crate::config::{AgentConfig, TagPolicy, TagsConfig};
 use crate::vault::VaultIndex;
 use crate::vault::key::name_key;
@@ -15,36 +14,22 @@ use crate::vault::note::strip_md;
 use crate::vault::parse::parse_text;
 use crate::vault::rewrite::tag_matches;
 
-/// The compiled `[agent]` settings.
+/// What the agent may write: the vault's one [`Access`] (the rules every
+/// read of an agent follows too) as the write operations ask it.
 pub(crate) struct WritePolicy {
-    read_only: bool,
-    allow: Option<(Gitignore, Vec<String>)>,
-    deny: Option<Gitignore>,
+    access: Access,
 }
 
 impl WritePolicy {
     pub(crate) fn new(root: &Path, agent: &AgentConfig) -> WritePolicy {
-        // `Config` has already checked that every glob compiles.
-        let build = |globs: &[String]| -> Option<Gitignore> {
-            if globs.is_empty() {
-                return None;
-            }
-            let mut builder = GitignoreBuilder::new(root);
-            for glob in globs {
-                let _ = builder.add_line(None, glob);
-            }
-            builder.build().ok()
-        };
         WritePolicy {
-            read_only: agent.read_only,
-            allow: build(&agent.allow).map(|g| (g, agent.allow.clone())),
-            deny: build(&agent.deny),
+            access: Access::new(root, agent),
         }
     }
 
     /// Fails when writes are switched off.
     pub(crate) fn check_writable(&self) -> Result<(), OpError> {
-        if self.read_only {
+        if self.access.read_only {
             Err(OpError::ReadOnly)
         } else {
             Ok(())
@@ -54,27 +39,19 @@ impl WritePolicy {
     /// Fails when the allow/deny lists refuse the vault path `rel` (a file,
     /// or a folder when `is_dir`).
     pub(crate) fn check_path(&self, rel: &str, is_dir: bool) -> Result<(), OpError> {
-        if let Some(deny) = &self.deny
-            && let ignore::Match::Ignore(glob) = deny.matched_path_or_any_parents(rel, is_dir)
-        {
-            return Err(OpError::Denied {
+        match self.access.refusal(rel, is_dir) {
+            Some(refusal) => Err(OpError::Denied {
                 path: rel.to_string(),
-                reason: format!("it matches the deny pattern `{}`", glob.original()),
-            });
+                reason: refusal.reason(),
+            }),
+            None => Ok(()),
         }
-        if let Some((allow, globs)) = &self.allow
-            && !allow.matched_path_or_any_parents(rel, is_dir).is_ignore()
-        {
-            let list: Vec<String> = globs.iter().map(|g| format!("`{g}`")).collect();
-            return Err(OpError::Denied {
-                path: rel.to_string(),
-                reason: format!(
-                    "it matches none of the allowed patterns {}",
-                    list.join(", ")
-                ),
-            });
-        }
-        Ok(())
+    }
+
+    /// Whether the agent may see the file at `rel` (what it is not told of
+    /// is never named in an answer).
+    pub(crate) fn visible(&self, rel: &str) -> bool {
+        self.access.visible(rel)
     }
 
     /// [`WritePolicy::check_writable`] and [`WritePolicy::check_path`].

@@ -77,7 +77,7 @@ pub fn related(
     let (self_id, tags, text): (Option<NoteId>, Vec<String>, String) = match subject {
         Subject::Note(id) => {
             let note = vault.note(id);
-            for (other, a) in link_affinity(vault, id) {
+            for (other, a) in link_affinity(vault, id, hidden) {
                 let s = found.entry(other).or_default();
                 s.links = a.score;
                 match (a.links_to, a.linked_from) {

@@ -33,6 +33,24 @@ pub struct TagStat {
     pub notes: u32,
 }
 
+/// Adds a note's tags to tag counts keyed as [`VaultIndex::tags`] keys them.
+pub fn count_tags(tags: &mut HashMap<Box<str>, TagStat>, note: &Note) {
+    let mut seen: Vec<String> = Vec::new();
+    for tag in &note.tags {
+        let key = name_key(&tag.name);
+        let stat = tags.entry(key.as_str().into()).or_default();
+        stat.uses += 1;
+        match stat.spellings.iter_mut().find(|s| s.0 == tag.name) {
+            Some(s) => s.1 += 1,
+            None => stat.spellings.push((tag.name.clone(), 1)),
+        }
+        if !seen.contains(&key) {
+            stat.notes += 1;
+            seen.push(key);
+        }
+    }
+}
+
 impl TagStat {
     pub fn display(&self) -> &str {
         self.spellings
@@ -355,20 +373,7 @@ impl VaultIndex {
                     });
             }
         }
-        let mut seen: Vec<String> = Vec::new();
-        for tag in &note.tags {
-            let key = name_key(&tag.name);
-            let stat = self.tags.entry(key.as_str().into()).or_default();
-            stat.uses += 1;
-            match stat.spellings.iter_mut().find(|s| s.0 == tag.name) {
-                Some(s) => s.1 += 1,
-                None => stat.spellings.push((tag.name.clone(), 1)),
-            }
-            if !seen.contains(&key) {
-                stat.notes += 1;
-                seen.push(key);
-            }
-        }
+        count_tags(&mut self.tags, note);
     }
 
     fn unlink_entries(&mut self, id: NoteId, note: &Note) {

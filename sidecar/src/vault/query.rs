@@ -482,21 +482,45 @@ pub struct Stats {
 }
 
 pub fn stats(index: &VaultIndex) -> Stats {
+    stats_of(index, None)
+}
+
+/// [`stats`] of what `visible` keeps (vault paths; what an agent may see):
+/// its notes, attachments and tags, links from its notes only, and a link
+/// to a note it does not keep counted as unresolved.
+pub fn stats_of(index: &VaultIndex, visible: Option<&dyn Fn(&str) -> bool>) -> Stats {
+    let keep = |path: &str| visible.is_none_or(|v| v(path));
     let mut s = Stats {
-        attachments: index.attachments().count(),
-        tags: index.tags().len(),
+        attachments: index.attachments().filter(|p| keep(p)).count(),
         ..Stats::default()
     };
+    let mut tags = std::collections::HashMap::new();
+    let mut unresolved_targets = std::collections::HashSet::new();
     let mut linked: std::collections::HashSet<NoteId> = std::collections::HashSet::new();
-    for (id, note) in index.notes() {
+    for (id, note) in index.notes().filter(|(_, n)| keep(&n.path)) {
         s.notes += 1;
         s.bytes += u64::from(note.len);
         s.headings += note.headings.len();
         s.blocks += note.blocks.len();
+        if visible.is_some() {
+            super::index::count_tags(&mut tags, note);
+        }
         for out in outgoing(index, id) {
             s.links += 1;
+            // A note the caller may not see is no answer to the link.
+            let hidden = out
+                .resolution
+                .note()
+                .is_some_and(|t| !keep(&index.note(t).path));
             match &out.resolution {
-                Resolution::Unresolved => s.unresolved += 1,
+                _ if hidden => {
+                    s.unresolved += 1;
+                    unresolved_targets.insert(name_key(&note.links[out.link as usize].target));
+                }
+                Resolution::Unresolved => {
+                    s.unresolved += 1;
+                    unresolved_targets.insert(name_key(&note.links[out.link as usize].target));
+                }
                 Resolution::Ambiguous { chosen, .. } => {
                     s.ambiguous += 1;
                     s.resolved += 1;
@@ -515,6 +539,15 @@ pub fn stats(index: &VaultIndex) -> Stats {
         }
     }
     s.orphans = s.notes - linked.len();
-    s.unresolved_targets = index.unresolved().len();
+    match visible {
+        None => {
+            s.tags = index.tags().len();
+            s.unresolved_targets = index.unresolved().len();
+        }
+        Some(_) => {
+            s.tags = tags.len();
+            s.unresolved_targets = unresolved_targets.len();
+        }
+    }
     s
 }

@@ -33,14 +33,20 @@ pub struct Affinity {
 /// near zero anyway, and their cost is not).
 const MAX_FANOUT: usize = 400;
 
-/// The notes near `id`, with why, best first (ties by path).
-pub fn link_affinity(index: &VaultIndex, id: NoteId) -> Vec<(NoteId, Affinity)> {
-    let targets = resolved_targets(index, id);
+/// The notes near `id`, with why, best first (ties by path). Notes that
+/// are `hidden` (from an agent) take no part: not as neighbours, not as the
+/// notes that cite or are cited.
+pub fn link_affinity(
+    index: &VaultIndex,
+    id: NoteId,
+    hidden: &dyn Fn(NoteId) -> bool,
+) -> Vec<(NoteId, Affinity)> {
+    let targets = resolved_targets(index, id, hidden);
     let mut sources: Vec<NoteId> = index
         .backlinks(id)
         .into_iter()
         .map(|r| r.source)
-        .filter(|s| *s != id)
+        .filter(|s| *s != id && !hidden(*s))
         .collect();
     sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
     sources.dedup();
@@ -53,7 +59,7 @@ pub fn link_affinity(index: &VaultIndex, id: NoteId) -> Vec<(NoteId, Affinity)> 
     }
     // Co-citation: the other targets of the notes that cite `id`.
     for &s in sources.iter().take(MAX_FANOUT) {
-        let others = resolved_targets(index, s);
+        let others = resolved_targets(index, s, hidden);
         if others.len() > MAX_FANOUT {
             continue;
         }
@@ -65,7 +71,12 @@ pub fn link_affinity(index: &VaultIndex, id: NoteId) -> Vec<(NoteId, Affinity)> 
     }
     // Coupling: the other sources of the notes `id` cites.
     for &t in targets.iter().take(MAX_FANOUT) {
-        let citing: HashSet<NoteId> = index.backlinks(t).into_iter().map(|r| r.source).collect();
+        let citing: HashSet<NoteId> = index
+            .backlinks(t)
+            .into_iter()
+            .map(|r| r.source)
+            .filter(|s| !hidden(*s))
+            .collect();
         if citing.len() > MAX_FANOUT {
             continue;
         }
@@ -113,12 +124,13 @@ fn weight(degree: usize) -> f64 {
     1.0 / (std::f64::consts::E + degree as f64).ln()
 }
 
-/// The distinct notes a note's links resolve to (itself excluded).
-fn resolved_targets(index: &VaultIndex, id: NoteId) -> Vec<NoteId> {
+/// The distinct notes a note's links resolve to (itself and hidden ones
+/// excluded).
+fn resolved_targets(index: &VaultIndex, id: NoteId, hidden: &dyn Fn(NoteId) -> bool) -> Vec<NoteId> {
     let mut out: Vec<NoteId> = outgoing(index, id)
         .into_iter()
         .filter_map(|o| o.resolution.note())
-        .filter(|t| *t != id)
+        .filter(|t| *t != id && !hidden(*t))
         .collect();
     out.sort();
     out.dedup();
@@ -137,13 +149,16 @@ pub enum Direction {
 
 /// Walks links in `direction` from `start` up to `depth` steps, at most
 /// `max_nodes` nodes; edges are every link between reached notes (as in
-/// [`super::query::graph`], which walks both ways).
+/// [`super::query::graph`], which walks both ways). A `hidden` note is
+/// neither reached nor walked through, so nothing only it links to is
+/// reached either.
 pub fn walk(
     index: &VaultIndex,
     start: GraphNode,
     direction: Direction,
     depth: u32,
     max_nodes: usize,
+    hidden: &dyn Fn(NoteId) -> bool,
 ) -> Graph {
     let mut order: Vec<(GraphNode, u32)> = vec![(start.clone(), 0)];
     let mut seen: HashMap<GraphNode, usize> = HashMap::from([(start.clone(), 0)]);
@@ -154,7 +169,7 @@ pub fn walk(
             continue;
         }
         for next in neighbours(index, &node, direction) {
-            if seen.contains_key(&next) {
+            if seen.contains_key(&next) || matches!(next, GraphNode::Note(n) if hidden(n)) {
                 continue;
             }
             if order.len() >= max_nodes {
@@ -273,7 +288,7 @@ mod tests {
     fn affinity_explains_why() {
         let index = fixture(VAULT);
         let a = index.id_of("a").unwrap();
-        let near: Vec<Row> = link_affinity(&index, a)
+        let near: Vec<Row> = link_affinity(&index, a, &|_| false)
             .into_iter()
             .map(|(n, af)| {
                 (
@@ -308,7 +323,7 @@ mod tests {
                 })
                 .collect()
         };
-        let back = walk(&index, c.clone(), Direction::In, 2, 100);
+        let back = walk(&index, c.clone(), Direction::In, 2, 100, &|_| false);
         assert_eq!(
             names(&back),
             [
@@ -318,9 +333,9 @@ mod tests {
                 ("d".into(), 1)
             ]
         );
-        let out = walk(&index, c.clone(), Direction::Out, 3, 100);
+        let out = walk(&index, c.clone(), Direction::Out, 3, 100, &|_| false);
         assert_eq!(names(&out), [("c".into(), 0), ("hub".into(), 1)]);
-        let capped = walk(&index, c, Direction::Both, 3, 3);
+        let capped = walk(&index, c, Direction::Both, 3, 3, &|_| false);
         assert!(capped.truncated);
         assert_eq!(capped.nodes.len(), 3);
     }

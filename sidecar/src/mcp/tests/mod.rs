@@ -6,6 +6,7 @@
 mod config;
 mod history;
 mod history_lost;
+mod privacy;
 mod protocol;
 mod schema_check;
 mod tools;

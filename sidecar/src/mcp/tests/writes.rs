@@ -743,8 +743,6 @@ async fn the_deny_list_refuses_every_write_there() {
             "move_note",
             json!({"path": "private/secret", "new_path": "open"}),
         ),
-        // Rewriting the link in private/secret.md would write there.
-        ("move_note", json!({"path": "Hub", "new_path": "Hub2"})),
         ("delete_note", json!({"path": "private/secret"})),
     ];
     for (tool, args) in calls {
@@ -754,6 +752,16 @@ async fn the_deny_list_refuses_every_write_there() {
             "{tool} {args}: {text}"
         );
     }
+    // Rewriting the link in private/secret.md would write there: refused,
+    // without naming the note the agent may not see.
+    let text = s
+        .refused("move_note", json!({"path": "Hub", "new_path": "Hub2"}))
+        .await;
+    assert!(
+        text.contains("a note this agent may not access") && text.contains("nothing was written"),
+        "{text}"
+    );
+    assert!(!text.contains("private/secret"), "{text}");
     // Moving without rewriting is allowed; the link left behind in the
     // hidden note is counted, not named.
     let (text, v) = s
