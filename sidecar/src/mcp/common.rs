@@ -14,8 +14,8 @@ use super::state::McpState;
 use crate::search::dates::format_time;
 use crate::search::find::{cursor_for, fingerprint, offset_of};
 use crate::search::index::tag_key;
-use crate::vault::query::{Lookup, Stats, lookup, stats_of};
 use crate::vault::index::{TagStat, count_tags};
+use crate::vault::query::{Lookup, Stats, lookup, stats_of};
 use crate::vault::{LinkRef, Note, NoteId, VaultIndex};
 
 /// The vault's tags as the agent may see them: the index's own counts when

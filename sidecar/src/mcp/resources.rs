@@ -12,8 +12,8 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Value, json};
 
-use super::guide::GUIDE;
 use super::common::{visible_stats, visible_tags};
+use super::guide::GUIDE;
 use super::state::McpState;
 use crate::search::dates::now;
 use crate::search::names::match_names;

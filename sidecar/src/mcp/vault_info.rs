@@ -10,6 +10,7 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::common::visible_stats;
 use super::context::auto_context;
 use super::format::{Reply, ToolResult, code_list};
 use super::guide::GUIDE;
@@ -18,7 +19,6 @@ use super::server::Server;
 use super::state::{McpState, Phase};
 use crate::config::{HistoryMode, TagPolicy};
 use crate::search::dates::format_time;
-use super::common::visible_stats;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -182,7 +182,10 @@ impl Ops<'_> {
             })
             .collect();
         // Links to notes that stay, which the move would send elsewhere.
-        let hidden_pins = pins.iter().filter(|p| !self.policy.visible(&p.path)).count();
+        let hidden_pins = pins
+            .iter()
+            .filter(|p| !self.policy.visible(&p.path))
+            .count();
         if hidden_pins > 0 && (!request.update_links || pins.iter().any(|p| !p.verified)) {
             warnings.push(format!(
                 "{hidden_pins} link(s) in notes this agent may not access may lead elsewhere after \

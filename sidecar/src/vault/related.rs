@@ -126,7 +126,11 @@ fn weight(degree: usize) -> f64 {
 
 /// The distinct notes a note's links resolve to (itself and hidden ones
 /// excluded).
-fn resolved_targets(index: &VaultIndex, id: NoteId, hidden: &dyn Fn(NoteId) -> bool) -> Vec<NoteId> {
+fn resolved_targets(
+    index: &VaultIndex,
+    id: NoteId,
+    hidden: &dyn Fn(NoteId) -> bool,
+) -> Vec<NoteId> {
     let mut out: Vec<NoteId> = outgoing(index, id)
         .into_iter()
         .filter_map(|o| o.resolution.note())
