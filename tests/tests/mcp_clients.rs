@@ -402,8 +402,18 @@ png
 ",
     );
     let secrets = [
-        "quokka", "wombat", "numbat", "echidna", "platypus", "dingo", "bilby", "kookaburra",
-        "cassowary", "wallaby", "taipan", "koala",
+        "quokka",
+        "wombat",
+        "numbat",
+        "echidna",
+        "platypus",
+        "dingo",
+        "bilby",
+        "kookaburra",
+        "cassowary",
+        "wallaby",
+        "taipan",
+        "koala",
     ];
     let output = sandbox
         .command(python())
@@ -418,5 +428,53 @@ png
     assert!(output.status.success(), "{stderr}\n{stdout}");
     let report: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert!(report["answers"].as_u64().unwrap() > 40, "{report}");
+    sandbox.stop_daemons();
+}
+
+/// Issue 15 through the official Python SDK: a frontmatter edit changes
+/// only its own key's bytes (regression: `"a:b"` was filed as `a` and
+/// overwritten; `subtags:` was taken for `tags:`) and refuses one that
+/// would change another key; `A::C` names the direct child for read_note
+/// and edit_note alike (regression: "ambiguous"); `c++` and `2024` are no
+/// tags for reading and writing alike (regression: indexed, then refused
+/// on write).
+#[test]
+fn notes_keep_every_key_and_one_rule_holds_for_sections_and_tags() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(
+        "
+//- /keys.md
+---
+\"a:b\": 1
+subtags: [s]
+# a comment between keys
+base: &b {x: 1}
+other: *b
+---
+Body with a: colon
+//- /sec.md
+# A
+## B
+### C
+under B
+## C
+under A
+//- /tags.md
+---
+tags: [c++, \"2024\", good]
+---
+# Tags
+",
+    );
+    let output = sandbox
+        .command(python())
+        .arg(script("notes_trust.py"))
+        .arg(weft_bin())
+        .arg(vault.path())
+        .output()
+        .expect("run the Python MCP client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}\n{stdout}");
     sandbox.stop_daemons();
 }

@@ -524,15 +524,9 @@ fn vault_folder(value: &str) -> Result<String, String> {
     Ok(parts.join("/"))
 }
 
-/// A tag name without its `#`.
+/// A tag name without its `#`, by the one rule (`vault::tags`).
 fn tag_name(value: &str) -> Result<String, String> {
-    let tag = value.trim().trim_start_matches('#');
-    if tag.is_empty() || tag.chars().any(char::is_whitespace) {
-        return Err(format!(
-            "`{value}` is not a tag name (e.g. \"project/weft\")"
-        ));
-    }
-    Ok(tag.to_string())
+    crate::vault::tags::checked(value).map(str::to_string)
 }
 
 /// Every key [`Config`] knows, as JSON; lists of tables hold one sample

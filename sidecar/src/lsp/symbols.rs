@@ -85,7 +85,9 @@ pub(super) fn workspace_symbols(
                             let span = note
                                 .tags
                                 .iter()
-                                .find(|t| t.name.eq_ignore_ascii_case(tag))
+                                .find(|t| {
+                                    crate::vault::tags::key(&t.name) == crate::vault::tags::key(tag)
+                                })
                                 .and_then(|t| t.span.clone())
                                 .unwrap_or(0..0);
                             (SymbolKind::KEY, span)

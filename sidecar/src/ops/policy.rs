@@ -12,7 +12,7 @@ use crate::vault::VaultIndex;
 use crate::vault::key::name_key;
 use crate::vault::note::strip_md;
 use crate::vault::parse::parse_text;
-use crate::vault::rewrite::tag_matches;
+use crate::vault::tags::matches as tag_matches;
 
 /// What the agent may write: the vault's one [`Access`] (the rules every
 /// read of an agent follows too) as the write operations ask it.

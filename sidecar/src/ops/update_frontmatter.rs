@@ -11,6 +11,7 @@ use super::{Change, Ops, Step, WriteOptions, change, lock_writes, lost_links};
 use crate::vault::frontmatter::{self, FrontmatterOp};
 use crate::vault::key::name_key;
 use crate::vault::parse::parse_text;
+use crate::vault::tags;
 
 /// What to change. Every field is optional; at least one must be given.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -293,33 +294,31 @@ pub(crate) fn list_key<'k>(fm: &Map<String, Value>, keys: [&'k str; 2]) -> &'k s
         .unwrap_or(keys[0])
 }
 
-/// A tags or aliases value as a list, as the parser reads it: tags from a
-/// list or a comma/space separated string, without `#`.
+/// A tags or aliases value as a list, as the parser reads it, without `#`.
 pub(crate) fn string_list(value: &Value, is_tags: bool) -> Vec<String> {
-    let split = |s: &str| -> Vec<String> {
-        if is_tags {
-            s.split([',', ' ', '\t'])
-                .map(|t| t.trim().trim_start_matches('#'))
-                .filter(|t| !t.is_empty())
-                .map(str::to_string)
-                .collect()
+    // As the parser reads them (`vault::tags`): a string of tags separated
+    // by commas or spaces, or a list whose items are one name each.
+    let one = |s: &str| {
+        let s = s.trim();
+        let s = if is_tags {
+            s.trim_start_matches('#')
         } else {
-            let s = s.trim();
-            if s.is_empty() {
-                Vec::new()
-            } else {
-                vec![s.to_string()]
-            }
-        }
+            s
+        };
+        (!s.is_empty()).then(|| s.to_string())
     };
     match value {
-        Value::String(s) => split(s),
+        Value::String(s) if is_tags => tags::frontmatter_pieces(s)
+            .into_iter()
+            .map(|(_, name)| name.to_string())
+            .collect(),
+        Value::String(s) => one(s).into_iter().collect(),
         Value::Array(items) => items
             .iter()
-            .flat_map(|item| match item {
-                Value::String(s) => split(s),
-                Value::Number(n) => vec![n.to_string()],
-                _ => Vec::new(),
+            .filter_map(|item| match item {
+                Value::String(s) => one(s),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
             })
             .collect(),
         _ => Vec::new(),
@@ -336,27 +335,11 @@ pub(crate) fn clean_names(input: &[String], is_tags: bool) -> Result<Vec<String>
     let mut out: Vec<String> = Vec::new();
     for raw in input {
         let name = if is_tags {
-            raw.trim().trim_start_matches('#')
+            tags::checked(raw).map_err(OpError::Invalid)?
         } else {
             raw.trim()
         };
-        if is_tags {
-            let ok = !name.is_empty()
-                && !name.starts_with('/')
-                && !name.ends_with('/')
-                && name
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
-                && !name
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || c == '/' || c == '-');
-            if !ok {
-                return Err(OpError::Invalid(format!(
-                    "`{raw}` is not a tag: use letters, digits, `_`, `-` and `/` for nesting (`project/weft`), \
-                     with at least one letter and no spaces"
-                )));
-            }
-        } else if name.is_empty() || name.contains(['\n', '\r', '[', ']', '|']) {
+        if !is_tags && (name.is_empty() || name.contains(['\n', '\r', '[', ']', '|'])) {
             return Err(OpError::Invalid(format!(
                 "`{raw}` is not a usable alias: it must be non-empty, on one line, without `[`, `]` or `|`"
             )));

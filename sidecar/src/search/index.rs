@@ -333,28 +333,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-/// The byte offset where a note's body starts: after a YAML frontmatter
-/// block (`---` … `---` or `...`) at the very top, after a BOM.
-pub fn body_start(text: &str) -> usize {
-    let base = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let rest = &text[base..];
-    let first_line_end = match rest.find('\n') {
-        Some(i) => i,
-        None => return base,
-    };
-    if rest[..first_line_end].trim_end() != "---" {
-        return base;
-    }
-    let mut offset = first_line_end + 1;
-    for line in rest[offset..].split_inclusive('\n') {
-        let trimmed = line.trim_end();
-        offset += line.len();
-        if trimmed == "---" || trimmed == "..." {
-            return base + offset;
-        }
-    }
-    base
-}
+pub use crate::vault::frontmatter::body_start;
 
 /// Builds the document of one note and what the side table keeps of it.
 fn document(fields: &Fields, source: &DocSource, file: &NoteFile) -> (TantivyDocument, NoteMeta) {
@@ -475,11 +454,8 @@ pub fn tag_prefixes(tag: &str) -> Vec<String> {
         .collect()
 }
 
-/// A tag's comparison key: without `#` and surrounding slashes, NFC,
-/// lower-case.
-pub fn tag_key(tag: &str) -> String {
-    name_key(tag.trim().trim_start_matches('#').trim_matches('/'))
-}
+/// A tag's comparison key (the one rule: `vault::tags`).
+pub use crate::vault::tags::key as tag_key;
 
 /// How segments merge as notes change one commit at a time. tantivy's
 /// default puts every segment under 10,000 documents in one layer, so the

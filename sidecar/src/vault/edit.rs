@@ -343,23 +343,7 @@ fn splice(text: &str, range: Range<usize>, insert: &str) -> String {
     out
 }
 
-/// Where the body starts: after the frontmatter block and its line break.
-pub fn body_start(text: &str) -> usize {
-    let note = parse_text("", text);
-    match note.frontmatter_span {
-        Some(span) => {
-            let end = span.end as usize;
-            end + text[end..].find('\n').map_or(text.len() - end, |i| i + 1)
-        }
-        None => {
-            if text.starts_with('\u{feff}') {
-                3
-            } else {
-                0
-            }
-        }
-    }
-}
+pub use super::frontmatter::body_start;
 
 fn line_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];

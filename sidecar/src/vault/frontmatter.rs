@@ -1,16 +1,25 @@
-//! Edits to a note's YAML frontmatter that keep everything they do not
-//! change: key order, comments, quoting and the body stay as written.
+//! A note's YAML frontmatter: where it is ([`block`], the one rule for
+//! every reader), and edits to it that change only the bytes of the key
+//! they change.
 //!
-//! The frontmatter is split into top-level entries (a `key:` line with its
-//! indented continuation); `set` replaces one entry's lines, `unset` drops
-//! them, a new key goes at the end. Values are written by the YAML crate,
-//! so they round-trip. No IO, no protocol types.
+//! Keys and values are located with a real YAML parser (`vault::yaml`), so a
+//! quoted key holding `:` or `#`, a key containing another key's name, flow
+//! and block values, block scalars, comments between keys and anchors are
+//! what YAML says they are. `set` replaces the key's value (or its entry's
+//! lines when the value spans lines), `unset` removes its lines, a new key
+//! goes after the last one; every other byte stays. Values are written by
+//! the YAML crate. Before anything is returned the result is read back with
+//! the index's own parser (`serde_norway`): every other key must read
+//! exactly as before and the edited key as asked, or the edit is refused
+//! with an error naming the key (an alias to an anchor the edit changes,
+//! say). No IO, no protocol types.
 
 use std::fmt;
+use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::edit::body_start;
+use super::yaml::{self, LayoutError};
 
 /// One change to the frontmatter.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +53,19 @@ pub enum FrontmatterError {
     InvalidKey {
         key: String,
     },
+    /// The frontmatter's layout cannot be edited key by key (a `{…}`
+    /// mapping, a complex key, a key written twice).
+    Uneditable {
+        key: String,
+        why: String,
+    },
+    /// Read back, the edited text would not say what was asked: `other`
+    /// reads differently (or, when it is `key`, the edited key does).
+    Unverified {
+        key: String,
+        other: String,
+        detail: String,
+    },
 }
 
 impl fmt::Display for FrontmatterError {
@@ -69,45 +91,132 @@ impl fmt::Display for FrontmatterError {
                     "invalid property name {key:?}: use a non-empty name without line breaks or a leading '#'"
                 )
             }
+            FrontmatterError::Uneditable { key, why } => write!(
+                f,
+                "cannot change `{key}` without touching other properties: {why}; edit the \
+                 frontmatter with edit_note (replace_lines) instead"
+            ),
+            FrontmatterError::Unverified { key, other, detail } if other.is_empty() => write!(
+                f,
+                "refusing to change `{key}`: the frontmatter would no longer be valid YAML \
+                 ({detail}); another key may refer to it through an alias (`*name`); nothing was \
+                 written"
+            ),
+            FrontmatterError::Unverified { key, other, detail } if other == key => write!(
+                f,
+                "refusing to change `{key}`: read back, it would be {detail}, not what was asked; \
+                 nothing was written"
+            ),
+            FrontmatterError::Unverified { key, other, detail } => write!(
+                f,
+                "refusing to change `{key}`: it would change how `{other}` reads ({detail}), for \
+                 example through a YAML alias to it; nothing was written"
+            ),
         }
     }
 }
 
 impl std::error::Error for FrontmatterError {}
 
+/// Where a note's frontmatter is: a `---` line at the very start (after a
+/// byte-order mark), a first line that is neither blank nor a closing
+/// fence, and a closing `---` or `...` line (trailing spaces allowed),
+/// never indented. The rule pulldown-cmark applies to a YAML metadata
+/// block, held to the start of the note: every reader (the parser, edits,
+/// the search index) asks here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// The YAML between the fences (its last line break included).
+    pub yaml: Range<usize>,
+    /// Just after the closing fence (before its line break).
+    pub fence_end: usize,
+    /// Where the body starts: after the closing fence's line break.
+    pub body: usize,
+}
+
+/// Where the body starts: after the frontmatter block and its line break
+/// (after a byte-order mark when there is no frontmatter).
+pub fn body_start(text: &str) -> usize {
+    match block(text) {
+        Some(block) => block.body,
+        None if text.starts_with('\u{feff}') => 3,
+        None => 0,
+    }
+}
+
+/// The frontmatter block of `text`, if it has one.
+pub fn block(text: &str) -> Option<Block> {
+    let base = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let bytes = text.as_bytes();
+    let line_end = |at: usize| {
+        bytes[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| at + i + 1)
+    };
+    let dashes = bytes[base..].iter().take_while(|&&b| b == b'-').count();
+    let first_end = line_end(base);
+    if dashes != 3
+        || !bytes[base + 3..first_end]
+            .iter()
+            .all(u8::is_ascii_whitespace)
+    {
+        return None;
+    }
+    let closing = |at: usize| -> Option<usize> {
+        let line = &bytes[at..line_end(at)];
+        let fence = line.first().filter(|&&b| b == b'-' || b == b'.')?;
+        let count = line.iter().take_while(|&&b| b == *fence).count();
+        if count != 3 {
+            return None;
+        }
+        let rest = &line[3..];
+        let spaces = rest.iter().take_while(|&&b| b == b' ').count();
+        matches!(&rest[spaces..], [] | [b'\n'] | [b'\r'] | [b'\r', b'\n'])
+            .then_some(at + 3 + spaces)
+    };
+    let blank = |at: usize| bytes[at..line_end(at)].iter().all(u8::is_ascii_whitespace);
+    let yaml_start = first_end;
+    if yaml_start >= bytes.len() || closing(yaml_start).is_some() || blank(yaml_start) {
+        return None;
+    }
+    let mut at = yaml_start;
+    while at < bytes.len() {
+        if let Some(fence_end) = closing(at) {
+            return Some(Block {
+                yaml: yaml_start..at,
+                fence_end,
+                body: line_end(fence_end.min(bytes.len())).min(bytes.len()),
+            });
+        }
+        at = line_end(at);
+    }
+    None
+}
+
 /// The parsed frontmatter of a text (an empty map when there is none).
 pub fn read(text: &str) -> Result<Map<String, Value>, FrontmatterError> {
-    match split(text) {
-        Some(fm) => parse_yaml(&text[fm.yaml.clone()]),
+    match block(text) {
+        Some(fm) => parse_yaml(&text[fm.yaml]),
         None => Ok(Map::new()),
     }
 }
 
-/// Applies `ops` in order and returns the new text.
+/// Applies `ops` in order and returns the new text, verified (see the
+/// module's header).
 pub fn apply(text: &str, ops: &[FrontmatterOp]) -> Result<String, FrontmatterError> {
     let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let (mut entries, prefix, suffix) = match split(text) {
-        Some(fm) => {
-            parse_yaml(&text[fm.yaml.clone()])?;
-            (
-                entries_of(&text[fm.yaml.clone()]),
-                text[..fm.yaml.start].to_string(),
-                text[fm.yaml.end..].to_string(),
-            )
-        }
-        None => {
-            let body = body_start(text);
-            (
-                Vec::new(),
-                format!("{}---{eol}", &text[..body]),
-                format!("---{eol}{}", &text[body..]),
-            )
-        }
+    let found = block(text);
+    let (mut yaml, prefix, suffix) = match &found {
+        Some(fm) => (
+            text[fm.yaml.clone()].to_string(),
+            &text[..fm.yaml.start],
+            &text[fm.yaml.end..],
+        ),
+        None => (String::new(), "", ""),
     };
-    let mut current = {
-        let yaml: String = entries.iter().map(|e| e.text.as_str()).collect();
-        parse_yaml(&yaml)?
-    };
+    let before = parse_yaml(&yaml)?;
+    let mut expected = before.clone();
     for op in ops {
         let key = match op {
             FrontmatterOp::Set { key, .. }
@@ -117,18 +226,11 @@ pub fn apply(text: &str, ops: &[FrontmatterOp]) -> Result<String, FrontmatterErr
         if key.trim().is_empty() || key.contains(['\n', '\r']) || key.starts_with('#') {
             return Err(FrontmatterError::InvalidKey { key: key.clone() });
         }
-        match op {
-            FrontmatterOp::Unset { key } => {
-                entries.retain(|e| e.key.as_deref() != Some(key));
-                current.remove(key);
-            }
-            FrontmatterOp::Set { key, value } => {
-                let text = render_entry(key, value, eol)?;
-                upsert_entry(&mut entries, key, text);
-                current.insert(key.clone(), value.clone());
-            }
-            FrontmatterOp::Merge { key, value } => {
-                let mut merged = match current.get(key) {
+        let value = match op {
+            FrontmatterOp::Unset { .. } => None,
+            FrontmatterOp::Set { value, .. } => Some(value.clone()),
+            FrontmatterOp::Merge { value, .. } => {
+                let mut merged = match expected.get(key) {
                     None | Some(Value::Null) => Map::new(),
                     Some(Value::Object(m)) => m.clone(),
                     Some(_) => return Err(FrontmatterError::NotAMapping { key: key.clone() }),
@@ -136,51 +238,134 @@ pub fn apply(text: &str, ops: &[FrontmatterOp]) -> Result<String, FrontmatterErr
                 for (k, v) in value {
                     merged.insert(k.clone(), v.clone());
                 }
-                let merged = Value::Object(merged);
-                let text = render_entry(key, &merged, eol)?;
-                upsert_entry(&mut entries, key, text);
-                current.insert(key.clone(), merged);
+                Some(Value::Object(merged))
+            }
+        };
+        edit(&mut yaml, key, value.as_ref(), eol)?;
+        match value {
+            Some(value) => expected.insert(key.clone(), value),
+            None => expected.remove(key),
+        };
+    }
+    if found.is_none() && yaml.trim().is_empty() {
+        return Ok(text.to_string());
+    }
+    let out = match &found {
+        Some(_) => format!("{prefix}{yaml}{suffix}"),
+        None => {
+            let at = if text.starts_with('\u{feff}') { 3 } else { 0 };
+            format!("{}---{eol}{yaml}---{eol}{}", &text[..at], &text[at..])
+        }
+    };
+    verify(&out, &expected, ops)?;
+    Ok(out)
+}
+
+/// Sets (`Some`) or removes (`None`) `key` in `yaml`, changing only the
+/// bytes of its entry.
+fn edit(
+    yaml: &mut String,
+    key: &str,
+    value: Option<&Value>,
+    eol: &str,
+) -> Result<(), FrontmatterError> {
+    let uneditable = |why: String| FrontmatterError::Uneditable {
+        key: key.to_string(),
+        why,
+    };
+    let layout = yaml::layout(yaml).map_err(|e| match e {
+        LayoutError::Syntax { message, .. } => FrontmatterError::Malformed(message),
+        other => uneditable(other.to_string()),
+    })?;
+    if layout.flow {
+        return Err(uneditable(
+            "the frontmatter is written as one `{…}` mapping".into(),
+        ));
+    }
+    let mut matching = layout.entries.iter().filter(|e| e.key == key);
+    let entry = matching.next();
+    if matching.next().is_some() {
+        return Err(uneditable(format!("`{key}` is written more than once")));
+    }
+    match (entry, value) {
+        (None, None) => {}
+        (Some(entry), None) => yaml.replace_range(entry.lines.clone(), ""),
+        (entry, Some(value)) => {
+            // The key as written stays as written.
+            let written = entry.map(|e| yaml[e.key_span.clone()].to_string());
+            let (inline, rendered) = render_entry(key, written.as_deref(), value, eol)?;
+            match entry {
+                // A one-line value replaced by a one-line value: only its
+                // bytes change (a comment after it stays).
+                Some(e)
+                    if e.inline && !e.value.is_empty() && !yaml[e.value.clone()].contains('\n') =>
+                {
+                    match inline {
+                        Some(value_text) => yaml.replace_range(e.value.clone(), &value_text),
+                        None => yaml.replace_range(e.lines.clone(), &rendered),
+                    }
+                }
+                Some(e) => yaml.replace_range(e.lines.clone(), &rendered),
+                None => {
+                    let at = layout.entries.last().map_or(yaml.len(), |e| e.lines.end);
+                    let mut insert = String::new();
+                    if at > 0 && !yaml[..at].ends_with('\n') {
+                        insert.push_str(eol);
+                    }
+                    insert.push_str(&rendered);
+                    yaml.insert_str(at, &insert);
+                }
             }
         }
     }
-    let yaml: String = entries.iter().map(|e| e.text.as_str()).collect();
-    if yaml.trim().is_empty() && split(text).is_none() {
-        return Ok(text.to_string());
-    }
-    Ok(format!("{prefix}{yaml}{suffix}"))
+    Ok(())
 }
 
-/// A frontmatter block: the YAML between the fences.
-struct Split {
-    yaml: std::ops::Range<usize>,
-}
-
-fn split(text: &str) -> Option<Split> {
-    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let rest = &text[start..];
-    let first_len = if rest.starts_with("---\r\n") {
-        5
-    } else if rest.starts_with("---\n") {
-        4
-    } else {
-        return None;
+/// Reads `text` back with the index's parser: every key must read as
+/// `expected`, or the edit is refused naming the first key that does not.
+fn verify(
+    text: &str,
+    expected: &Map<String, Value>,
+    ops: &[FrontmatterOp],
+) -> Result<(), FrontmatterError> {
+    let edited = |k: &str| {
+        ops.iter().any(|op| match op {
+            FrontmatterOp::Set { key, .. }
+            | FrontmatterOp::Unset { key }
+            | FrontmatterOp::Merge { key, .. } => key == k,
+        })
     };
-    let yaml_start = start + first_len;
-    let mut at = yaml_start;
-    while at <= text.len() {
-        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
-        let line = text[at..line_end].trim_end_matches(['\n', '\r']);
-        if line == "---" || line == "..." {
-            return Some(Split {
-                yaml: yaml_start..at,
+    let first_key = ops.first().map_or(String::new(), |op| match op {
+        FrontmatterOp::Set { key, .. }
+        | FrontmatterOp::Unset { key }
+        | FrontmatterOp::Merge { key, .. } => key.clone(),
+    });
+    let after = read(text).map_err(|e| FrontmatterError::Unverified {
+        key: first_key.clone(),
+        other: String::new(),
+        detail: match e {
+            FrontmatterError::Malformed(why) => why,
+            other => other.to_string(),
+        },
+    })?;
+    let show = |v: Option<&Value>| v.map_or("absent".to_string(), |v| v.to_string());
+    let keys = expected.keys().chain(after.keys());
+    for k in keys {
+        let (want, got) = (expected.get(k), after.get(k));
+        if want != got {
+            let key = if edited(k) {
+                k.clone()
+            } else {
+                first_key.clone()
+            };
+            return Err(FrontmatterError::Unverified {
+                key,
+                other: k.clone(),
+                detail: format!("{} instead of {}", show(got), show(want)),
             });
         }
-        if line_end == text.len() {
-            return None;
-        }
-        at = line_end;
     }
-    None
+    Ok(())
 }
 
 fn parse_yaml(yaml: &str) -> Result<Map<String, Value>, FrontmatterError> {
@@ -197,70 +382,15 @@ fn parse_yaml(yaml: &str) -> Result<Map<String, Value>, FrontmatterError> {
     }
 }
 
-/// A top-level entry: `key:` and its continuation lines, or a comment or
-/// blank line (no key).
-struct Entry {
-    key: Option<String>,
-    text: String,
-}
-
-fn entries_of(yaml: &str) -> Vec<Entry> {
-    let mut entries: Vec<Entry> = Vec::new();
-    for line in yaml.split_inclusive('\n') {
-        let continuation =
-            line.starts_with([' ', '\t', '-']) && entries.last().is_some_and(|e| e.key.is_some());
-        if continuation {
-            if let Some(last) = entries.last_mut() {
-                last.text.push_str(line);
-            }
-            continue;
-        }
-        let key = top_level_key(line);
-        entries.push(Entry {
-            key,
-            text: line.to_string(),
-        });
-    }
-    // Make sure the last entry ends with a line break before the fence.
-    if let Some(last) = entries.last_mut()
-        && !last.text.ends_with('\n')
-    {
-        last.text.push('\n');
-    }
-    entries
-}
-
-fn top_level_key(line: &str) -> Option<String> {
-    if line.trim().is_empty() || line.starts_with('#') {
-        return None;
-    }
-    let colon = line.find(':')?;
-    let key = line[..colon].trim();
-    let key = key.trim_matches('"').trim_matches('\'');
-    (!key.is_empty()).then(|| key.to_string())
-}
-
-fn upsert_entry(entries: &mut Vec<Entry>, key: &str, text: String) {
-    match entries.iter_mut().find(|e| e.key.as_deref() == Some(key)) {
-        Some(entry) => entry.text = text,
-        None => {
-            // After the last keyed entry, before trailing blank lines.
-            let at = entries
-                .iter()
-                .rposition(|e| e.key.is_some())
-                .map_or(entries.len(), |i| i + 1);
-            entries.insert(
-                at,
-                Entry {
-                    key: Some(key.to_string()),
-                    text,
-                },
-            );
-        }
-    }
-}
-
-fn render_entry(key: &str, value: &Value, eol: &str) -> Result<String, FrontmatterError> {
+/// The entry `key: value` as YAML (its lines, with `eol`), with the key as
+/// `written` when it exists already; and, when the value fits on the key's
+/// line, that value's text alone.
+fn render_entry(
+    key: &str,
+    written: Option<&str>,
+    value: &Value,
+    eol: &str,
+) -> Result<(Option<String>, String), FrontmatterError> {
     let mut map = Map::new();
     map.insert(key.to_string(), value.clone());
     let yaml = serde_norway::to_string(&Value::Object(map)).map_err(|e| {
@@ -269,22 +399,41 @@ fn render_entry(key: &str, value: &Value, eol: &str) -> Result<String, Frontmatt
             message: e.to_string(),
         }
     })?;
+    let serialized_key = key_yaml(key);
+    // `key:` as serialized, then the value: on the same line or below.
+    let value_part = yaml
+        .strip_prefix(serialized_key.as_str())
+        .and_then(|rest| rest.strip_prefix(':'))
+        .unwrap_or("")
+        .to_string();
     // Short lists of scalars read best inline: `tags: [a, b]`.
-    let yaml = match value {
+    let value_part = match value {
         Value::Array(items)
             if !items.is_empty() && items.len() <= 8 && items.iter().all(is_plain_scalar) =>
         {
             let inline: Vec<String> = items.iter().map(scalar_yaml).collect();
-            let line = format!("{}: [{}]\n", key_yaml(key), inline.join(", "));
-            if line.len() <= 100 { line } else { yaml }
+            let line = format!(" [{}]\n", inline.join(", "));
+            if line.len() + key.len() <= 100 {
+                line
+            } else {
+                value_part
+            }
         }
-        _ => yaml,
+        _ => value_part,
     };
-    Ok(if eol == "\r\n" {
-        yaml.replace('\n', "\r\n")
+    let key_text = written.map_or(serialized_key, str::to_string);
+    let entry = format!("{key_text}:{value_part}");
+    let one_line = value_part
+        .strip_prefix(' ')
+        .and_then(|v| v.strip_suffix('\n'))
+        .filter(|v| !v.contains('\n'))
+        .map(str::to_string);
+    let entry = if eol == "\r\n" {
+        entry.replace('\n', "\r\n")
     } else {
-        yaml
-    })
+        entry
+    };
+    Ok((one_line, entry))
 }
 
 fn key_yaml(key: &str) -> String {

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::key::{join_relative, name_key, path_key};
+use super::key::{join_relative, path_key};
 use super::note::{Link, LinkKind, Note, folder_of, strip_md};
 use super::resolve::Resolution;
 
@@ -37,7 +37,7 @@ pub struct TagStat {
 pub fn count_tags(tags: &mut HashMap<Box<str>, TagStat>, note: &Note) {
     let mut seen: Vec<String> = Vec::new();
     for tag in &note.tags {
-        let key = name_key(&tag.name);
+        let key = super::tags::key(&tag.name);
         let stat = tags.entry(key.as_str().into()).or_default();
         stat.uses += 1;
         match stat.spellings.iter_mut().find(|s| s.0 == tag.name) {
@@ -398,7 +398,7 @@ impl VaultIndex {
         }
         let mut seen: Vec<String> = Vec::new();
         for tag in &note.tags {
-            let key = name_key(&tag.name);
+            let key = super::tags::key(&tag.name);
             let Some(stat) = self.tags.get_mut(key.as_str()) else {
                 continue;
             };

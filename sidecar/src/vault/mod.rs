@@ -16,6 +16,8 @@ pub mod related;
 pub mod resolve;
 pub mod rewrite;
 pub mod symbols;
+pub mod tags;
+pub mod yaml;
 
 pub use index::{LinkRef, NoteId, VaultIndex};
 pub use note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, TagUse};

@@ -11,6 +11,7 @@ use std::ops::Range;
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use super::note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md};
+use super::tags;
 
 /// Notes are indexed with `u32` offsets; text past this is not parsed.
 const MAX_PARSED_LEN: usize = u32::MAX as usize - 1;
@@ -124,16 +125,19 @@ struct NoteParser<'a> {
 
 impl<'a> NoteParser<'a> {
     fn new(path: &'a str, text: &'a str) -> Self {
-        let base = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        // The frontmatter by the one rule every reader follows; the
+        // Markdown starts after it.
+        let block = super::frontmatter::block(text);
         NoteParser {
             path,
             text,
-            base,
+            base: block.as_ref().map_or(bom, |b| b.body),
             lines: LineStarts::new(text),
             title_h1: None,
             frontmatter: None,
-            frontmatter_span: None,
-            yaml: None,
+            frontmatter_span: block.as_ref().map(|b| bom as u32..b.fence_end as u32),
+            yaml: block.map(|b| b.yaml),
             tags: Vec::new(),
             headings: Vec::new(),
             blocks: Vec::new(),
@@ -167,8 +171,9 @@ impl<'a> NoteParser<'a> {
 
     fn run(&mut self) {
         let body = &self.text[self.base..];
+        // Frontmatter is found before (`frontmatter::block`): a `---` block
+        // further down is Markdown, as Obsidian reads it.
         let options = Options::ENABLE_WIKILINKS
-            | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
             | Options::ENABLE_TABLES
             | Options::ENABLE_STRIKETHROUGH
             | Options::ENABLE_TASKLISTS
@@ -176,7 +181,6 @@ impl<'a> NoteParser<'a> {
             | Options::ENABLE_MATH;
         let base = self.base;
 
-        let mut in_metadata = false;
         let mut code_depth = 0usize;
         // The link being read: its index in `self.links` and its text so far.
         let mut open_links: Vec<(Option<usize>, String)> = Vec::new();
@@ -189,18 +193,6 @@ impl<'a> NoteParser<'a> {
         for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
             let range = range.start + base..range.end + base;
             match event {
-                Event::Start(Tag::MetadataBlock(_)) => {
-                    in_metadata = true;
-                    self.frontmatter_span = Some(Self::span(&range));
-                }
-                Event::End(TagEnd::MetadataBlock(_)) => in_metadata = false,
-                Event::Text(_) if in_metadata => {
-                    // Several text events may make up the YAML; keep their hull.
-                    self.yaml = Some(match self.yaml.take() {
-                        Some(r) => r.start..range.end,
-                        None => range.clone(),
-                    });
-                }
                 Event::Start(Tag::CodeBlock(_)) => code_depth += 1,
                 Event::End(TagEnd::CodeBlock) => code_depth = code_depth.saturating_sub(1),
                 _ if code_depth > 0 => {}
@@ -364,7 +356,7 @@ impl<'a> NoteParser<'a> {
             if before.is_some_and(|c| !(c.is_whitespace() || matches!(c, '(' | '[' | ',' | ';'))) {
                 continue;
             }
-            let name = tag_name(&raw[i + 1..]);
+            let name = tags::inline_name(&raw[i + 1..]);
             if name.is_empty() {
                 continue;
             }
@@ -425,85 +417,121 @@ impl<'a> NoteParser<'a> {
                 });
             }
         }
-        self.frontmatter_links(yaml_range.clone());
-        self.frontmatter_tags(yaml_range);
-    }
-
-    /// `[[wikilinks]]` inside frontmatter values, each tagged with its key.
-    fn frontmatter_links(&mut self, yaml_range: Range<usize>) {
-        let yaml = &self.text[yaml_range.clone()];
-        let mut search = 0;
-        while let Some(open) = yaml[search..].find("[[") {
-            let open = search + open;
-            let Some(close) = yaml[open + 2..].find("]]") else {
-                break;
-            };
-            let close = open + 2 + close;
-            search = close + 2;
-            if yaml[open..close].contains('\n') {
-                search = open + 2;
-                continue;
+        // Where keys, values and scalars are, as YAML reads them: links and
+        // tags are found in values only, never in comments or keys.
+        match super::yaml::layout(yaml) {
+            Ok(layout) => {
+                self.frontmatter_links(yaml_range.start, &layout);
+                self.frontmatter_tags(yaml_range.start, &layout);
             }
-            let line_start = yaml[..open].rfind('\n').map_or(0, |i| i + 1);
-            let key = yaml[..line_start]
-                .lines()
-                .chain(std::iter::once(&yaml[line_start..]))
-                .rev()
-                .find_map(top_level_key);
-            let start = yaml_range.start + open;
-            let embed = yaml[..open].ends_with('!');
-            let whole = if embed {
-                start - 1..start + close - open + 2
-            } else {
-                start..start + close - open + 2
-            };
-            let mut link = wiki_link(self.text, start + 2..yaml_range.start + close, whole, embed);
-            link.line = self.line(start);
-            link.rel = key.map(Into::into);
-            self.links.push(link);
+            // serde_norway reported it above when it did not load.
+            Err(error) => tracing::debug!("{}: frontmatter layout: {error}", self.path),
         }
     }
 
-    /// `tags:` in frontmatter, located in the YAML text where possible.
-    fn frontmatter_tags(&mut self, yaml_range: Range<usize>) {
-        let Some(fm) = &self.frontmatter else { return };
-        let mut names: Vec<String> = Vec::new();
-        for key in ["tags", "tag"] {
-            match fm.get(key) {
-                Some(serde_json::Value::String(s)) => names.extend(split_tag_list(s)),
-                Some(serde_json::Value::Array(items)) => {
-                    for item in items {
-                        if let serde_json::Value::String(s) = item {
-                            names.extend(split_tag_list(s));
-                        }
+    /// `[[wikilinks]]` inside frontmatter values (each scalar on its own),
+    /// each tagged with its top-level key.
+    fn frontmatter_links(&mut self, base: usize, layout: &super::yaml::Layout) {
+        for entry in &layout.entries {
+            for scalar in &entry.scalars {
+                let source = &self.text[base + scalar.span.start..base + scalar.span.end];
+                let mut search = 0;
+                while let Some(open) = source[search..].find("[[") {
+                    let open = search + open;
+                    let Some(close) = source[open + 2..].find("]]") else {
+                        break;
+                    };
+                    let close = open + 2 + close;
+                    search = close + 2;
+                    if source[open..close].contains('\n') {
+                        search = open + 2;
+                        continue;
                     }
+                    let start = base + scalar.span.start + open;
+                    let embed = source[..open].ends_with('!');
+                    let whole = if embed {
+                        start - 1..start + close - open + 2
+                    } else {
+                        start..start + close - open + 2
+                    };
+                    let inner = start + 2..base + scalar.span.start + close;
+                    let mut link = wiki_link(self.text, inner, whole, embed);
+                    link.line = self.line(start);
+                    link.rel = Some(entry.key.as_str().into());
+                    self.links.push(link);
                 }
-                _ => {}
             }
         }
-        let yaml = &self.text[yaml_range.clone()];
-        // Search after the key's colon, so a tag `t` is not found inside `tags`.
-        let key_at = ["tags:", "tag:"]
+    }
+
+    /// The tags of the frontmatter's `tags` (or `tag`) value: a list, or a
+    /// comma or space separated string; each name found where it is written.
+    /// A name that is no tag is reported and not counted (one rule, in
+    /// `vault::tags`, for every reader and writer).
+    fn frontmatter_tags(&mut self, base: usize, layout: &super::yaml::Layout) {
+        for entry in layout
+            .entries
             .iter()
-            .find_map(|k| yaml.find(k).map(|i| i + k.len()))
-            .unwrap_or(0);
-        let mut from = key_at;
-        for name in names {
-            let found = yaml[from..].find(name.as_str()).map(|i| from + i);
-            let span = found.map(|i| {
-                from = i + name.len();
-                (yaml_range.start + i) as u32..(yaml_range.start + i + name.len()) as u32
-            });
-            let line = self.line(span.as_ref().map_or(yaml_range.start, |s| s.start as usize));
-            self.tags.push(TagUse {
-                name: name.into(),
-                span,
-                line,
-                col: 0,
-                col16: 0,
-                len16: u16::MAX,
-                in_frontmatter: true,
-            });
+            .filter(|e| e.key == "tags" || e.key == "tag")
+        {
+            // A list of names (each item one name), or one string of names
+            // separated by commas or spaces; anything else holds no tags.
+            let list = match self.frontmatter.as_ref().and_then(|fm| fm.get(&entry.key)) {
+                Some(serde_json::Value::Array(items)) => {
+                    if items.iter().any(|i| i.is_array() || i.is_object()) {
+                        continue;
+                    }
+                    true
+                }
+                Some(serde_json::Value::Object(_)) | None => continue,
+                Some(_) => false,
+            };
+            for scalar in &entry.scalars {
+                let source_start = base + scalar.span.start;
+                let source = &self.text[source_start..base + scalar.span.end];
+                let mut from = 0;
+                let names = match list {
+                    true => {
+                        let name = scalar.value.trim().trim_start_matches('#');
+                        vec![name].into_iter().filter(|n| !n.is_empty()).collect()
+                    }
+                    false => tags::frontmatter_pieces(&scalar.value)
+                        .into_iter()
+                        .map(|(_, name)| name)
+                        .collect::<Vec<_>>(),
+                };
+                for name in names {
+                    // Where the name is written in the scalar (its parsed
+                    // value can differ from the source: quotes, escapes).
+                    let found = source[from..].find(name).map(|i| from + i);
+                    let span = found.map(|i| {
+                        from = i + name.len();
+                        (source_start + i) as u32..(source_start + i + name.len()) as u32
+                    });
+                    let at = span.as_ref().map_or(source_start, |s| s.start as usize);
+                    if let Some(why) = tags::problem(name) {
+                        self.diagnostics.push(NoteDiagnostic {
+                            span: span.clone().unwrap_or(at as u32..at as u32),
+                            line: self.line(at),
+                            message: format!(
+                                "`{name}` in `{}` is not a tag ({why}); it is not counted",
+                                entry.key
+                            )
+                            .into(),
+                        });
+                        continue;
+                    }
+                    self.tags.push(TagUse {
+                        name: name.into(),
+                        span,
+                        line: self.line(at),
+                        col: 0,
+                        col16: 0,
+                        len16: u16::MAX,
+                        in_frontmatter: true,
+                    });
+                }
+            }
         }
     }
 
@@ -662,41 +690,6 @@ fn has_scheme(dest: &str) -> bool {
         }
         _ => false,
     }
-}
-
-/// The tag name at the start of `s` (after `#`): letters, digits, `_`, `-`,
-/// `/`; at least one non-digit; no trailing `/`.
-fn tag_name(s: &str) -> &str {
-    let end = s
-        .char_indices()
-        .find(|&(_, c)| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '/')))
-        .map_or(s.len(), |(i, _)| i);
-    let name = s[..end].trim_end_matches('/');
-    if name.starts_with('/')
-        || name
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == '/' || c == '-')
-    {
-        return "";
-    }
-    name
-}
-
-fn split_tag_list(s: &str) -> impl Iterator<Item = String> + '_ {
-    s.split([',', ' ', '\t'])
-        .map(|t| t.trim().trim_start_matches('#'))
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
-}
-
-/// `key:` at the start of a line with no indentation.
-fn top_level_key(line: &str) -> Option<&str> {
-    if line.starts_with([' ', '\t', '-', '#']) {
-        return None;
-    }
-    let colon = line.find(':')?;
-    let key = line[..colon].trim().trim_matches(['"', '\'']);
-    (!key.is_empty()).then_some(key)
 }
 
 fn yaml_to_json(value: serde_norway::Value) -> serde_json::Value {

@@ -709,18 +709,6 @@ pub fn rename_block(
 // Tags
 // ---------------------------------------------------------------------------
 
-/// Whether tag `name` is `tag` or one of its sub-tags (case-insensitive).
-pub fn tag_matches(tag: &str, name: &str) -> bool {
-    let (t, n) = (tag.as_bytes(), name.as_bytes());
-    if t.is_ascii() && n.is_ascii() {
-        return n.len() >= t.len()
-            && n[..t.len()].eq_ignore_ascii_case(t)
-            && (n.len() == t.len() || n[t.len()] == b'/');
-    }
-    let (t, n) = (name_key(tag), name_key(name));
-    n == t || n.starts_with(&format!("{t}/"))
-}
-
 /// Renames tag `old` to `new` in every note, sub-tags included
 /// (`#project/weft` becomes `#work/weft` when `project` becomes `work`).
 pub fn rename_tag(
@@ -730,24 +718,13 @@ pub fn rename_tag(
     texts: &dyn TextSource,
 ) -> Result<Plan, RewriteError> {
     let old = old.trim().trim_start_matches('#');
-    let new = new.trim().trim_start_matches('#');
-    if new.is_empty()
-        || new.starts_with('/')
-        || new.ends_with('/')
-        || !new
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
-        || new
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == '/' || c == '-')
-    {
-        return error(
-            "a tag is made of letters, digits, `_`, `-` and `/` (for nesting), with at least one letter",
-        );
-    }
+    let new = match super::tags::checked(new) {
+        Ok(new) => new,
+        Err(why) => return error(&why),
+    };
     let mut notes: Vec<(NoteId, &str)> = index
         .notes()
-        .filter(|(_, n)| n.tags.iter().any(|t| tag_matches(old, &t.name)))
+        .filter(|(_, n)| n.tags.iter().any(|t| super::tags::matches(old, &t.name)))
         .map(|(id, n)| (id, &*n.path))
         .collect();
     notes.sort_by(|a, b| a.1.cmp(b.1));
@@ -757,27 +734,20 @@ pub fn rename_tag(
         let Some((text, fresh)) = collector.read(path) else {
             continue;
         };
-        // Inline tags: the parser's spans (from the `#`). Frontmatter tags:
-        // found here as whole tokens of the `tags:` value.
-        let mut names: Vec<std::ops::Range<usize>> = fresh
+        // Where each tag is written, as the parser found it: inline ones
+        // after their `#`, frontmatter ones inside their YAML value.
+        let names: Vec<std::ops::Range<usize>> = fresh
             .tags
             .iter()
-            .filter(|t| !t.in_frontmatter)
             .filter_map(|t| {
-                t.span
-                    .as_ref()
-                    .map(|s| s.start as usize + 1..s.end as usize)
+                let span = t.span.as_ref()?;
+                let start = span.start as usize + usize::from(!t.in_frontmatter);
+                Some(start..span.end as usize)
             })
             .collect();
-        if let Some(span) = &fresh.frontmatter_span {
-            names.extend(frontmatter_tag_tokens(
-                &text,
-                span.start as usize..span.end as usize,
-            ));
-        }
         for range in names {
             let written = &text[range.clone()];
-            if !tag_matches(old, written) {
+            if !super::tags::matches(old, written) {
                 continue;
             }
             // The old prefix as written (its byte length may differ from
@@ -797,64 +767,4 @@ pub fn rename_tag(
         }
     }
     Ok(collector.finish(Vec::new(), Vec::new()))
-}
-
-/// The byte ranges of the tags in a frontmatter block's `tags:` (or
-/// `tag:`) value: an inline list, a string, a comma list or `- item` lines;
-/// a leading `#` is left out.
-fn frontmatter_tag_tokens(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let Some(block) = text.get(span.clone()) else {
-        return out;
-    };
-    let mut in_tags = false;
-    let mut offset = span.start;
-    for line in block.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let body = line.trim_end_matches(['\n', '\r']);
-        if body.starts_with("---") {
-            in_tags = false;
-            continue;
-        }
-        if !body.starts_with([' ', '\t', '-']) {
-            in_tags = false;
-            for key in ["tags:", "tag:"] {
-                if let Some(rest) = body.strip_prefix(key) {
-                    in_tags = true;
-                    tokens(rest, start + key.len(), &mut out);
-                }
-            }
-        } else if in_tags {
-            tokens(body, start, &mut out);
-        }
-    }
-    out
-}
-
-/// Pushes the ranges of the tag tokens of `value` (starting at byte `base`).
-fn tokens(value: &str, base: usize, out: &mut Vec<Range<usize>>) {
-    let separator = |c: char| c.is_whitespace() || matches!(c, '[' | ']' | ',' | '"' | '\'');
-    let mut push = |range: Range<usize>| {
-        let part = &value[range.clone()];
-        let name = part.trim_start_matches('#');
-        if !name.is_empty() && !name.chars().all(|c| c == '-') {
-            let start = base + range.end - name.len();
-            out.push(start..start + name.len());
-        }
-    };
-    let mut start = None;
-    for (i, c) in value.char_indices() {
-        match (separator(c), start) {
-            (true, Some(s)) => {
-                push(s..i);
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        push(s..value.len());
-    }
 }

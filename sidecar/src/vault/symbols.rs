@@ -10,7 +10,7 @@ use std::collections::BinaryHeap;
 use super::complete::Matcher;
 use super::index::{NoteId, VaultIndex};
 use super::note::Note;
-use super::rewrite::tag_matches;
+use super::tags::matches as tag_matches;
 
 /// A heading with the headings nested under it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -35,7 +35,7 @@ fn properties_change_and_everything_else_stays_as_written() {
     expect![[r#"
         ---
         # people and places
-        status: done
+        status: done # still
         meta:
           a: 1
           b: 2
@@ -61,7 +61,7 @@ fn properties_change_and_everything_else_stays_as_written() {
         .expect("updates");
     assert_eq!(
         v.read("n.md"),
-        "---\n# people and places\nstatus: done\ntags: [one, two]\n---\n# N\nBody #two\n"
+        "---\n# people and places\nstatus: done # still\ntags: [one, two]\n---\n# N\nBody #two\n"
     );
     v.assert_fresh();
 }
@@ -297,4 +297,73 @@ fn removing_an_alias_or_title_warns_about_the_links_it_breaks() {
     assert_eq!(v.resolves("a.md", 0), None);
     assert_eq!(v.resolves("a.md", 2).as_deref(), Some("n.md"));
     assert_eq!(v.resolves("a.md", 3).as_deref(), Some("n.md"));
+}
+
+/// Regression (issue 15): what a tag name is was decided five times —
+/// frontmatter took anything without a space or comma, writes refused what
+/// it took, search keys stripped `#` and slashes and renames did not. One
+/// rule (`vault::tags`) now answers for every reader and writer.
+#[test]
+fn one_tag_rule_for_every_reader_and_writer() {
+    use crate::vault::parse::parse_text;
+    use crate::vault::rewrite::rename_tag;
+    use crate::vault::tags;
+
+    let cases: &[(&str, bool)] = &[
+        ("project/weft", true),
+        ("Über_1", true),
+        ("y2024", true),
+        ("#hashed", true),
+        ("c++", false),
+        ("2024", false),
+        ("a b", false),
+        ("/lead", false),
+    ];
+    for &(tag, ok) in cases {
+        let name = tag.trim_start_matches('#');
+        // Inline, in the body.
+        let note = parse_text("n.md", &format!("# N\ntext #{name} more\n"));
+        let inline = note.tags.iter().any(|t| &*t.name == name);
+        if !name.contains(' ') && !name.starts_with('/') && name != "c++" {
+            assert_eq!(inline, ok, "inline {tag}");
+        }
+        // In the frontmatter, quoted so that YAML keeps it whole.
+        let note = parse_text("n.md", &format!("---\ntags: [\"{tag}\"]\n---\n# N\n"));
+        assert_eq!(
+            note.tags.iter().any(|t| &*t.name == name),
+            ok,
+            "frontmatter {tag}"
+        );
+        assert_eq!(
+            note.diagnostics.is_empty(),
+            ok,
+            "frontmatter {tag}: {:?}",
+            note.diagnostics
+        );
+        // Writes.
+        let v = TestVault::new(&[("n.md", "# N\n")]);
+        let written = v.ops().update_frontmatter(&UpdateFrontmatter {
+            add_tags: vec![tag.into()],
+            ..update("n")
+        });
+        assert_eq!(written.is_ok(), ok, "update_frontmatter {tag}: {written:?}");
+        // Renames, to it.
+        let v = TestVault::new(&[("n.md", "# N\n#old\n")]);
+        let none = |_: &str| None;
+        let renamed = rename_tag(&v.ops().index(), "old", tag, &none);
+        assert_eq!(renamed.is_ok(), ok, "rename to {tag}");
+        // Configuration.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(".weft.toml"),
+            format!("[tags]\nauto_context_tag = \"{tag}\"\n"),
+        )
+        .unwrap();
+        let config = crate::config::Config::load(dir.path());
+        assert_eq!(config.is_ok(), ok, "configuration {tag}");
+    }
+    // Keys and matching: `#`, case and Unicode forms do not count.
+    assert_eq!(tags::key("#Project/Weft"), tags::key("project/weft"));
+    assert!(tags::matches("#project", "Project/Weft"));
+    assert!(!tags::matches("project", "projects"));
 }

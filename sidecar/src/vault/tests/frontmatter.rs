@@ -1,6 +1,6 @@
 use serde_json::json;
 
-use crate::vault::frontmatter::{FrontmatterOp, apply, read};
+use crate::vault::frontmatter::{FrontmatterError, FrontmatterOp, apply, block, read};
 
 fn set(key: &str, value: serde_json::Value) -> FrontmatterOp {
     FrontmatterOp::Set {
@@ -11,7 +11,7 @@ fn set(key: &str, value: serde_json::Value) -> FrontmatterOp {
 
 #[test]
 fn set_keeps_order_comments_and_other_entries() {
-    let text = "---\n# my comment\ntitle: \"Old\"   # keep me? no: this entry changes\nstatus: draft # stays\naliases:\n  - A\n  - B\ncreated: 2024-01-01\n---\nBody [[link]]\n";
+    let text = "---\n# my comment\ntitle: \"Old\"   # the value changes, this stays\nstatus: draft # stays\naliases:\n  - A\n  - B\ncreated: 2024-01-01\n---\nBody [[link]]\n";
     let out = apply(
         text,
         &[set("title", json!("New")), set("tags", json!(["x", "y/z"]))],
@@ -19,7 +19,7 @@ fn set_keeps_order_comments_and_other_entries() {
     .unwrap();
     assert_eq!(
         out,
-        "---\n# my comment\ntitle: New\nstatus: draft # stays\naliases:\n  - A\n  - B\ncreated: 2024-01-01\ntags: [x, y/z]\n---\nBody [[link]]\n"
+        "---\n# my comment\ntitle: New   # the value changes, this stays\nstatus: draft # stays\naliases:\n  - A\n  - B\ncreated: 2024-01-01\ntags: [x, y/z]\n---\nBody [[link]]\n"
     );
 }
 
@@ -97,4 +97,171 @@ fn values_round_trip_through_yaml() {
         let out = apply("---\nx: 0\n---\n", &[set("key", value.clone())]).unwrap();
         assert_eq!(read(&out).unwrap()["key"], value, "{out}");
     }
+}
+
+/// Regression (issue 15): keys were found by the text before the first `:`
+/// of a line, so `"a:b"` was filed as `a` and setting `a` overwrote it; the
+/// tags key was found with `find("tags:")`, which `subtags:` matches too.
+/// Each case: the edit changes its own key's bytes and no other byte.
+#[test]
+fn edits_touch_only_their_own_key_whatever_the_yaml() {
+    let cases: &[(&str, &str, serde_json::Value, &str)] = &[
+        // Quoted keys holding `:` and `#`.
+        (
+            "\"a:b\": 1\n'c#d': 2\n",
+            "a",
+            json!(3),
+            "\"a:b\": 1\n'c#d': 2\na: 3\n",
+        ),
+        (
+            "\"a:b\": 1\n'c#d': 2\n",
+            "c#d",
+            json!(5),
+            "\"a:b\": 1\n'c#d': 5\n",
+        ),
+        // A key holding another key's name.
+        (
+            "subtags: [s]\ntags_old: x\n",
+            "tags",
+            json!(["t"]),
+            "subtags: [s]\ntags_old: x\ntags: [t]\n",
+        ),
+        (
+            "subtags: [s]\ntags: [t]\n",
+            "tags",
+            json!(["u"]),
+            "subtags: [s]\ntags: [u]\n",
+        ),
+        // Flow mappings and sequences as values.
+        (
+            "m: {x: 1, y: [2, 3]}\nn: 1\n",
+            "n",
+            json!(2),
+            "m: {x: 1, y: [2, 3]}\nn: 2\n",
+        ),
+        (
+            "m: {x: 1, y: [2, 3]}\nn: 1\n",
+            "m",
+            json!({"x": 9}),
+            "m:\n  x: 9\nn: 1\n",
+        ),
+        // Block and multi-line scalars.
+        (
+            "d: |\n  one\n  two\ne: >\n  folded\n  text\nf: 1\n",
+            "f",
+            json!(2),
+            "d: |\n  one\n  two\ne: >\n  folded\n  text\nf: 2\n",
+        ),
+        (
+            "d: |\n  one\n  two\nf: 1\n",
+            "d",
+            json!("short"),
+            "d: short\nf: 1\n",
+        ),
+        (
+            "p: a plain\n  scalar on two lines\nq: 1\n",
+            "q",
+            json!(2),
+            "p: a plain\n  scalar on two lines\nq: 2\n",
+        ),
+        // Comments between keys stay.
+        (
+            "a: 1\n# about b\nb: 2 # two\n\n# end\n",
+            "b",
+            json!(3),
+            "a: 1\n# about b\nb: 3 # two\n\n# end\n",
+        ),
+        (
+            "a: 1\n# about b\nb: 2 # two\n\n# end\n",
+            "c",
+            json!(4),
+            "a: 1\n# about b\nb: 2 # two\nc: 4\n\n# end\n",
+        ),
+        // Anchors and aliases: a change elsewhere keeps them.
+        (
+            "base: &b {x: 1}\nother: *b\nn: 1\n",
+            "n",
+            json!(2),
+            "base: &b {x: 1}\nother: *b\nn: 2\n",
+        ),
+    ];
+    for (yaml, key, value, want) in cases {
+        let text = format!("---\n{yaml}---\nBody with a: colon\n");
+        let out = apply(&text, &[set(key, value.clone())])
+            .unwrap_or_else(|e| panic!("{key} in {yaml:?}: {e}"));
+        assert_eq!(
+            out,
+            format!("---\n{want}---\nBody with a: colon\n"),
+            "{key} in {yaml:?}"
+        );
+        // Read back: the edited key as asked, every other key as before.
+        let (before, after) = (read(&text).unwrap(), read(&out).unwrap());
+        assert_eq!(after[*key], *value);
+        for (k, v) in &before {
+            if k != key {
+                assert_eq!(after.get(k), Some(v), "{k} in {yaml:?}");
+            }
+        }
+    }
+    // Unset removes the entry's own lines only.
+    let text = "---\na: 1\n# about b\nb:\n  - x\n  - y\nc: 3\n---\n";
+    assert_eq!(
+        apply(text, &[FrontmatterOp::Unset { key: "b".into() }]).unwrap(),
+        "---\na: 1\n# about b\nc: 3\n---\n"
+    );
+}
+
+/// An edit that would change another key is refused, naming it: the alias
+/// of an anchor the edit rewrites.
+#[test]
+fn an_edit_that_would_change_another_key_is_refused() {
+    let text = "---\nbase: &b {x: 1}\nother: *b\n---\n";
+    let error = apply(text, &[set("base", json!({"x": 2}))]).unwrap_err();
+    assert!(
+        matches!(&error, FrontmatterError::Unverified { key, .. } if key == "base")
+            || matches!(&error, FrontmatterError::Malformed(_)),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("nothing was written")
+            || error.to_string().contains("not valid YAML"),
+        "{error}"
+    );
+    // Layouts that cannot be edited key by key say so.
+    let error = apply("---\n{a: 1, b: 2}\n---\n", &[set("a", json!(3))]).unwrap_err();
+    assert!(error.to_string().contains("`{…}` mapping"), "{error}");
+    let error = apply("---\na: 1\nb: 2\na: 3\n---\n", &[set("a", json!(4))]).unwrap_err();
+    assert!(
+        error.to_string().contains("not valid YAML")
+            || error.to_string().contains("more than once"),
+        "{error}"
+    );
+}
+
+/// The frontmatter is where the parser says it is (regression: edits found
+/// it by their own rule, and took a `---` rule followed by prose for one).
+#[test]
+fn the_block_is_found_by_one_rule() {
+    for (text, yaml) in [
+        ("---\na: 1\n---\nbody", Some("a: 1\n")),
+        ("---   \na: 1\n...  \nbody", Some("a: 1\n")),
+        ("\u{feff}---\na: 1\n---\n", Some("a: 1\n")),
+        ("---\n\nNote: call Bob.\n\n---\nBody", None),
+        ("---\n---\nbody", None),
+        ("----\na: 1\n----\n", None),
+        ("text\n---\na: 1\n---\n", None),
+        ("# T\n\n---\na: 1\n---\nbody", None),
+        ("---\na: 1\n  ---\n", None),
+        ("---\na: 1\n", None),
+    ] {
+        let found = block(text).map(|b| &text[b.yaml]);
+        assert_eq!(found, yaml, "{text:?}");
+        // The parser agrees.
+        let note = crate::vault::parse::parse_text("n.md", text);
+        assert_eq!(note.frontmatter_span.is_some(), yaml.is_some(), "{text:?}");
+    }
+    // Prose after a `---` rule is never edited as YAML.
+    let text = "---\n\nNote: call Bob.\n\n---\nBody\n";
+    let out = apply(text, &[set("a", json!(1))]).unwrap();
+    assert_eq!(out, format!("---\na: 1\n---\n{text}"));
 }
