@@ -369,16 +369,78 @@ fn verify(
 }
 
 fn parse_yaml(yaml: &str) -> Result<Map<String, Value>, FrontmatterError> {
-    if yaml.trim().is_empty() {
-        return Ok(Map::new());
-    }
-    match serde_norway::from_str::<Value>(yaml) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(Value::Null) => Ok(Map::new()),
-        Ok(_) => Err(FrontmatterError::Malformed(
+    match parse_mapping(yaml) {
+        Ok(Some(map)) => Ok(map),
+        Ok(None) => Err(FrontmatterError::Malformed(
             "it is not a mapping of `key: value` lines".into(),
         )),
-        Err(e) => Err(FrontmatterError::Malformed(e.to_string())),
+        Err((e, _)) => Err(FrontmatterError::Malformed(e)),
+    }
+}
+
+/// The frontmatter's properties as the index reads them (the one reading:
+/// the parser's and the edits' verification), with `serde_norway`: a key
+/// that is not a string is written as YAML (`{{date}}` in a template).
+/// `Ok(None)`: YAML, but not a mapping; `Err`: why not YAML, and where.
+pub fn parse_mapping(yaml: &str) -> Result<Option<Map<String, Value>>, (String, usize)> {
+    if yaml.trim().is_empty() {
+        return Ok(Some(Map::new()));
+    }
+    match serde_norway::from_str::<serde_norway::Value>(yaml) {
+        Ok(serde_norway::Value::Mapping(map)) => {
+            let mut object = Map::new();
+            for (key, value) in map {
+                if let Some(key) = key_text(key) {
+                    object.insert(key, yaml_to_json(value));
+                }
+            }
+            Ok(Some(object))
+        }
+        Ok(serde_norway::Value::Null) => Ok(Some(Map::new())),
+        Ok(_) => Ok(None),
+        Err(error) => {
+            let at = error.location().map_or(0, |l| l.index());
+            Err((error.to_string(), at))
+        }
+    }
+}
+
+fn key_text(key: serde_norway::Value) -> Option<String> {
+    match key {
+        serde_norway::Value::String(s) => Some(s),
+        other => serde_norway::to_string(&other)
+            .ok()
+            .map(|s| s.trim().to_string()),
+    }
+}
+
+/// A YAML value as JSON (recursion bounded: serde_norway nests at most
+/// 128 levels).
+fn yaml_to_json(value: serde_norway::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    use serde_norway::Value as Y;
+    match value {
+        Y::Null => J::Null,
+        Y::Bool(b) => J::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                J::from(i)
+            } else if let Some(u) = n.as_u64() {
+                J::from(u)
+            } else {
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or(J::Null, J::Number)
+            }
+        }
+        Y::String(s) => J::String(s),
+        Y::Sequence(items) => J::Array(items.into_iter().map(yaml_to_json).collect()),
+        Y::Mapping(map) => J::Object(
+            map.into_iter()
+                .filter_map(|(k, v)| Some((key_text(k)?, yaml_to_json(v))))
+                .collect(),
+        ),
+        Y::Tagged(tagged) => yaml_to_json(tagged.value),
     }
 }
 

@@ -381,32 +381,16 @@ impl<'a> NoteParser<'a> {
             return;
         };
         let yaml = &self.text[yaml_range.clone()];
-        match serde_norway::from_str::<serde_norway::Value>(yaml) {
-            Ok(serde_norway::Value::Mapping(map)) => {
-                let mut object = serde_json::Map::new();
-                for (key, value) in map {
-                    let key = match key {
-                        serde_norway::Value::String(s) => s,
-                        other => match serde_norway::to_string(&other) {
-                            Ok(s) => s.trim().to_string(),
-                            Err(_) => continue,
-                        },
-                    };
-                    object.insert(key, yaml_to_json(value));
-                }
-                self.frontmatter = Some(Box::new(object));
-            }
-            Ok(serde_norway::Value::Null) => self.frontmatter = Some(Box::default()),
-            Ok(_) => self.diagnostics.push(NoteDiagnostic {
+        match super::frontmatter::parse_mapping(yaml) {
+            Ok(Some(object)) => self.frontmatter = Some(Box::new(object)),
+            Ok(None) => self.diagnostics.push(NoteDiagnostic {
                 span: Self::span(&yaml_range),
                 line: self.line(yaml_range.start),
                 message: "the frontmatter is not a mapping of `key: value` lines; it is ignored"
                     .into(),
             }),
-            Err(error) => {
-                let at = error.location().map_or(yaml_range.start, |l| {
-                    (yaml_range.start + l.index()).min(yaml_range.end)
-                });
+            Err((error, at)) => {
+                let at = (yaml_range.start + at).min(yaml_range.end);
                 self.diagnostics.push(NoteDiagnostic {
                     span: at as u32..at as u32,
                     line: self.line(at),
@@ -689,39 +673,5 @@ fn has_scheme(dest: &str) -> bool {
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
         }
         _ => false,
-    }
-}
-
-fn yaml_to_json(value: serde_norway::Value) -> serde_json::Value {
-    use serde_json::Value as J;
-    use serde_norway::Value as Y;
-    match value {
-        Y::Null => J::Null,
-        Y::Bool(b) => J::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                J::from(i)
-            } else if let Some(u) = n.as_u64() {
-                J::from(u)
-            } else {
-                n.as_f64()
-                    .and_then(serde_json::Number::from_f64)
-                    .map_or(J::Null, J::Number)
-            }
-        }
-        Y::String(s) => J::String(s),
-        Y::Sequence(items) => J::Array(items.into_iter().map(yaml_to_json).collect()),
-        Y::Mapping(map) => J::Object(
-            map.into_iter()
-                .filter_map(|(k, v)| {
-                    let key = match k {
-                        Y::String(s) => s,
-                        other => serde_norway::to_string(&other).ok()?.trim().to_string(),
-                    };
-                    Some((key, yaml_to_json(v)))
-                })
-                .collect(),
-        ),
-        Y::Tagged(tagged) => yaml_to_json(tagged.value),
     }
 }

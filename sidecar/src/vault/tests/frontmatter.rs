@@ -265,3 +265,23 @@ fn the_block_is_found_by_one_rule() {
     let out = apply(text, &[set("a", json!(1))]).unwrap();
     assert_eq!(out, format!("---\na: 1\n---\n{text}"));
 }
+
+/// Templates write `created: {{date}}`, which YAML reads as a mapping with a
+/// mapping for key: the edits read it as the index does, and other keys can
+/// still be changed (regression: every edit of such a note was refused).
+#[test]
+fn template_placeholders_read_as_the_index_reads_them() {
+    let text = "---\ncreated: {{date}}\ntags: [a]\n---\n# {{title}}\n";
+    let out = apply(text, &[set("status", json!("draft"))]).unwrap();
+    assert_eq!(
+        out,
+        "---\ncreated: {{date}}\ntags: [a]\nstatus: draft\n---\n# {{title}}\n"
+    );
+    let note = crate::vault::parse::parse_text("t.md", text);
+    assert_eq!(
+        note.frontmatter
+            .as_deref()
+            .map(|f| f.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["created".to_string(), "tags".to_string()])
+    );
+}
