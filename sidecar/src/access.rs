@@ -13,6 +13,7 @@
 use std::path::Path;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::config::AgentConfig;
 
@@ -80,7 +81,10 @@ impl Access {
             }
             let mut builder = GitignoreBuilder::new(root);
             for glob in globs {
-                if let Err(e) = builder.add_line(None, glob) {
+                // Names compare as the vault compares them (composed,
+                // lower-case): `Private/` is `private/`, one folder on macOS
+                // and Windows and one name in links.
+                if let Err(e) = builder.add_line(None, &normal(glob)) {
                     tracing::warn!("agent path pattern `{glob}` skipped: {e}");
                 }
             }
@@ -106,7 +110,10 @@ impl Access {
         if !self.restricts() {
             return None;
         }
-        let path = path.trim_start_matches('/');
+        // As the patterns: composed (a name from macOS's disk comes
+        // decomposed) and lower-case.
+        let path = normal(path.trim_start_matches('/'));
+        let path = path.as_str();
         if let Some(deny) = &self.deny
             && let ignore::Match::Ignore(glob) = deny.matched_path_or_any_parents(path, is_dir)
         {
@@ -136,6 +143,11 @@ impl Access {
     }
 }
 
+/// A path or pattern as names compare: Unicode composed form, lower-case.
+fn normal(text: &str) -> String {
+    text.nfc().collect::<String>().to_lowercase()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +173,8 @@ mod tests {
             &["private/", "secret*.md", "/top-only.md"],
         );
         let cases: &[(&str, bool, bool)] = &[
+            ("PRIVATE/x.md", false, false),
+            ("Notes/A.MD", false, true),
             ("notes/a.md", false, true),
             ("/notes/a.md", false, true),
             ("top.md", false, true),
@@ -189,6 +203,10 @@ mod tests {
             a.refusal("image.png", false),
             Some(Refusal::NotAllowed(_))
         ));
+        // Composed and decomposed forms of a name are one name.
+        let accents = access(&[], &["privé/"]);
+        assert!(!accents.visible("prive\u{301}/x.md"));
+        assert!(!accents.visible("PRIVÉ/x.md"));
         let open = access(&[], &[]);
         assert!(!open.restricts() && open.visible("anything/at/all.md"));
     }

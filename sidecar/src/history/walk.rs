@@ -701,7 +701,7 @@ fn resolve<'s, 'r>(
     }
 }
 
-/// `short_id date message` of a few recent versions (of the note when it
+/// `short_id (date)` of a few recent versions (of the note when it
 /// has any), for error messages.
 fn recent(sources: &[Src<'_>], path: Option<&str>) -> Vec<String> {
     let window = Window {
@@ -731,16 +731,17 @@ fn recent(sources: &[Src<'_>], path: Option<&str>) -> Vec<String> {
     versions.iter().map(describe).collect()
 }
 
-/// `abc1234 (2026-11-22 10:31, edit_note: a.md)`.
+/// `abc1234 (2026-11-22 10:31)`, for error messages. Not its message: it
+/// may name paths an agent may not see (note_history lists versions with
+/// their messages, as the agent may see them).
 pub(super) fn describe(version: &Version) -> String {
-    let first_line = version.message.lines().next().unwrap_or("");
     let qualifier = if version.source == VersionSource::VaultGit {
         "git:"
     } else {
         ""
     };
     format!(
-        "{qualifier}{} ({}, {first_line})",
+        "{qualifier}{} ({})",
         version.short_id,
         version.time.format("%Y-%m-%d %H:%M")
     )

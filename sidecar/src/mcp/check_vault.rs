@@ -158,21 +158,37 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
                 chosen,
             } if wants(Kind::Ambiguous) => {
                 let l = index.link(link);
+                // Candidates the agent may not see are counted, not named.
                 let paths: Vec<String> = candidates
                     .iter()
+                    .filter(|c| visible(index.note(**c)))
                     .map(|c| index.note(*c).id().to_string())
                     .collect();
+                let unseen = candidates.len() - paths.len();
+                let listed = match unseen {
+                    0 => code_list(&paths),
+                    n => format!(
+                        "{}{n} outside this agent's access",
+                        if paths.is_empty() {
+                            String::new()
+                        } else {
+                            format!("{}, and ", code_list(&paths))
+                        }
+                    ),
+                };
+                let resolves = match visible(index.note(chosen)) {
+                    true => format!("`{}`", index.note(chosen).id()),
+                    false => "a note outside this agent's access".to_string(),
+                };
                 issues.push(Issue {
                     suggest_for: None,
                     kind: Kind::Ambiguous,
                     path,
                     line,
                     message: format!(
-                        "{} matches {} notes ({}); it resolves to `{}`.",
+                        "{} matches {} notes ({listed}); it resolves to {resolves}.",
                         written(l),
                         candidates.len(),
-                        code_list(&paths),
-                        index.note(chosen).id()
                     ),
                     fix: format!(
                         "Write the path: {}.",
@@ -184,6 +200,9 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
                     ),
                 });
             }
+            // A note the agent may not see: nothing of it is told.
+            Problem::BrokenFragment { target, .. } | Problem::AmbiguousFragment { target, .. }
+                if !visible(index.note(target)) => {}
             Problem::BrokenFragment { link, target } if wants(Kind::Fragment) => {
                 let l = index.link(link);
                 let t = index.note(target);
@@ -324,11 +343,8 @@ pub fn run(state: &McpState, args: CheckVaultArgs) -> ToolResult {
         }
     }
     if wants(Kind::Tag) && prefix_key.is_empty() {
-        let mut tags: Vec<_> = index
-            .tags()
-            .values()
-            .filter(|t| t.spellings.len() > 1)
-            .collect();
+        let seen = super::common::visible_tags(&policy, &index);
+        let mut tags: Vec<_> = seen.values().filter(|t| t.spellings.len() > 1).collect();
         tags.sort_by_key(|t| tag_key(t.display()));
         for t in tags {
             let spellings: Vec<String> = t

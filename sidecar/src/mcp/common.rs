@@ -14,7 +14,7 @@ use super::state::McpState;
 use crate::search::dates::format_time;
 use crate::search::find::{cursor_for, fingerprint, offset_of};
 use crate::search::index::tag_key;
-use crate::vault::index::{TagStat, count_tags};
+use crate::vault::index::TagStat;
 use crate::vault::query::{Lookup, Stats, lookup, stats_of};
 use crate::vault::{LinkRef, Note, NoteId, VaultIndex};
 
@@ -28,11 +28,7 @@ pub fn visible_tags<'a>(
     if !policy.restricts() {
         return std::borrow::Cow::Borrowed(index.tags());
     }
-    let mut tags: HashMap<Box<str>, TagStat> = HashMap::new();
-    for (_, note) in index.notes().filter(|(_, n)| policy.visible(&n.path)) {
-        count_tags(&mut tags, note);
-    }
-    std::borrow::Cow::Owned(tags)
+    std::borrow::Cow::Owned(index.tags_of(&|n| policy.visible(&n.path)))
 }
 
 /// Vault counts as the agent may see them (see [`stats_of`]).

@@ -14,8 +14,8 @@ use super::schema;
 use super::server::Server;
 use super::state::McpState;
 use super::versions::{
-    HISTORY_WAIT, VersionOut, fence, history, history_error, history_note, id_text, noting_loss,
-    shown,
+    HISTORY_WAIT, VersionOut, fence, for_agent, hidden_version, history, history_error,
+    history_note, id_text, noting_loss, shown,
 };
 use crate::history::DiffTarget;
 
@@ -101,9 +101,24 @@ pub fn run(state: &McpState, args: DiffNoteArgs) -> ToolResult {
         // A note that is gone now: everything it had is deleted.
         None => DiffTarget::Current(current_text.as_deref().unwrap_or("")),
     };
-    let result = history
+    let mut result = history
         .diff(&note.path, from, target)
         .map_err(history_error)?;
+    // Versions in which the note was where the agent may not see it are
+    // not its to compare.
+    let policy = state.policy();
+    let hidden = |path: &Option<String>| path.as_deref().is_some_and(|p| !policy.visible(p));
+    if hidden(&result.from_path) || hidden(&result.to_path) {
+        return Err(hidden_version(&shown(&note.path), from));
+    }
+    result.from =
+        for_agent(&policy, result.from).ok_or_else(|| hidden_version(&shown(&note.path), from))?;
+    result.to = match result.to.take() {
+        Some(to) => {
+            Some(for_agent(&policy, to).ok_or_else(|| hidden_version(&shown(&note.path), from))?)
+        }
+        None => None,
+    };
     let from_out = VersionOut::of(&result.from);
     let to_out = result.to.as_ref().map(VersionOut::of);
     let (diff, truncated) = clip_diff(&result.unified);

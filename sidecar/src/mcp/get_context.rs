@@ -197,7 +197,7 @@ pub fn run(state: &McpState, args: GetContextArgs) -> ToolResult {
                         picked.push((id, "search", hit.score, None));
                     }
                 }
-                if let Ok(expr) = search.parse_query(q, now()) {
+                if let Ok(expr) = search.parse_query(q, now(), filters.keys.as_deref()) {
                     terms = search.body_terms(&expr);
                 }
                 num_docs = search.num_docs();

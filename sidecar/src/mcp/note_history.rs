@@ -16,8 +16,8 @@ use super::schema::{self, lenient};
 use super::server::Server;
 use super::state::McpState;
 use super::versions::{
-    HISTORY_WAIT, VersionOut, history, history_error, history_note, kind_text, noting_loss, shown,
-    version_line,
+    HISTORY_WAIT, VersionOut, for_agent, history, history_error, history_note, kind_text,
+    noting_loss, shown, version_line,
 };
 use crate::history::HistoryError;
 use crate::search::dates::{End, now, parse_time};
@@ -124,19 +124,18 @@ pub fn run(state: &McpState, args: NoteHistoryArgs) -> ToolResult {
     }
     let mut versions: Vec<VersionOut> = Vec::with_capacity(page.items.len());
     let mut lines: Vec<String> = Vec::new();
-    for version in &page.items {
-        let mut out = VersionOut::of(version);
-        // The path policy applies to history too.
-        out.changes = out
-            .changes
-            .into_iter()
-            .zip(&version.changes)
-            .filter(|(_, c)| policy.visible(&c.path))
-            .map(|(shown, _)| shown)
-            .collect();
-        if note.is_none() && out.changes.is_empty() && !version.changes.is_empty() {
-            continue;
-        }
+    // The path policy applies to history too.
+    let page_items: Vec<crate::history::Version> = page
+        .items
+        .iter()
+        .filter_map(|v| {
+            let listed = !v.changes.is_empty();
+            for_agent(&policy, v.clone())
+                .filter(|v| note.is_some() || !listed || !v.changes.is_empty())
+        })
+        .collect();
+    for version in &page_items {
+        let out = VersionOut::of(version);
         let mut line = format!("- {}", version_line(version));
         if note.is_none() {
             let shown_changes: Vec<String> = out

@@ -17,7 +17,8 @@ use super::schema::{self, choice, lenient};
 use super::server::Server;
 use super::state::McpState;
 use super::versions::{
-    HISTORY_WAIT, VersionOut, history, history_error, history_note, id_text, noting_loss,
+    HISTORY_WAIT, VersionOut, for_agent, hidden_version, history, history_error, history_note,
+    id_text, noting_loss, shown,
 };
 use crate::search::index::{body_start, sha256_hex};
 use crate::vault::headings::{heading_path, heading_paths, resolve_section, section_parts};
@@ -625,9 +626,15 @@ fn read_version(state: &McpState, args: &ReadNoteArgs, version: &str) -> ToolRes
             .hint("note_history lists a note's versions."));
     };
     let note_ref = history_note(state, input, "path")?;
-    let old = history
+    let mut old = history
         .read(&note_ref.path, version)
         .map_err(history_error)?;
+    let policy = state.policy();
+    if !policy.visible(&old.path) {
+        return Err(hidden_version(&shown(&note_ref.path), version));
+    }
+    old.version = for_agent(&policy, old.version)
+        .ok_or_else(|| hidden_version(&shown(&note_ref.path), version))?;
     let note = old.note();
     let view = match (args.view, &args.section) {
         (None, Some(_)) | (Some(View::Section), _) => View::Section,

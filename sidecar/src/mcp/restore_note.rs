@@ -18,8 +18,8 @@ use super::schema::{self, lenient};
 use super::server::Server;
 use super::state::McpState;
 use super::versions::{
-    HISTORY_WAIT, VersionOut, fence, history, history_error, history_note, id_text, noting_loss,
-    shown,
+    HISTORY_WAIT, VersionOut, fence, for_agent, hidden_version, history, history_error,
+    history_note, id_text, noting_loss, shown,
 };
 use crate::ops::RestoreNote;
 
@@ -102,9 +102,15 @@ pub fn run(state: &McpState, actor: &str, args: RestoreNoteArgs) -> ToolResult {
         return Err(ToolError::new("`version` must name an older version.")
             .hint("note_history lists the note's versions with their ids."));
     }
-    let plan = history
+    let mut plan = history
         .restore_plan(&note.path, version)
         .map_err(history_error)?;
+    let policy = state.policy();
+    if !policy.visible(&plan.path) {
+        return Err(hidden_version(&shown(&note.path), version));
+    }
+    plan.version = for_agent(&policy, plan.version)
+        .ok_or_else(|| hidden_version(&shown(&note.path), version))?;
     let restored = VersionOut::of(&plan.version);
     let content = String::from_utf8(plan.bytes).map_err(|_| {
         ToolError::new(format!(
@@ -135,6 +141,7 @@ pub fn run(state: &McpState, actor: &str, args: RestoreNoteArgs) -> ToolResult {
             .ok()
             .and_then(|page| page.items.into_iter().next())
             .filter(|v| v.message.starts_with("restore_note:"))
+            .and_then(|v| for_agent(&policy, v))
             .map(|v| VersionOut::of(&v))
     };
     let label = id_text(&restored);

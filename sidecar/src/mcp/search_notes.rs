@@ -231,7 +231,21 @@ pub fn filters(
         });
     }
     filters.within = within.map(|w| w.into_iter().collect());
-    filters.exclude = state.policy().hidden_paths(index).as_ref().clone();
+    let policy = state.policy();
+    filters.exclude = policy.hidden_paths(index).as_ref().clone();
+    // Keys only hidden notes have are no fields to the agent.
+    if policy.restricts() {
+        let mut keys: Vec<String> = Vec::new();
+        for (_, note) in index.notes().filter(|(_, n)| policy.visible(&n.path)) {
+            for key in note.frontmatter.iter().flat_map(|f| f.keys()) {
+                if !keys.contains(key) {
+                    keys.push(key.clone());
+                }
+            }
+        }
+        keys.sort_by_key(|k| crate::vault::key::name_key(k));
+        filters.keys = Some(keys);
+    }
     Ok(filters)
 }
 

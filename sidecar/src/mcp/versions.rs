@@ -16,6 +16,7 @@ use serde::Serialize;
 use super::common::check_name;
 use super::format::ToolError;
 use super::format::ToolResult;
+use super::policy::Policy;
 use super::state::McpState;
 use crate::history::{ChangeKind, History, HistoryError, PathChange, Version, VersionSource};
 use crate::vault::note::{is_note_path, strip_md};
@@ -132,6 +133,60 @@ pub fn noting_loss(state: &McpState, result: ToolResult) -> ToolResult {
         }
         Err(error) => Err(error.hint(notice)),
     }
+}
+
+/// A version as the agent may see it (`None`: not at all): changes to paths
+/// it may not see are left out, a rename from one shows as an addition, and
+/// such paths in the message (written when the version was recorded, before
+/// any rule that hides them now) are replaced. A version in which the note
+/// (`path_at_version`) was at such a path is not the agent's to see: its
+/// text was hidden then.
+pub fn for_agent(policy: &Policy, mut version: Version) -> Option<Version> {
+    if version
+        .path_at_version
+        .as_deref()
+        .is_some_and(|p| !policy.visible(p))
+    {
+        return None;
+    }
+    let mut hidden: Vec<String> = Vec::new();
+    let listed = version.changes.len();
+    version.changes.retain_mut(|change| {
+        if let Some(from) = change.from.as_deref().filter(|f| !policy.visible(f)) {
+            hidden.push(from.to_string());
+            change.from = None;
+            change.kind = ChangeKind::Added;
+        }
+        let keep = policy.visible(&change.path);
+        if !keep {
+            hidden.push(change.path.clone());
+        }
+        keep
+    });
+    version.changes_total -= listed - version.changes.len();
+    if !hidden.is_empty() {
+        // Longest first, so that `a/b.md` goes before `a/b`.
+        let mut names: Vec<String> = hidden
+            .iter()
+            .flat_map(|p| [p.clone(), strip_md(p).to_string()])
+            .collect();
+        names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+        for name in names.iter().filter(|n| !n.is_empty()) {
+            version.message = version
+                .message
+                .replace(name.as_str(), "(a note outside this agent's access)");
+        }
+    }
+    Some(version)
+}
+
+/// The refusal for a version the agent may not see.
+pub fn hidden_version(shown_path: &str, version: &str) -> ToolError {
+    ToolError::new(format!(
+        "Version `{version}` of `{shown_path}` is outside what this agent may access: the note \
+         was in a place it may not see then."
+    ))
+    .hint("note_history lists the versions it may see.")
 }
 
 /// A history error as a tool error, with the next step.

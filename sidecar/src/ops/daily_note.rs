@@ -108,8 +108,16 @@ impl Ops<'_> {
         } {
             rel = existing;
         }
-        let current = self.read_current(&rel)?;
         let iso = template::iso_date(date);
+        // The daily note of a folder the agent may not access is not its to
+        // read (or to be told of): only the date is named.
+        if let Some(error) = self
+            .policy
+            .hidden(&rel, &format!("the daily note of {iso}"))
+        {
+            return Err(error);
+        }
+        let current = self.read_current(&rel)?;
         if let (DailyOp::Read, Some(current)) = (&request.op, &current) {
             return Ok(DailyReport {
                 path: rel,

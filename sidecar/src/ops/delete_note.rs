@@ -81,10 +81,18 @@ impl Ops<'_> {
                     let source = index.note(r.source).path.to_string();
                     match index.resolve_ref(r) {
                         Resolution::Ambiguous { candidates, .. } if candidates.len() > 1 => {
+                            // Notes the agent may not see are never named.
+                            if !self.policy.visible(&source) {
+                                continue;
+                            }
                             let others: Vec<String> = candidates
                                 .iter()
                                 .filter(|c| **c != id)
-                                .map(|c| format!("`{}`", index.note(*c).path))
+                                .map(|c| index.note(*c).path.to_string())
+                                .map(|p| match self.policy.visible(&p) {
+                                    true => format!("`{p}`"),
+                                    false => "a note this agent may not access".to_string(),
+                                })
                                 .collect();
                             warnings.push(format!(
                                 "the link on line {} of `{source}` will lead to {} instead",
@@ -106,6 +114,17 @@ impl Ops<'_> {
         let mut changes = Vec::new();
         let mut link_edits = Vec::new();
         if request.link_policy == LinkPolicy::MarkDeleted {
+            // Marking would write into notes the agent may not access.
+            let refused = broken
+                .keys()
+                .filter(|source| self.policy.check_path(source, false).is_err())
+                .count();
+            if refused > 0 {
+                return Err(OpError::HiddenLinks {
+                    target: rel.clone(),
+                    notes: refused,
+                });
+            }
             for source in broken.keys() {
                 let Some((file, links)) = self.mark_deleted(source, &rel, &mut warnings)? else {
                     continue;

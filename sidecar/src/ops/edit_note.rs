@@ -61,7 +61,13 @@ impl Ops<'_> {
         self.check_tags(Some((&rel, &current.text)), &rel, &outcome.text)?;
         let changed = outcome.text != current.text;
         let warnings = if changed {
-            lost_links(&self.index(), &rel, &current.text, &outcome.text)
+            lost_links(
+                &self.index(),
+                &|p| self.policy.visible(p),
+                &rel,
+                &current.text,
+                &outcome.text,
+            )
         } else {
             Vec::new()
         };

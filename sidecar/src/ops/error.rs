@@ -36,6 +36,9 @@ pub enum OpError {
     ReadOnly,
     /// The path allow/deny lists refuse `path`.
     Denied { path: String, reason: String },
+    /// The note the caller named is outside what the agent may access (the
+    /// message names only what the caller gave).
+    Hidden { message: String },
     /// A move would rewrite links in notes the agent may not access (never
     /// named: the agent does not see them).
     HiddenLinks { target: String, notes: usize },
@@ -104,7 +107,9 @@ impl OpError {
             OpError::Path { .. } => "invalid_path",
             OpError::InvalidName { .. } => "invalid_name",
             OpError::ReadOnly => "read_only",
-            OpError::Denied { .. } | OpError::HiddenLinks { .. } => "denied",
+            OpError::Denied { .. } | OpError::HiddenLinks { .. } | OpError::Hidden { .. } => {
+                "denied"
+            }
             OpError::Exists { .. } => "exists",
             OpError::Conflict { .. } => "conflict",
             OpError::NotUtf8 { .. } => "not_utf8",
@@ -172,9 +177,13 @@ impl fmt::Display for OpError {
                 "writing `{path}` is not allowed: {reason} (`agent.allow`/`agent.deny` in .weft.toml); \
                  nothing was written. Ask the user, or choose another path"
             ),
+            OpError::Hidden { message } => {
+                write!(f, "{}", message.trim_end_matches('.'))?;
+                f.write_str("; nothing was written")
+            }
             OpError::HiddenLinks { target, notes } => write!(
                 f,
-                "{} this agent may not access link to `{target}`, and the move would rewrite them \
+                "{} this agent may not access link to `{target}`, and the change would rewrite them \
                  (`agent.allow`/`agent.deny` in .weft.toml); nothing was written. Move with \
                  update_links: false to leave their links pointing at the old place, or ask the user",
                 if *notes == 1 {

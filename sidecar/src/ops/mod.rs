@@ -45,7 +45,7 @@ use crate::vault::note::{folder_of, is_note_path};
 use crate::vault::parse::parse_text;
 use crate::vault::query::{Lookup, lookup};
 use crate::vault::rewrite::note_path_for;
-use crate::vault::{FragmentTarget, Link, Note, VaultIndex, resolve_fragment};
+use crate::vault::{FragmentTarget, Link, Note, NoteId, VaultIndex, resolve_fragment};
 
 pub use bench::{WriteBenchOptions, WriteBenchReport, bench_writes};
 pub use daily_note::{DailyNote, DailyOp, DailyReport};
@@ -305,6 +305,7 @@ impl<'a> Ops<'a> {
                 suggestions: suggestions
                     .into_iter()
                     .map(|id| index.note(id).path.to_string())
+                    .filter(|path| self.policy.visible(path))
                     .collect(),
                 linked_from: 0,
             },
@@ -324,15 +325,36 @@ impl<'a> Ops<'a> {
             ));
         }
         let index = self.index();
+        // A note the agent may not see is named to it by nothing but what
+        // it typed.
+        let hidden = |id: NoteId| self.policy.hidden(&index.note(id).path, input.trim());
         match lookup(&index, input) {
-            Lookup::Found(id) => Ok(Some(index.note(id).path.to_string())),
-            Lookup::Ambiguous(ids) => Err(OpError::Ambiguous {
-                input: input.trim().to_string(),
-                candidates: ids
-                    .into_iter()
-                    .map(|id| index.note(id).path.to_string())
-                    .collect(),
-            }),
+            Lookup::Found(id) => match hidden(id) {
+                Some(error) => Err(error),
+                None => Ok(Some(index.note(id).path.to_string())),
+            },
+            Lookup::Ambiguous(ids) => {
+                let visible: Vec<NoteId> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&id| hidden(id).is_none())
+                    .collect();
+                match visible.as_slice() {
+                    [] => Err(hidden(ids[0]).unwrap_or(OpError::NotFound {
+                        input: input.trim().to_string(),
+                        suggestions: Vec::new(),
+                        linked_from: 0,
+                    })),
+                    [one] => Ok(Some(index.note(*one).path.to_string())),
+                    many => Err(OpError::Ambiguous {
+                        input: input.trim().to_string(),
+                        candidates: many
+                            .iter()
+                            .map(|id| index.note(*id).path.to_string())
+                            .collect(),
+                    }),
+                }
+            }
             _ => Ok(None),
         }
     }
@@ -411,7 +433,9 @@ impl<'a> Ops<'a> {
         new: &str,
     ) -> Result<(), OpError> {
         let index = self.index();
-        policy::check_tags(&index, &self.config().tags, old, new_path, new)
+        let visible = |path: &str| self.policy.visible(path);
+        let visible: Option<&dyn Fn(&str) -> bool> = self.policy.restricts().then_some(&visible);
+        policy::check_tags(&index, &self.config().tags, visible, old, new_path, new)
     }
 
     /// Carries out `steps` ([`Ops::execute`]), or for a dry run only
@@ -737,7 +761,13 @@ pub(crate) fn links_of<'i>(index: &'i VaultIndex, path: &str, text: &str) -> Cow
 /// Links into the note at `path` that reach it with its text `old` and
 /// would not with `new`: by an alias or title the change removes, or to a
 /// heading or block id it removes. One sentence each, at most ten.
-pub(crate) fn lost_links(index: &VaultIndex, path: &str, old: &str, new: &str) -> Vec<String> {
+pub(crate) fn lost_links(
+    index: &VaultIndex,
+    visible: &dyn Fn(&str) -> bool,
+    path: &str,
+    old: &str,
+    new: &str,
+) -> Vec<String> {
     let Some(id) = index.id_of(path) else {
         return Vec::new();
     };
@@ -756,10 +786,12 @@ pub(crate) fn lost_links(index: &VaultIndex, path: &str, old: &str, new: &str) -
         .collect();
     let mut out = Vec::new();
     let mut more = 0;
+    let mut hidden = 0;
     for r in index.backlinks(id) {
         if r.source == id {
             continue; // The note's own links are its own text's business.
         }
+        let source_visible = visible(&index.note(r.source).path);
         let link = index.link(r);
         let by_name = removed.contains(&path_key(link.target.trim()));
         let fragment = link.fragment.as_deref().filter(|f| {
@@ -767,6 +799,10 @@ pub(crate) fn lost_links(index: &VaultIndex, path: &str, old: &str, new: &str) -
                 && resolve_fragment(&new_note, f) == FragmentTarget::Missing
         });
         if !by_name && fragment.is_none() {
+            continue;
+        }
+        if !source_visible {
+            hidden += 1;
             continue;
         }
         if out.len() == 10 {
@@ -792,12 +828,23 @@ pub(crate) fn lost_links(index: &VaultIndex, path: &str, old: &str, new: &str) -
             "… and {more} more such links (get_links lists them)"
         ));
     }
+    if hidden > 0 {
+        out.push(format!(
+            "{hidden} link(s) in notes this agent may not access reach this note the same way: \
+             they will not resolve either"
+        ));
+    }
     out
 }
 
 /// Links of a text as a note at `path` would have them, resolved against
 /// the index.
-pub(crate) fn resolved_links(index: &VaultIndex, path: &str, text: &str) -> Vec<NoteLink> {
+pub(crate) fn resolved_links(
+    index: &VaultIndex,
+    visible: &dyn Fn(&str) -> bool,
+    path: &str,
+    text: &str,
+) -> Vec<NoteLink> {
     let note = parse_text(path, text);
     note.links
         .iter()
@@ -806,11 +853,14 @@ pub(crate) fn resolved_links(index: &VaultIndex, path: &str, text: &str) -> Vec<
                 Some(path.to_string())
             } else {
                 match index.resolve(folder(path), &link.target, link.kind) {
+                    // A note the agent may not see is no answer to show.
                     crate::vault::Resolution::Note(id)
                     | crate::vault::Resolution::Ambiguous { chosen: id, .. } => {
-                        Some(index.note(id).path.to_string())
+                        Some(index.note(id).path.to_string()).filter(|p| visible(p))
                     }
-                    crate::vault::Resolution::Attachment(p) => Some(p.to_string()),
+                    crate::vault::Resolution::Attachment(p) => {
+                        Some(p.to_string()).filter(|p| visible(p))
+                    }
                     crate::vault::Resolution::Unresolved => None,
                 }
             };

@@ -150,6 +150,18 @@ impl Ops<'_> {
             self.policy.check_path(&from, true)?;
             self.policy.check_path(&to, true)?;
         }
+        // A folder holding notes the agent may not access is not its to
+        // move (and they are never named to it).
+        let unseen = moves
+            .iter()
+            .filter(|(old, _)| !self.policy.visible(old))
+            .count();
+        if kind == "folder" && unseen > 0 {
+            return Err(OpError::Invalid(format!(
+                "`{from}` holds {unseen} file(s) this agent may not access (`agent.allow`/`agent.deny` \
+                 in .weft.toml); nothing was written. Ask the user to move the folder"
+            )));
+        }
         for (old, new) in &moves {
             self.policy.check_path(old, false)?;
             self.policy.check_path(new, false)?;
@@ -195,24 +207,30 @@ impl Ops<'_> {
         for pin in pins.iter().filter(|p| self.policy.visible(&p.path)) {
             let line = line_at(&pin.text, pin.edit.range.start);
             let written = &pin.text[pin.edit.range.clone()];
+            // Notes the agent may not see are never named.
+            let named = |p: &str| match self.policy.visible(p) {
+                true => format!("`{p}`"),
+                false => "a note outside this agent's access".to_string(),
+            };
             let elsewhere = pin
                 .captured_by
                 .as_deref()
-                .map_or("nowhere".to_string(), |p| format!("`{p}`"));
+                .map_or("nowhere".to_string(), named);
+            let target = named(&pin.target);
             if !request.update_links {
                 if pin.to_moved {
                     continue; // Listed in `stale` already.
                 }
                 warnings.push(format!(
-                    "the link `{written}` on line {line} of `{}` leads to `{}` and will lead to {elsewhere} \
-                     after the move; update_links would pin it",
-                    pin.path, pin.target
+                    "the link `{written}` on line {line} of `{}` leads to {target} and will lead to \
+                     {elsewhere} after the move; update_links would pin it",
+                    pin.path
                 ));
             } else if !pin.verified {
                 warnings.push(format!(
-                    "the link `{written}` on line {line} of `{}` leads to `{}`, and after the move will lead to \
-                     {elsewhere}; Weft could not find a link text that keeps it, check it by hand",
-                    pin.path, pin.target
+                    "the link `{written}` on line {line} of `{}` leads to {target}, and after the move will \
+                     lead to {elsewhere}; Weft could not find a link text that keeps it, check it by hand",
+                    pin.path
                 ));
             }
         }

@@ -54,6 +54,20 @@ impl WritePolicy {
         self.access.visible(rel)
     }
 
+    /// Whether any path is out of the agent's reach at all.
+    pub(crate) fn restricts(&self) -> bool {
+        self.access.restricts()
+    }
+
+    /// Why the agent may not see `rel`, as the sentence naming only `shown`
+    /// (what it typed), if it may not.
+    pub(crate) fn hidden(&self, rel: &str, shown: &str) -> Option<OpError> {
+        let refusal = self.access.refusal(rel, false)?;
+        Some(OpError::Hidden {
+            message: self.access.hidden_message(shown, &refusal),
+        })
+    }
+
     /// [`WritePolicy::check_writable`] and [`WritePolicy::check_path`].
     pub(crate) fn check_write(&self, rel: &str) -> Result<(), OpError> {
         self.check_writable()?;
@@ -68,6 +82,7 @@ impl WritePolicy {
 pub(crate) fn check_tags(
     index: &VaultIndex,
     tags: &TagsConfig,
+    visible: Option<&dyn Fn(&str) -> bool>,
     old: Option<(&str, &str)>,
     new_path: &str,
     new: &str,
@@ -82,7 +97,12 @@ pub(crate) fn check_tags(
             .iter()
             .flat_map(|n| n.tags.iter().map(|t| name_key(&t.name)))
             .collect();
-        let known = index.tags();
+        // The tags in use that the agent may see: a tag only hidden notes
+        // carry is new to it (and never listed to it).
+        let known: std::borrow::Cow<'_, _> = match visible {
+            None => std::borrow::Cow::Borrowed(index.tags()),
+            Some(visible) => std::borrow::Cow::Owned(index.tags_of(&|n| visible(&n.path))),
+        };
         let mut refused: Vec<String> = Vec::new();
         for tag in &new_note.tags {
             let key = name_key(&tag.name);

@@ -174,7 +174,13 @@ impl Ops<'_> {
         self.check_tags(Some((&rel, &current.text)), &rel, &text)?;
         let changed = text != current.text;
         if changed {
-            warnings.extend(lost_links(&self.index(), &rel, &current.text, &text));
+            warnings.extend(lost_links(
+                &self.index(),
+                &|p| self.policy.visible(p),
+                &rel,
+                &current.text,
+                &text,
+            ));
         }
         let dry_run = request.options.dry_run;
         if changed {

@@ -112,7 +112,7 @@ impl Ops<'_> {
             text = text.replace('\n', "\r\n");
         }
         let warnings = match old_text {
-            Some(old) => lost_links(&self.index(), &rel, old, &text),
+            Some(old) => lost_links(&self.index(), &|p| self.policy.visible(p), &rel, old, &text),
             None => Vec::new(),
         };
         self.check_tags(old_text.map(|t| (rel.as_str(), t)), &rel, &text)?;
@@ -138,7 +138,7 @@ impl Ops<'_> {
                 after: text.clone(),
             }],
         )?;
-        let links = resolved_links(&self.index(), &rel, &text);
+        let links = resolved_links(&self.index(), &|p| self.policy.visible(p), &rel, &text);
         let mut unresolved: Vec<String> = Vec::new();
         for link in &links {
             if link.resolved.is_none()
@@ -303,6 +303,11 @@ impl Ops<'_> {
             let Ok((rel, abs)) = checked_path(&self.vault.root, candidate) else {
                 continue;
             };
+            // A note the agent may not access is no template of its: its
+            // text would come back in the answer.
+            if !self.policy.visible(&rel) {
+                continue;
+            }
             if abs.is_file() {
                 let current = self.read_existing(&rel)?;
                 return Ok(current.text);
@@ -314,6 +319,14 @@ impl Ops<'_> {
             .flatten()
             .filter_map(|e| e.file_name().to_str().map(str::to_string))
             .filter(|n| is_note_path(n) && !n.starts_with('.'))
+            .filter(|n| {
+                let rel = if folder.is_empty() {
+                    n.clone()
+                } else {
+                    format!("{folder}/{n}")
+                };
+                self.policy.visible(&rel)
+            })
             .map(|n| strip_md(&n).to_string())
             .collect();
         available.sort();

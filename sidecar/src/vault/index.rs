@@ -141,6 +141,16 @@ impl VaultIndex {
         &self.tags
     }
 
+    /// [`VaultIndex::tags`] counted over the notes `keep` keeps (what an
+    /// agent may see).
+    pub fn tags_of(&self, keep: &dyn Fn(&Note) -> bool) -> HashMap<Box<str>, TagStat> {
+        let mut tags = HashMap::new();
+        for (_, note) in self.notes().filter(|(_, n)| keep(n)) {
+            count_tags(&mut tags, note);
+        }
+        tags
+    }
+
     /// Adds or replaces the note at `note.path` (exact); returns its id.
     pub fn upsert(&mut self, note: Note) -> NoteId {
         self.generation += 1;

@@ -25,6 +25,10 @@ const FIXTURE: &str = r#"
 //- /.weft.toml
 [agent]
 deny = ["private/"]
+[daily]
+folder = "private"
+[tags]
+policy = "existing"
 //- /Hub.md
 ---
 tags: [topic, shared]
@@ -43,12 +47,19 @@ tags: [platypustag, shared]
 kookaburra_key: cassowary value
 ---
 # Wombat Plans
-Alpha bilbywordsecret, about [[Hub]] and [[Plan]] and [[Taipan Missing]] #echidnatag
+Alpha bilbywordsecret, about [[Hub]] and [[Hub#Details]] and [[Plan]] and [[Taipan Missing]] #echidnatag
 ## Numbat heading
 Body. ^wallabyblock
 ![[koala.png]]
 //- /private/koala.png
 png
+//- /private/2024-01-15.md
+# Bandicoot day
+//- /private/numbat-nest/Plan.md
+# Another plan
+//- /private/emusecret.md
+# Moved out later
+plain words
 "#;
 
 const SECRETS: &[&str] = &[
@@ -64,14 +75,18 @@ const SECRETS: &[&str] = &[
     "wallaby",
     "taipan",
     "koala",
+    "bandicoot",
+    "emusecret",
 ];
 
-/// Everything an answer carries, lowercased.
+/// The secrets an answer gives away (one the request named itself does not
+/// count: echoing what the agent typed tells it nothing).
 fn leaks(what: &str, answer: &str) -> Vec<String> {
     let lower = answer.to_lowercase();
+    let asked = what.to_lowercase();
     SECRETS
         .iter()
-        .filter(|s| lower.contains(*s))
+        .filter(|s| lower.contains(*s) && !asked.contains(*s))
         .map(|s| format!("{what} leaks `{s}`: {}", clip(answer)))
         .collect()
 }
@@ -123,6 +138,29 @@ fn calls() -> Vec<(&'static str, Value)> {
         ("note_history", json!({})),
         ("note_history", json!({"path": "Hub"})),
         ("daily_note", json!({"op": "read"})),
+        ("daily_note", json!({"op": "read", "date": "2024-01-15"})),
+        (
+            "write_note",
+            json!({"path": "fromtemplate", "template": "private/quokka-den", "dry_run": true}),
+        ),
+        (
+            "write_note",
+            json!({"path": "tagged", "content": "# T\n#brandnew\n", "dry_run": true}),
+        ),
+        (
+            "edit_note",
+            json!({"path": "Side Door", "ops": [{"op": "append", "text": "x"}], "dry_run": true}),
+        ),
+        (
+            "edit_note",
+            json!({"path": "Hub", "ops": [{"op": "delete_section", "section": "Details"}], "dry_run": true}),
+        ),
+        (
+            "delete_note",
+            json!({"path": "Hub", "link_policy": "mark_deleted", "dry_run": true}),
+        ),
+        ("search_notes", json!({"query": "kookabura:x"})),
+        ("search_notes", json!({"query": "nosuchfield:x"})),
         (
             "write_note",
             json!({"path": "new", "content": "# New\nAlpha [[Hub]].\n", "dry_run": true}),
@@ -162,6 +200,22 @@ async fn a_denied_note_leaks_through_no_answer() {
     let s = session(FIXTURE).await;
     s.state.wait_history(DEADLINE).await;
     let mut found: Vec<String> = Vec::new();
+    // A note moved out of the denied folder by hand: history must not tell
+    // where it was.
+    std::fs::rename(
+        s.root().join("private/emusecret.md"),
+        s.root().join("Opened.md"),
+    )
+    .unwrap();
+    s.eventually("the move is in history", || async {
+        let result = s.call_raw("note_history", json!({"path": "Opened"})).await;
+        result.is_error != Some(true)
+            && result
+                .structured_content
+                .as_ref()
+                .is_some_and(|v| v["versions"].as_array().is_some_and(|v| !v.is_empty()))
+    })
+    .await;
 
     // Every tool the server offers is swept.
     let listed: BTreeSet<String> = s
@@ -182,6 +236,30 @@ async fn a_denied_note_leaks_through_no_answer() {
         let answer = tool_answer(&s, tool, args.clone()).await;
         found.extend(leaks(&format!("{tool} {args}"), &answer));
     }
+    for path in ["Opened", "Plan"] {
+        for (tool, args) in [
+            ("note_history", json!({"path": path})),
+            ("note_history", json!({})),
+        ] {
+            let answer = tool_answer(&s, tool, args.clone()).await;
+            found.extend(leaks(&format!("{tool} {args}"), &answer));
+        }
+        let (_, v) = s.ok("note_history", json!({"path": path})).await;
+        for version in v["versions"].as_array().unwrap() {
+            let id = version["id"].as_str().unwrap();
+            for (tool, args) in [
+                ("read_note", json!({"path": path, "version": id})),
+                ("diff_note", json!({"path": path, "from": id})),
+                (
+                    "restore_note",
+                    json!({"path": path, "version": id, "dry_run": true}),
+                ),
+            ] {
+                let answer = tool_answer(&s, tool, args.clone()).await;
+                found.extend(leaks(&format!("{tool} {args}"), &answer));
+            }
+        }
+    }
     // A version id for the history tools.
     let (_, v) = s.ok("note_history", json!({"path": "Hub"})).await;
     let id = v["versions"][0]["id"].as_str().unwrap().to_string();
@@ -200,6 +278,7 @@ async fn a_denied_note_leaks_through_no_answer() {
         ("graph", json!({"note": "Hub"})),
         ("related", json!({"note": "Hub"})),
         ("daily", json!({})),
+        ("daily", json!({"date": "2024-01-15"})),
         ("context", json!({"topic": "alpha"})),
         ("context", json!({})),
         ("recent", json!({"since": "3650d"})),
