@@ -15,7 +15,7 @@ use super::common::visible_tags;
 use super::format::ToolError;
 use super::state::McpState;
 use super::{get_context, get_links, list_notes, query, read_note, related_notes};
-use crate::search::dates::{End, format_moment, now, parse_time};
+use crate::search::dates::now;
 use crate::search::index::tag_key;
 use crate::search::names::match_names;
 use crate::vault::key::path_key;
@@ -193,46 +193,39 @@ pub fn get(state: &McpState, request: GetPromptRequestParams) -> Result<GetPromp
     )
 }
 
-/// The vault path of the daily note for Unix time `t`.
-pub fn daily_path(state: &McpState, t: i64) -> String {
-    let config = state.config();
-    let name = format_moment(t, &config.daily.format);
-    if config.daily.folder.is_empty() {
-        name
-    } else {
-        format!("{}/{name}", config.daily.folder)
-    }
-}
-
+/// The daily note of `date` (default today), found as the `daily_note`
+/// tool finds it: the same day (local time), the same folder and format
+/// (`vault::complete::daily_note_path`), the file by its exact path.
 fn daily(state: &McpState, date: Option<&str>) -> Result<String, ToolError> {
-    let t = match date {
-        Some(d) => {
-            parse_time(d, now(), End::Start).map_err(|m| ToolError::new(format!("`date`: {m}.")))?
-        }
-        None => now(),
+    let (today, _) = crate::ops::template::now();
+    let day = crate::ops::template::parse_day(date, today)
+        .map_err(|e| ToolError::new(format!("`date`: {e}.")))?;
+    let config = state.config();
+    let wanted =
+        crate::vault::complete::daily_note_path(&config.daily.folder, &config.daily.format, day);
+    let iso = crate::ops::template::iso_date(day);
+    let path = {
+        let index = state.index();
+        crate::vault::complete::find_daily_note(&index, &wanted)
+            .map(|id| index.note(id).path.to_string())
     };
-    let mut path = daily_path(state, t);
-    let mut exists = state.index().id_of(&path).is_some();
-    if !exists {
-        // A daily note elsewhere, found by its file name.
-        let name = path.rsplit('/').next().unwrap_or(&path).to_string();
-        if let crate::vault::query::Lookup::Found(id) =
-            crate::vault::query::lookup(&state.index(), &name)
-        {
-            path = state.index().note(id).id().to_string();
-            exists = true;
-        }
-    }
-    if !exists {
-        return Ok(format!(
-            "There is no daily note for {} yet (it would be `{path}.md`; dates are UTC).",
-            crate::search::dates::format_date(t)
-        ));
-    }
+    let policy = state.policy();
+    let Some(path) = path.filter(|p| policy.visible(p)) else {
+        return Ok(match policy.visible(&wanted) {
+            true => format!(
+                "There is no daily note for {iso} yet (it would be `{}`).",
+                crate::vault::note::strip_md(&wanted)
+            ),
+            false => format!(
+                "The daily note of {iso} is outside what this agent may access; ask the user if \
+                 you need it."
+            ),
+        });
+    };
     Ok(read_note::run(
         state,
         read_note::ReadNoteArgs {
-            path: Some(path),
+            path: Some(crate::vault::note::strip_md(&path).to_string()),
             paths: None,
             view: None,
             section: None,

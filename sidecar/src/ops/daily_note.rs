@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::error::OpError;
 use super::{Change, Ops, Step, WriteOptions, change, lock_writes, sha256_hex, template};
-use crate::vault::complete::daily_note_path;
+use crate::vault::complete::{daily_note_path, find_daily_note};
 use crate::vault::edit::{EditOp, apply_ops};
 use crate::vault::note::strip_md;
 
@@ -104,7 +104,7 @@ impl Ops<'_> {
         let _writes = lock_writes();
         if let Some(existing) = {
             let index = self.index();
-            index.id_of(&rel).map(|id| index.note(id).path.to_string())
+            find_daily_note(&index, &rel).map(|id| index.note(id).path.to_string())
         } {
             rel = existing;
         }

@@ -21,7 +21,7 @@ mod move_note;
 mod pin;
 mod policy;
 mod restore_note;
-mod template;
+pub mod template;
 mod update_frontmatter;
 mod write_note;
 

@@ -1573,6 +1573,25 @@ pub fn format_date(date: Date, format: &str) -> String {
 
 /// The vault path (with `.md`) of the daily note for `date`. A format may
 /// hold `/` to file notes in dated folders (`YYYY/MM/YYYY-MM-DD`).
+/// The daily note at `wanted` (a [`daily_note_path`]) as indexed: that
+/// path, else the one note elsewhere with its file name (daily notes kept in
+/// a folder the configuration does not name). One rule for the tool, the
+/// prompt and completion.
+pub fn find_daily_note(index: &VaultIndex, wanted: &str) -> Option<NoteId> {
+    if let Some(id) = index.id_of(wanted) {
+        return Some(id);
+    }
+    let name = wanted.rsplit('/').next().unwrap_or(wanted);
+    match crate::vault::query::lookup(index, crate::vault::note::strip_md(name)) {
+        crate::vault::query::Lookup::Found(id) => {
+            let found = &index.note(id).path;
+            // The same file name, not a title or an alias.
+            (found.rsplit('/').next() == Some(name)).then_some(id)
+        }
+        _ => None,
+    }
+}
+
 pub fn daily_note_path(folder: &str, format: &str, date: Date) -> String {
     let name = format_date(date, format);
     let folder = folder.trim_matches('/');

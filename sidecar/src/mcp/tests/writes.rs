@@ -951,3 +951,26 @@ async fn read_note_and_edit_note_name_the_same_sections() {
         "# A\n## B\nmark 6\n### C\nmark 3\nmark 2\nmark 1\nin b\n## C\nmark 0\nin a\n## Next Steps\nmark 5\nmark 4\n"
     );
 }
+
+/// Regression (issue 15 siblings): the `daily` prompt computed the daily
+/// note's path its own way (UTC, eleven format tokens, any note of that file
+/// name), the `daily_note` tool another (local time, every token, the exact
+/// path): with `GGGG-[W]WW` the prompt looked for `GGGG-WWW`. Both now ask
+/// the same functions.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_prompt_and_tool_find_the_same_note() {
+    let fixture = "//- /.weft.toml\n[daily]\nfolder = \"journal\"\nformat = \"GGGG-[W]WW\"\n//- /Hub.md\n# Hub\n";
+    let s = session(fixture).await;
+    let (_, v) = s
+        .ok("daily_note", json!({"op": "append", "content": "weekly words"}))
+        .await;
+    let path = v["path"].as_str().unwrap().to_string();
+    assert!(path.starts_with("journal/") && path.contains("-W"), "{path}");
+    let prompt = s
+        .client
+        .get_prompt(rmcp::model::GetPromptRequestParams::new("daily"))
+        .await
+        .unwrap();
+    let text = serde_json::to_string(&prompt).unwrap();
+    assert!(text.contains("weekly words"), "{text}");
+}
