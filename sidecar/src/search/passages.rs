@@ -31,47 +31,46 @@ struct Block {
     is_heading: bool,
 }
 
-/// Cuts `text` (a whole note; the frontmatter is skipped) into blocks.
+/// Cuts `text` (a whole note; the frontmatter is skipped) into blocks. The
+/// headings, and the `A::B` paths of the sections, are the parser's
+/// (`vault::headings`, which `read_note`'s `section` also takes): a `#` line
+/// in a code block or indented is none, an underlined title is one.
 fn blocks(text: &str, body_start: usize) -> Vec<Block> {
+    let note = crate::vault::parse::parse_text("", text);
+    let paths = crate::vault::headings::heading_paths(&note, "::");
+    // The heading of each line, by 0-based line number.
+    let heading_at: HashMap<u32, usize> = note
+        .headings
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.line, i))
+        .collect();
     let first_line = text[..body_start.min(text.len())].matches('\n').count() as u32;
     let mut out: Vec<Block> = Vec::new();
-    let mut stack: Vec<(usize, String)> = Vec::new();
     let mut current: Option<Block> = None;
+    let mut section: Option<String> = None;
     let mut in_fence = false;
-    let heading_path = |stack: &Vec<(usize, String)>| {
-        (!stack.is_empty()).then(|| {
-            stack
-                .iter()
-                .map(|(_, t)| t.as_str())
-                .collect::<Vec<_>>()
-                .join("::")
-        })
-    };
+    // An underlined heading's second line belongs to the heading.
+    let mut heading_until = None;
     for (i, line) in text[body_start.min(text.len())..].lines().enumerate() {
         let number = first_line + i as u32 + 1;
+        if heading_until.is_some_and(|until| number <= until) {
+            continue;
+        }
         let trimmed = line.trim();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             in_fence = !in_fence;
         }
-        let level = (!in_fence)
-            .then(|| trimmed.chars().take_while(|&c| c == '#').count())
-            .filter(|&n| (1..=6).contains(&n) && trimmed[n..].starts_with(' '));
-        if let Some(level) = level {
+        if let Some(&h) = heading_at.get(&(number - 1)) {
             out.extend(current.take());
-            let title = trimmed[level..]
-                .trim()
-                .trim_end_matches('#')
-                .trim()
-                .to_string();
-            while stack.last().is_some_and(|(l, _)| *l >= level) {
-                stack.pop();
-            }
-            stack.push((level, title));
+            section = paths.get(h).cloned();
+            let end = (note.headings[h].span.end as usize).saturating_sub(1).min(text.len());
+            heading_until = Some(text[..end].matches('\n').count() as u32 + 1);
             out.push(Block {
                 start_line: number,
                 end_line: number,
                 text: line.to_string(),
-                heading: heading_path(&stack),
+                heading: section.clone(),
                 is_heading: true,
             });
             continue;
@@ -91,7 +90,7 @@ fn blocks(text: &str, body_start: usize) -> Vec<Block> {
                     start_line: number,
                     end_line: number,
                     text: line.to_string(),
-                    heading: heading_path(&stack),
+                    heading: section.clone(),
                     is_heading: false,
                 })
             }
@@ -256,5 +255,36 @@ mod tests {
         let short = best_passages(NOTE, start, &terms_of(&["install", "run"]), 10, 1, 3, 30);
         let total: usize = short.iter().map(|p| p.text.chars().count()).sum();
         assert!(total <= 30 + short.len(), "{short:?}");
+    }
+}
+
+#[cfg(test)]
+mod heading_tests {
+    use super::*;
+
+    /// Regression (issue 15 siblings): passages found headings on lines of
+    /// their own, so a `#` line in a fence or indented was a heading, an
+    /// underlined title was none, and a section path held link markup that
+    /// `read_note`'s `section` could not take.
+    #[test]
+    fn sections_are_the_parsers_headings_and_paths() {
+        let text = "# Top\n\n```\n# not a heading\nconfigure in code\n```\n\nSub [Docs](http://x)\n---\n\nconfigure here\n\n    # indented code\n";
+        let blocks = blocks(text, 0);
+        let headings: Vec<(&str, Option<&str>)> = blocks
+            .iter()
+            .filter(|b| b.is_heading)
+            .map(|b| (b.text.as_str(), b.heading.as_deref()))
+            .collect();
+        assert_eq!(
+            headings,
+            [("# Top", Some("Top")), ("Sub [Docs](http://x)", Some("Top::Sub Docs"))]
+        );
+        let under: Vec<&str> = blocks
+            .iter()
+            .filter(|b| b.text.contains("configure"))
+            .map(|b| b.heading.as_deref().unwrap_or(""))
+            .collect();
+        assert_eq!(under, ["Top", "Top::Sub Docs"]);
+        assert!(blocks.iter().all(|b| b.text != "---"), "the underline is the heading's");
     }
 }
