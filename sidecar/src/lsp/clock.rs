@@ -3,7 +3,7 @@
 //!
 //! It must not know notes, the index or the protocol.
 
-use chrono::{Datelike, Timelike};
+use chrono::Datelike;
 
 use crate::vault::complete::Date;
 
@@ -17,10 +17,9 @@ pub fn today() -> Date {
     }
 }
 
-/// The local time as `HH:MM`.
-pub fn now_hhmm() -> String {
-    let now = chrono::Local::now();
-    format!("{:02}:{:02}", now.hour(), now.minute())
+/// The local time of day.
+pub fn now_time() -> chrono::NaiveTime {
+    chrono::Local::now().time()
 }
 
 #[cfg(test)]
@@ -31,6 +30,5 @@ mod tests {
     fn today_is_a_plausible_date() {
         let date = today();
         assert!(date.year >= 2024, "{date:?}");
-        assert_eq!(now_hhmm().len(), 5);
     }
 }

@@ -154,7 +154,7 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
                     template.as_deref().map(|t| t.as_str()),
                     &title,
                     today,
-                    &clock::now_hhmm(),
+                    clock::now_time(),
                 );
                 CodeAction {
                     title: format!("Create note {path}"),
@@ -231,7 +231,7 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
                     template.as_deref().map(|t| t.as_str()),
                     &title,
                     today,
-                    &clock::now_hhmm(),
+                    clock::now_time(),
                 );
                 CodeAction {
                     title: format!("Create today's daily note {path}"),

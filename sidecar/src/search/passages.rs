@@ -64,7 +64,9 @@ fn blocks(text: &str, body_start: usize) -> Vec<Block> {
         if let Some(&h) = heading_at.get(&(number - 1)) {
             out.extend(current.take());
             section = paths.get(h).cloned();
-            let end = (note.headings[h].span.end as usize).saturating_sub(1).min(text.len());
+            let end = (note.headings[h].span.end as usize)
+                .saturating_sub(1)
+                .min(text.len());
             heading_until = Some(text[..end].matches('\n').count() as u32 + 1);
             out.push(Block {
                 start_line: number,
@@ -277,7 +279,10 @@ mod heading_tests {
             .collect();
         assert_eq!(
             headings,
-            [("# Top", Some("Top")), ("Sub [Docs](http://x)", Some("Top::Sub Docs"))]
+            [
+                ("# Top", Some("Top")),
+                ("Sub [Docs](http://x)", Some("Top::Sub Docs"))
+            ]
         );
         let under: Vec<&str> = blocks
             .iter()
@@ -285,6 +290,9 @@ mod heading_tests {
             .map(|b| b.heading.as_deref().unwrap_or(""))
             .collect();
         assert_eq!(under, ["Top", "Top::Sub Docs"]);
-        assert!(blocks.iter().all(|b| b.text != "---"), "the underline is the heading's");
+        assert!(
+            blocks.iter().all(|b| b.text != "---"),
+            "the underline is the heading's"
+        );
     }
 }

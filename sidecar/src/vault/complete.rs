@@ -1602,35 +1602,17 @@ pub fn daily_note_path(folder: &str, format: &str, date: Date) -> String {
     }
 }
 
-/// The text of a new note from a template: `{{title}}`, `{{date}}`
-/// (`YYYY-MM-DD`), `{{date:FORMAT}}` and `{{time}}` are filled in; without a
-/// template, a `# Title` heading.
-pub fn new_note_text(template: Option<&str>, title: &str, date: Date, time: &str) -> String {
-    let Some(template) = template else {
-        return format!("# {title}\n");
-    };
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find("{{") {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 2..];
-        let Some(close) = after.find("}}") else {
-            out.push_str(&rest[open..]);
-            rest = "";
-            break;
-        };
-        let name = after[..close].trim();
-        match name {
-            "title" => out.push_str(title),
-            "date" => out.push_str(&format_date(date, "YYYY-MM-DD")),
-            "time" => out.push_str(time),
-            _ => match name.strip_prefix("date:") {
-                Some(format) => out.push_str(&format_date(date, format.trim())),
-                None => out.push_str(&rest[open..open + 2 + close + 2]),
-            },
-        }
-        rest = &after[close + 2..];
+/// The text of a new note from a template (filled as every face fills
+/// templates, `vault::template::fill`); without a template, a `# Title`
+/// heading.
+pub fn new_note_text(
+    template: Option<&str>,
+    title: &str,
+    date: Date,
+    time: chrono::NaiveTime,
+) -> String {
+    match template {
+        Some(template) => super::template::fill(template, title, date, time),
+        None => format!("# {title}\n"),
     }
-    out.push_str(rest);
-    out
 }

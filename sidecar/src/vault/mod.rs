@@ -17,6 +17,7 @@ pub mod resolve;
 pub mod rewrite;
 pub mod symbols;
 pub mod tags;
+pub mod template;
 pub mod yaml;
 
 pub use index::{LinkRef, NoteId, VaultIndex};

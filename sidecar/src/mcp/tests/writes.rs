@@ -962,10 +962,16 @@ async fn the_daily_prompt_and_tool_find_the_same_note() {
     let fixture = "//- /.weft.toml\n[daily]\nfolder = \"journal\"\nformat = \"GGGG-[W]WW\"\n//- /Hub.md\n# Hub\n";
     let s = session(fixture).await;
     let (_, v) = s
-        .ok("daily_note", json!({"op": "append", "content": "weekly words"}))
+        .ok(
+            "daily_note",
+            json!({"op": "append", "content": "weekly words"}),
+        )
         .await;
     let path = v["path"].as_str().unwrap().to_string();
-    assert!(path.starts_with("journal/") && path.contains("-W"), "{path}");
+    assert!(
+        path.starts_with("journal/") && path.contains("-W"),
+        "{path}"
+    );
     let prompt = s
         .client
         .get_prompt(rmcp::model::GetPromptRequestParams::new("daily"))

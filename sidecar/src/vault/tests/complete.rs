@@ -199,16 +199,29 @@ fn dates_and_daily_note_names() {
         "journal/2024/03/2024-03-01.md"
     );
     assert_eq!(daily_note_path("", "YYYY-MM-DD", date), "2024-03-01.md");
+    // The language server's "create note" fills templates as the agent's
+    // tools do (regression: `{{Title}}`, `{{ date }}` and `{{time:HH}}` were
+    // left as written).
+    let nine_thirty = chrono::NaiveTime::from_hms_opt(9, 30, 0).unwrap();
+    assert_eq!(
+        new_note_text(
+            Some("{{Title}} {{ date }} {{time:HH}}"),
+            "T",
+            date,
+            nine_thirty
+        ),
+        "T 2024-03-01 09"
+    );
     assert_eq!(
         new_note_text(
             Some("# {{title}}\n{{date}} {{time}} {{date:dddd}} {{other}}\n"),
             "T",
             date,
-            "09:30"
+            nine_thirty
         ),
         "# T\n2024-03-01 09:30 Friday {{other}}\n"
     );
-    assert_eq!(new_note_text(None, "T", date, "09:30"), "# T\n");
+    assert_eq!(new_note_text(None, "T", date, nine_thirty), "# T\n");
 }
 
 #[test]
