@@ -15,6 +15,7 @@ use crate::search::dates::format_time;
 use crate::search::find::{cursor_for, fingerprint, offset_of};
 use crate::search::index::tag_key;
 use crate::vault::index::TagStat;
+use crate::vault::note::{is_note_path, strip_md};
 use crate::vault::query::{Lookup, Stats, lookup, stats_of};
 use crate::vault::{LinkRef, Note, NoteId, VaultIndex};
 
@@ -80,6 +81,33 @@ fn escape_error(name: &str) -> ToolError {
         .hint("Paths are relative to the vault root, without `..` (e.g. projects/weft/ideas).")
 }
 
+/// A name as the agent passed it, as the vault model takes it: trimmed, an
+/// absolute path into the vault (as editors show files) made vault-relative,
+/// and a leading `./` dropped. The one normalization every tool applies
+/// before a lookup or a write.
+pub fn vault_input(state: &McpState, input: &str) -> String {
+    let trimmed = input.trim();
+    let path = std::path::Path::new(trimmed);
+    let name = match path.strip_prefix(state.root()) {
+        Ok(inside) if path.is_absolute() => inside.to_string_lossy().replace('\\', "/"),
+        _ => trimmed.to_string(),
+    };
+    let mut rest = name.as_str();
+    while let Some(r) = rest.strip_prefix("./") {
+        rest = r;
+    }
+    rest.to_string()
+}
+
+/// A vault path as answers show it: notes without `.md`.
+pub fn shown(path: &str) -> String {
+    if is_note_path(path) {
+        strip_md(path).to_string()
+    } else {
+        path.to_string()
+    }
+}
+
 /// What a name may turn out to be.
 pub enum Target {
     Note(NoteId),
@@ -116,11 +144,7 @@ pub fn find_target(
     what: &str,
 ) -> Result<Target, ToolError> {
     let policy = state.policy();
-    let mut name = check_name(input, what)?;
-    // An absolute path into the vault (as editors show files) is fine too.
-    if let Ok(inside) = std::path::Path::new(&name).strip_prefix(state.root()) {
-        name = inside.to_string_lossy().replace('\\', "/");
-    }
+    let name = vault_input(state, &check_name(input, what)?);
     let pending = state.indexing_note().map(|_| {
         format!(
             "Indexing is still running ({} notes indexed so far); the note may not be indexed yet — try again shortly.",

@@ -13,7 +13,8 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::common::check_name;
+pub use super::common::shown;
+use super::common::{check_name, vault_input};
 use super::format::ToolError;
 use super::format::ToolResult;
 use super::policy::Policy;
@@ -63,11 +64,7 @@ pub struct HistoryNote {
 /// vault path of a note that no longer exists. The path policy applies.
 pub fn history_note(state: &McpState, input: &str, what: &str) -> Result<HistoryNote, ToolError> {
     let policy = state.policy();
-    let mut name = check_name(input, what)?;
-    if let Ok(inside) = std::path::Path::new(&name).strip_prefix(state.root()) {
-        name = inside.to_string_lossy().replace('\\', "/");
-    }
-    let name = name.trim_start_matches("./").to_string();
+    let name = vault_input(state, &check_name(input, what)?);
     let index = state.index();
     let current = match lookup(&index, &name) {
         Lookup::Found(id) => Some(index.note(id).path.to_string()),
@@ -207,15 +204,6 @@ pub fn history_error(error: HistoryError) -> ToolError {
     match hint {
         Some(hint) => error.hint(hint),
         None => error,
-    }
-}
-
-/// A vault path as answers show it: notes without `.md`.
-pub fn shown(path: &str) -> String {
-    if is_note_path(path) {
-        strip_md(path).to_string()
-    } else {
-        path.to_string()
     }
 }
 

@@ -16,12 +16,12 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use super::common::{shown, vault_input};
 use super::format::{ToolError, ToolResult};
 use super::server::Server;
 use super::state::McpState;
 use crate::ops::{Change, ChangeKind, LinkEdit, LinksIn, OpError, WriteOptions};
 use crate::vault::edit::EditError;
-use crate::vault::note::{is_note_path, strip_md};
 
 /// How long a write waits for indexing to finish before it gives up.
 const WRITE_WAIT: Duration = Duration::from_secs(30);
@@ -66,27 +66,6 @@ pub fn options(expected_sha256: Option<String>, dry_run: Option<bool>) -> WriteO
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty()),
         dry_run: dry_run.unwrap_or(false),
-    }
-}
-
-/// A name as `ops` takes it: an absolute path into the vault (as editors
-/// show files) becomes a vault path.
-pub fn vault_input(state: &McpState, input: &str) -> String {
-    let trimmed = input.trim();
-    match std::path::Path::new(trimmed).strip_prefix(state.root()) {
-        Ok(inside) if std::path::Path::new(trimmed).is_absolute() => {
-            inside.to_string_lossy().replace('\\', "/")
-        }
-        _ => trimmed.to_string(),
-    }
-}
-
-/// A vault path as answers show it: notes without `.md`.
-pub fn shown(path: &str) -> String {
-    if is_note_path(path) {
-        strip_md(path).to_string()
-    } else {
-        path.to_string()
     }
 }
 

@@ -980,3 +980,42 @@ async fn the_daily_prompt_and_tool_find_the_same_note() {
     let text = serde_json::to_string(&prompt).unwrap();
     assert!(text.contains("weekly words"), "{text}");
 }
+
+/// Every tool takes a note's name the same way: a vault path, `./` before
+/// it, or the absolute path an editor shows (one normalization,
+/// `common::vault_input`, for reads, writes and history).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_takes_the_same_spellings_of_a_path() {
+    let s = session(VAULT).await;
+    let absolute = s.root().canonicalize().unwrap().join("notes/B.md");
+    let spellings = [
+        "notes/B.md".to_string(),
+        " ./notes/B ".to_string(),
+        absolute.to_str().unwrap().to_string(),
+    ];
+    for (i, name) in spellings.iter().enumerate() {
+        let (_, read) = s.ok("read_note", json!({"path": name})).await;
+        assert_eq!(read["notes"][0]["path"], "notes/B", "{name}");
+        let (_, edit) = s
+            .ok(
+                "edit_note",
+                json!({"path": name, "ops": [{"op": "append", "content": format!("line {i}")}]}),
+            )
+            .await;
+        assert_eq!(edit["path"], "notes/B", "{name}: {edit}");
+        let (_, history) = s.ok("note_history", json!({"path": name})).await;
+        assert!(
+            history["versions"]
+                .as_array()
+                .is_some_and(|v| !v.is_empty()),
+            "{name}: {history}"
+        );
+    }
+    assert!(read(&s, "notes/B.md").ends_with("line 0\nline 1\nline 2\n"));
+    assert!(
+        !s.root()
+            .join("notes/./B.md")
+            .with_file_name("B.md.md")
+            .exists()
+    );
+}
