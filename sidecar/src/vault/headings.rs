@@ -63,6 +63,18 @@ impl HeadingMatch {
 
 /// Finds the heading `parts` names, by the rules in the module header.
 pub fn find_heading<S: AsRef<str>>(note: &Note, parts: &[S]) -> HeadingMatch {
+    // Most fragments are one heading's text: when at most one heading has
+    // it, every rule gives the same answer, found without the note's
+    // heading tree (resolving every link of a vault asks this per link).
+    if let [only] = parts {
+        let key = FragmentKey::new(only.as_ref());
+        let mut named = (0..note.headings.len()).filter(|&h| key.matches(&note.headings[h].text));
+        match (named.next(), named.next()) {
+            (None, _) => return HeadingMatch::Missing,
+            (Some(h), None) => return HeadingMatch::Found(h),
+            _ => {}
+        }
+    }
     Query::new(note, parts).find()
 }
 

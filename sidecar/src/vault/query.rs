@@ -512,15 +512,17 @@ pub fn stats_of(index: &VaultIndex, visible: Option<&dyn Fn(&str) -> bool>) -> S
                 .resolution
                 .note()
                 .is_some_and(|t| !keep(&index.note(t).path));
+            if hidden || matches!(out.resolution, Resolution::Unresolved) {
+                s.unresolved += 1;
+                // Only a restricted count needs the targets (the index
+                // keeps them for the whole vault).
+                if visible.is_some() {
+                    unresolved_targets.insert(name_key(&note.links[out.link as usize].target));
+                }
+                continue;
+            }
             match &out.resolution {
-                _ if hidden => {
-                    s.unresolved += 1;
-                    unresolved_targets.insert(name_key(&note.links[out.link as usize].target));
-                }
-                Resolution::Unresolved => {
-                    s.unresolved += 1;
-                    unresolved_targets.insert(name_key(&note.links[out.link as usize].target));
-                }
+                Resolution::Unresolved => {} // counted above
                 Resolution::Ambiguous { chosen, .. } => {
                     s.ambiguous += 1;
                     s.resolved += 1;
