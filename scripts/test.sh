@@ -72,12 +72,12 @@ TMPDIR="$run/tmp" WEFT_RUNTIME_DIR="$run/run" cargo test --locked -p weft -p wef
 # its runtime folder lies under the run's folder.
 left=()
 for dir in /proc/[0-9]*; do
-  args="$(tr '\0' '\n' <"$dir/cmdline" 2>/dev/null)" || continue
+  args="$(tr '\0' '\n' 2>/dev/null <"$dir/cmdline")" || continue
   grep -qx daemon <<<"$args" && grep -qx -- --idle <<<"$args" || continue
   state="$(sed -E 's/.*\) //' "$dir/stat" 2>/dev/null | cut -d' ' -f1)" || continue
   [ "$state" = Z ] && continue
   vault="$(awk 'prev == "--vault" { print; exit } { prev = $0 }' <<<"$args")"
-  runtime="$(tr '\0' '\n' <"$dir/environ" 2>/dev/null | sed -n 's/^WEFT_RUNTIME_DIR=//p')"
+  runtime="$(tr '\0' '\n' 2>/dev/null <"$dir/environ" | sed -n 's/^WEFT_RUNTIME_DIR=//p')"
   case "$vault/" in "$run"/*) ;; *) case "$runtime/" in "$run"/*) ;; *) continue ;; esac ;; esac
   left+=("${dir#/proc/}")
 done
