@@ -126,6 +126,7 @@ fn compare(
     if depth > MAX_TREE_DEPTH {
         return Err(HistoryError::TooDeep {
             path: dir.to_string(),
+            limit: MAX_TREE_DEPTH,
         });
     }
     let mut names: BTreeMap<Vec<u8>, (Side, Side)> = BTreeMap::new();

@@ -48,7 +48,7 @@ pub enum HistoryError {
     /// History has no version of this path at all.
     NoHistory { path: String },
     /// A repository whose folders nest deeper than Weft walks.
-    TooDeep { path: String },
+    TooDeep { path: String, limit: usize },
     /// A listing cursor that does not belong to this history (any more).
     BadCursor(String),
 }
@@ -124,11 +124,10 @@ impl fmt::Display for HistoryError {
                 "`{path}` has no recorded versions; give the note's vault path (as it was, for a \
                  deleted or moved note), or list the vault's recent changes without a path"
             ),
-            HistoryError::TooDeep { path } => write!(
+            HistoryError::TooDeep { path, limit } => write!(
                 f,
-                "folders in the repository nest deeper than {} levels at `{path}`; Weft does not \
-                 compare versions that deep",
-                super::changes::MAX_TREE_DEPTH
+                "folders in the repository nest deeper than {limit} levels at `{path}`; Weft does \
+                 not compare versions that deep"
             ),
             HistoryError::BadCursor(why) => {
                 write!(f, "invalid cursor: {why}; list again without a cursor")

@@ -5,7 +5,7 @@
 
 use chrono::Datelike;
 
-use crate::vault::complete::Date;
+use crate::vault::daily::Date;
 
 /// Today in the local time zone.
 pub fn today() -> Date {

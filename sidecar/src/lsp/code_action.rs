@@ -11,10 +11,12 @@ use tower_lsp_server::ls_types::*;
 
 use super::clock;
 use super::world::{Vault, World};
-use crate::vault::complete::{daily_note_path, encode_path, new_note_text, relative_path};
+use crate::vault::daily::daily_note_path;
 use crate::vault::key::join_relative;
+use crate::vault::key::{encode_path, relative_path};
 use crate::vault::note::{LinkKind, folder_of, is_note_path, strip_md};
 use crate::vault::rewrite::note_path_for;
+use crate::vault::template::new_note_text;
 use crate::vault::{FragmentTarget, Resolution, resolve_fragment};
 
 /// Template file names tried, in order, in the templates folder for a new

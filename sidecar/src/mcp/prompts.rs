@@ -202,11 +202,11 @@ fn daily(state: &McpState, date: Option<&str>) -> Result<String, ToolError> {
         .map_err(|e| ToolError::new(format!("`date`: {e}.")))?;
     let config = state.config();
     let wanted =
-        crate::vault::complete::daily_note_path(&config.daily.folder, &config.daily.format, day);
+        crate::vault::daily::daily_note_path(&config.daily.folder, &config.daily.format, day);
     let iso = crate::ops::template::iso_date(day);
     let path = {
         let index = state.index();
-        crate::vault::complete::find_daily_note(&index, &wanted)
+        crate::vault::daily::find_daily_note(&index, &wanted)
             .map(|id| index.note(id).path.to_string())
     };
     let policy = state.policy();

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::error::OpError;
 use super::{Change, Ops, Step, WriteOptions, change, lock_writes, sha256_hex, template};
-use crate::vault::complete::{daily_note_path, find_daily_note};
+use crate::vault::daily::{daily_note_path, find_daily_note};
 use crate::vault::edit::{EditOp, apply_ops};
 use crate::vault::note::strip_md;
 

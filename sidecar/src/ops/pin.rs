@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 
 use percent_encoding::percent_decode_str;
 
-use crate::vault::complete::{encode_path, relative_path};
 use crate::vault::index::{NoteId, VaultIndex};
+use crate::vault::key::{encode_path, relative_path};
 use crate::vault::key::{join_relative, path_key};
 use crate::vault::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
 use crate::vault::parse::parse_text;

@@ -7,7 +7,7 @@
 use chrono::{Datelike, NaiveTime};
 
 use super::error::OpError;
-use crate::vault::complete::{Date, format_date};
+use crate::vault::daily::{Date, format_date};
 pub use crate::vault::template::{fill, format_moment};
 
 /// The local date and time now.

@@ -270,81 +270,6 @@ fn days_in_month(y: i64, m: u32) -> u32 {
     }
 }
 
-/// Formats a date with a moment.js pattern as Obsidian's daily notes use
-/// it: `YYYY`, `YY`, `MMMM`, `MMM`, `MM`, `M`, `DD`, `D`, `Do`, `dddd`,
-/// `ddd`, `[literal]`; other characters are copied.
-pub fn format_moment(t: i64, pattern: &str) -> String {
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    const DAYS: [&str; 7] = [
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-    ];
-    let days = t.div_euclid(DAY);
-    let (y, m, d) = civil_from_days(days);
-    let weekday = DAYS[days.rem_euclid(7) as usize];
-    let month = MONTHS[m as usize - 1];
-    let mut out = String::new();
-    let mut rest = pattern;
-    while !rest.is_empty() {
-        if let Some(inner) = rest.strip_prefix('[') {
-            let end = inner.find(']').unwrap_or(inner.len());
-            out.push_str(&inner[..end]);
-            rest = inner.get(end + 1..).unwrap_or("");
-            continue;
-        }
-        let tokens: [(&str, String); 11] = [
-            ("YYYY", format!("{y:04}")),
-            ("YY", format!("{:02}", y.rem_euclid(100))),
-            ("MMMM", month.to_string()),
-            ("MMM", month[..3].to_string()),
-            ("MM", format!("{m:02}")),
-            ("Do", ordinal(d)),
-            ("DD", format!("{d:02}")),
-            ("dddd", weekday.to_string()),
-            ("ddd", weekday[..3].to_string()),
-            ("M", m.to_string()),
-            ("D", d.to_string()),
-        ];
-        if let Some((token, value)) = tokens.iter().find(|(tok, _)| rest.starts_with(tok)) {
-            out.push_str(value);
-            rest = &rest[token.len()..];
-        } else {
-            let c = rest.chars().next().unwrap_or(' ');
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-    out
-}
-
-fn ordinal(d: u32) -> String {
-    let suffix = match (d % 10, d % 100) {
-        (1, n) if n != 11 => "st",
-        (2, n) if n != 12 => "nd",
-        (3, n) if n != 13 => "rd",
-        _ => "th",
-    };
-    format!("{d}{suffix}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,15 +326,5 @@ mod tests {
             let error = parse_time(bad, NOW, End::Start).unwrap_err();
             assert!(error.contains("YYYY-MM-DD"), "{bad}: {error}");
         }
-    }
-
-    #[test]
-    fn moment_formats() {
-        assert_eq!(format_moment(NOW, "YYYY-MM-DD"), "2024-01-15");
-        assert_eq!(
-            format_moment(NOW, "dddd, MMMM Do YYYY"),
-            "Monday, January 15th 2024"
-        );
-        assert_eq!(format_moment(NOW, "YYYY/MM/[Week] D"), "2024/01/Week 15");
     }
 }

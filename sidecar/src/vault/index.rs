@@ -11,7 +11,6 @@ use std::collections::HashMap;
 
 use super::key::{join_relative, path_key};
 use super::note::{Link, LinkKind, Note, folder_of, strip_md};
-use super::resolve::Resolution;
 
 /// A note's slot in the index; stable while the note stays at its path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,7 +77,7 @@ pub struct VaultIndex {
     /// Attachment file name key → path keys.
     pub(super) attachments_by_name: HashMap<Box<str>, Vec<Box<str>>>,
     /// Lookup key of a link target → the links with that key.
-    links_by_key: HashMap<Box<str>, Vec<LinkRef>>,
+    pub(super) links_by_key: HashMap<Box<str>, Vec<LinkRef>>,
     tags: HashMap<Box<str>, TagStat>,
     generation: u64,
 }
@@ -238,7 +237,7 @@ impl VaultIndex {
 
     /// The keys under which links to `note` are filed: every suffix of its
     /// path, its aliases and its title.
-    fn note_keys(note: &Note) -> Vec<String> {
+    pub(super) fn note_keys(note: &Note) -> Vec<String> {
         let path = path_key(&note.path);
         let mut keys = vec![path.clone()];
         keys.extend(
@@ -252,94 +251,7 @@ impl VaultIndex {
         keys
     }
 
-    /// Every link that resolves to `target`, sorted by source path and offset.
-    pub fn backlinks(&self, target: NoteId) -> Vec<LinkRef> {
-        let mut found = Vec::new();
-        // A much-linked note has thousands of links written the same way
-        // from a few folders; each distinct (folder, target, kind) is
-        // resolved once.
-        let mut memo: HashMap<(&str, &str, LinkKind), bool> = HashMap::new();
-        for key in Self::note_keys(self.note(target)) {
-            for &r in self.links_by_key.get(key.as_str()).into_iter().flatten() {
-                let source = self.note(r.source);
-                let link = &source.links[r.link as usize];
-                let hit = if link.is_self_link() {
-                    r.source == target
-                } else {
-                    let folder = source.folder();
-                    *memo
-                        .entry((folder, &link.target, link.kind))
-                        .or_insert_with(|| {
-                            self.resolve(folder, &link.target, link.kind).note() == Some(target)
-                        })
-                };
-                if hit {
-                    found.push(r);
-                }
-            }
-        }
-        self.sort_refs(&mut found);
-        found
-    }
-
-    /// Links whose target text has key `key` and that resolve to no note or
-    /// attachment: the backlinks of a note that does not exist yet.
-    pub fn unresolved_links_to(&self, target_text: &str) -> Vec<LinkRef> {
-        let key = path_key(target_text.trim_start_matches('/'));
-        let mut found: Vec<LinkRef> = self
-            .links_by_key
-            .get(key.as_str())
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(|&r| matches!(self.resolve_ref(r), Resolution::Unresolved))
-            .collect();
-        self.sort_refs(&mut found);
-        found
-    }
-
-    /// Every unresolved link target with the links to it, sorted by key.
-    pub fn unresolved(&self) -> Vec<(Box<str>, Vec<LinkRef>)> {
-        let mut groups: HashMap<String, Vec<LinkRef>> = HashMap::new();
-        for refs in self.links_by_key.values() {
-            for &r in refs {
-                if matches!(self.resolve_ref(r), Resolution::Unresolved) {
-                    let link = self.link(r);
-                    let key = Self::link_keys(self.note(r.source).folder(), link)
-                        .pop()
-                        .unwrap_or_default();
-                    groups.entry(key).or_default().push(r);
-                }
-            }
-        }
-        let mut out: Vec<(Box<str>, Vec<LinkRef>)> = groups
-            .into_iter()
-            .map(|(k, mut refs)| {
-                refs.sort();
-                refs.dedup();
-                self.sort_refs(&mut refs);
-                (k.into(), refs)
-            })
-            .collect();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
-    }
-
-    /// Resolves one link of the index.
-    pub fn resolve_ref(&self, r: LinkRef) -> Resolution {
-        let note = self.note(r.source);
-        self.resolve_link(r.source, &note.links[r.link as usize])
-    }
-
-    /// Resolves a link standing in note `source`.
-    pub fn resolve_link(&self, source: NoteId, link: &Link) -> Resolution {
-        if link.is_self_link() {
-            return Resolution::Note(source);
-        }
-        self.resolve(self.note(source).folder(), &link.target, link.kind)
-    }
-
-    fn sort_refs(&self, refs: &mut Vec<LinkRef>) {
+    pub(super) fn sort_refs(&self, refs: &mut Vec<LinkRef>) {
         refs.dedup();
         refs.sort_unstable_by(|a, b| {
             self.note(a.source)

@@ -135,6 +135,46 @@ pub fn join_relative(folder: &str, target: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// The path of `to` (a vault path) relative to `from_folder`: `b.md`,
+/// `../x/b.md`.
+pub fn relative_path(from_folder: &str, to: &str) -> String {
+    let from: Vec<&str> = from_folder.split('/').filter(|p| !p.is_empty()).collect();
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| name_key(a) == name_key(b))
+        .count()
+        .min(to_parts.len().saturating_sub(1));
+    let mut out = String::new();
+    for _ in common..from.len() {
+        out.push_str("../");
+    }
+    out.push_str(&to_parts[common..].join("/"));
+    out
+}
+
+/// Percent-encodes what a Markdown link destination cannot hold bare:
+/// spaces, parentheses, angle brackets, `#`, `?`, `%`, quotes, brackets and
+/// control characters. Other characters (non-ASCII letters included) stay
+/// as they are, as Obsidian writes them.
+pub fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if c.is_ascii_control()
+            || matches!(
+                c,
+                ' ' | '(' | ')' | '<' | '>' | '#' | '?' | '%' | '"' | '`' | '[' | ']'
+            )
+        {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,11 +4,13 @@
 //! runtime. Offsets are byte offsets into a note's text; lines are 0-based.
 
 pub mod complete;
+pub mod daily;
 pub mod edit;
 pub mod frontmatter;
 pub mod headings;
 pub mod index;
 pub mod key;
+pub mod matcher;
 pub mod note;
 pub mod parse;
 pub mod query;

@@ -13,9 +13,11 @@
 //! by the rules of [`super::headings`], shared with the tools' sections.
 
 use super::headings::{HeadingMatch, find_heading, fragment_parts};
-use super::index::{NoteId, VaultIndex};
+use std::collections::HashMap;
+
+use super::index::{LinkRef, NoteId, VaultIndex};
 use super::key::{join_relative, path_key};
-use super::note::{LinkKind, Note, folder_of};
+use super::note::{Link, LinkKind, Note, folder_of};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolution {
@@ -49,6 +51,98 @@ pub enum FragmentTarget {
     /// Index into the note's `blocks`.
     Block(usize),
     Missing,
+}
+
+/// Links as the resolver sends them: backlinks, unresolved links, one
+/// link's resolution. The index files links by the keys they could match;
+/// which of them lead where is decided here, when asked.
+impl VaultIndex {
+    /// Every link that resolves to `target`, sorted by source path and offset.
+    pub fn backlinks(&self, target: NoteId) -> Vec<LinkRef> {
+        let mut found = Vec::new();
+        // A much-linked note has thousands of links written the same way
+        // from a few folders; each distinct (folder, target, kind) is
+        // resolved once.
+        let mut memo: HashMap<(&str, &str, LinkKind), bool> = HashMap::new();
+        for key in Self::note_keys(self.note(target)) {
+            for &r in self.links_by_key.get(key.as_str()).into_iter().flatten() {
+                let source = self.note(r.source);
+                let link = &source.links[r.link as usize];
+                let hit = if link.is_self_link() {
+                    r.source == target
+                } else {
+                    let folder = source.folder();
+                    *memo
+                        .entry((folder, &link.target, link.kind))
+                        .or_insert_with(|| {
+                            self.resolve(folder, &link.target, link.kind).note() == Some(target)
+                        })
+                };
+                if hit {
+                    found.push(r);
+                }
+            }
+        }
+        self.sort_refs(&mut found);
+        found
+    }
+
+    /// Links whose target text has key `key` and that resolve to no note or
+    /// attachment: the backlinks of a note that does not exist yet.
+    pub fn unresolved_links_to(&self, target_text: &str) -> Vec<LinkRef> {
+        let key = path_key(target_text.trim_start_matches('/'));
+        let mut found: Vec<LinkRef> = self
+            .links_by_key
+            .get(key.as_str())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&r| matches!(self.resolve_ref(r), Resolution::Unresolved))
+            .collect();
+        self.sort_refs(&mut found);
+        found
+    }
+
+    /// Every unresolved link target with the links to it, sorted by key.
+    pub fn unresolved(&self) -> Vec<(Box<str>, Vec<LinkRef>)> {
+        let mut groups: HashMap<String, Vec<LinkRef>> = HashMap::new();
+        for refs in self.links_by_key.values() {
+            for &r in refs {
+                if matches!(self.resolve_ref(r), Resolution::Unresolved) {
+                    let link = self.link(r);
+                    let key = Self::link_keys(self.note(r.source).folder(), link)
+                        .pop()
+                        .unwrap_or_default();
+                    groups.entry(key).or_default().push(r);
+                }
+            }
+        }
+        let mut out: Vec<(Box<str>, Vec<LinkRef>)> = groups
+            .into_iter()
+            .map(|(k, mut refs)| {
+                refs.sort();
+                refs.dedup();
+                self.sort_refs(&mut refs);
+                (k.into(), refs)
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// Resolves one link of the index.
+    pub fn resolve_ref(&self, r: LinkRef) -> Resolution {
+        let note = self.note(r.source);
+        self.resolve_link(r.source, &note.links[r.link as usize])
+    }
+
+    /// Resolves a link standing in note `source`.
+    pub fn resolve_link(&self, source: NoteId, link: &Link) -> Resolution {
+        if link.is_self_link() {
+            return Resolution::Note(source);
+        }
+        self.resolve(self.note(source).folder(), &link.target, link.kind)
+    }
 }
 
 impl VaultIndex {

@@ -14,9 +14,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
-use super::complete::{encode_path, relative_path};
 use super::headings::{find_heading, fragment_parts, heading_steps};
 use super::index::{NoteId, VaultIndex};
+use super::key::{encode_path, relative_path};
 use super::key::{heading_key, name_key, path_key, slug};
 use super::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
 use super::parse::parse_text;

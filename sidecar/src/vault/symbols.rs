@@ -7,8 +7,8 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::complete::Matcher;
 use super::index::{NoteId, VaultIndex};
+use super::matcher::Matcher;
 use super::note::Note;
 use super::tags::matches as tag_matches;
 

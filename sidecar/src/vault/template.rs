@@ -6,7 +6,7 @@
 
 use chrono::{NaiveTime, Timelike};
 
-use super::complete::{Date, format_date};
+use super::daily::{Date, format_date};
 
 /// Formats a date and time with a moment.js format: the date tokens of
 /// [`format_date`] plus `HH`, `H`, `hh`, `h`, `mm`, `m`, `ss`, `s`, `A`, `a`,
@@ -91,4 +91,19 @@ pub fn fill(template: &str, title: &str, date: Date, time: NaiveTime) -> String 
     }
     out.push_str(rest);
     out
+}
+
+/// The text of a new note from a template (filled as every face fills
+/// templates, `vault::template::fill`); without a template, a `# Title`
+/// heading.
+pub fn new_note_text(
+    template: Option<&str>,
+    title: &str,
+    date: Date,
+    time: chrono::NaiveTime,
+) -> String {
+    match template {
+        Some(template) => fill(template, title, date, time),
+        None => format!("# {title}\n"),
+    }
 }

@@ -39,7 +39,7 @@ async fn create_missing_notes_headings_and_daily_notes_and_pick_candidates() {
     .await;
     client.open("a.md").await;
     let today = crate::lsp::clock::today();
-    let date = crate::vault::complete::format_date(today, "YYYY-MM-DD");
+    let date = crate::vault::daily::format_date(today, "YYYY-MM-DD");
 
     let found = actions(&client, "a.md", "[[Gho$0st").await;
     assert_eq!(

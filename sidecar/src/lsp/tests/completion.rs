@@ -141,15 +141,15 @@ async fn daily_notes_use_the_configured_folder_and_format() {
     )
     .await;
     let today = crate::lsp::clock::today();
-    let name = crate::vault::complete::format_date(today, "DD.MM.YYYY");
-    let yesterday = crate::vault::complete::format_date(today.add_days(-1), "DD.MM.YYYY");
+    let name = crate::vault::daily::format_date(today, "DD.MM.YYYY");
+    let yesterday = crate::vault::daily::format_date(today.add_days(-1), "DD.MM.YYYY");
     let result = complete_in(&client, "a.md", "[[tod$0", "[[tod$0").await;
     assert_eq!(result["items"][0]["label"], format!("today: {name}"));
     assert_eq!(
         result["items"][0]["textEdit"]["newText"],
         format!("{name}]]")
     );
-    let folder = crate::vault::complete::format_date(today, "YYYY");
+    let folder = crate::vault::daily::format_date(today, "YYYY");
     assert_eq!(
         result["items"][0]["detail"],
         format!("daily note journal/{folder}/{name}.md (not created yet)")

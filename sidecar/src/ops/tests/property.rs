@@ -11,8 +11,8 @@ use super::TestVault;
 use crate::ops::{
     DeleteNote, EditNote, LinkPolicy, MoveNote, OpError, UpdateFrontmatter, WriteNote,
 };
-use crate::vault::complete::{encode_path, relative_path};
 use crate::vault::edit::EditOp;
+use crate::vault::key::{encode_path, relative_path};
 use crate::vault::note::{folder_of, strip_md};
 
 const FOLDERS: [&str; 5] = ["", "a", "a/b", "c", "c/d e"];

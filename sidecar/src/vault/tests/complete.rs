@@ -3,10 +3,10 @@
 use expect_test::expect;
 
 use super::fixture;
-use crate::vault::complete::{
-    Context, Date, Matcher, NoSignals, Request, complete, context, daily_note_path, format_date,
-    new_note_text,
-};
+use crate::vault::complete::{Context, NoSignals, Request, complete, context};
+use crate::vault::daily::{Date, daily_note_path, format_date};
+use crate::vault::matcher::Matcher;
+use crate::vault::template::new_note_text;
 
 /// The context at the `$0` cursor of `text`.
 fn at(text: &str) -> Option<Context> {
