@@ -17,5 +17,6 @@ pub mod mcp;
 pub mod ops;
 pub mod search;
 pub mod testkit;
+pub mod tools;
 pub mod vault;
 pub mod wire;

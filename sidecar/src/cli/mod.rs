@@ -17,7 +17,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::hub::{Hub, Phase};
 use crate::io::LiveVault;
-use crate::mcp::McpState;
+use crate::tools::ToolState;
 use crate::vault::query;
 
 #[derive(Parser, Debug)]
@@ -110,7 +110,7 @@ enum Query {
     Backlinks {
         note: String,
         /// How many links at most.
-        #[arg(long, default_value_t = crate::mcp::query::BACKLINKS_LIMIT)]
+        #[arg(long, default_value_t = crate::tools::query::BACKLINKS_LIMIT)]
         limit: usize,
     },
     /// Links going out of NOTE, resolved or not (as the MCP get_links tool).
@@ -120,10 +120,10 @@ enum Query {
     Graph {
         note: String,
         /// How many steps to walk (1 to 3).
-        #[arg(long, default_value_t = crate::mcp::query::GRAPH_DEPTH)]
+        #[arg(long, default_value_t = crate::tools::query::GRAPH_DEPTH)]
         depth: u32,
         /// Stop after this many notes.
-        #[arg(long, alias = "max-nodes", default_value_t = crate::mcp::query::GRAPH_LIMIT)]
+        #[arg(long, alias = "max-nodes", default_value_t = crate::tools::query::GRAPH_LIMIT)]
         limit: usize,
     },
     /// What a name or link target resolves to, with candidates.
@@ -141,7 +141,7 @@ enum Query {
     Related {
         note: String,
         /// How many notes at most.
-        #[arg(long, default_value_t = crate::mcp::query::RELATED_LIMIT)]
+        #[arg(long, default_value_t = crate::tools::query::RELATED_LIMIT)]
         limit: usize,
     },
     /// Notes whose name, title or alias matches PREFIX (for completion);
@@ -333,12 +333,12 @@ fn needs_fulltext(command: &Command) -> bool {
 /// The text of an answer and the exit status, from a loaded vault.
 fn answer_on(hub: &Arc<Hub>, command: Command, format: Format) -> Result<(String, u8), CliError> {
     let json = format == Format::Json;
-    let state = || McpState::over(hub.clone(), crate::mcp::McpArgs::default());
+    let state = || ToolState::over(hub.clone(), crate::tools::Profile::default());
     // Answered as the MCP tools and prompts answer, word for word.
     let as_mcp = match &command {
         Command::Query {
             query: Query::Backlinks { note, limit },
-        } => Some(crate::mcp::query::backlinks_text(
+        } => Some(crate::tools::query::backlinks_text(
             &state(),
             note,
             *limit,
@@ -346,10 +346,10 @@ fn answer_on(hub: &Arc<Hub>, command: Command, format: Format) -> Result<(String
         )),
         Command::Query {
             query: Query::Links { note },
-        } => Some(crate::mcp::query::links_text(&state(), note, json)),
+        } => Some(crate::tools::query::links_text(&state(), note, json)),
         Command::Query {
             query: Query::Graph { note, depth, limit },
-        } => Some(crate::mcp::query::graph_text(
+        } => Some(crate::tools::query::graph_text(
             &state(),
             note,
             *depth,
@@ -358,7 +358,7 @@ fn answer_on(hub: &Arc<Hub>, command: Command, format: Format) -> Result<(String
         )),
         Command::Query {
             query: Query::Search { query, limit },
-        } => Some(crate::mcp::query::search_text(
+        } => Some(crate::tools::query::search_text(
             &state(),
             query,
             *limit,
@@ -366,7 +366,7 @@ fn answer_on(hub: &Arc<Hub>, command: Command, format: Format) -> Result<(String
         )),
         Command::Query {
             query: Query::Related { note, limit },
-        } => Some(crate::mcp::query::related_text(
+        } => Some(crate::tools::query::related_text(
             &state(),
             note,
             *limit,

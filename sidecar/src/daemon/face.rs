@@ -18,7 +18,8 @@ use super::replay::{Replay, Verdict, is_response};
 use super::server::place_for;
 use super::{Face, Hello, Welcome, idle_from_env};
 use crate::cli::Answer;
-use crate::mcp::{McpArgs, McpState};
+use crate::mcp::McpArgs;
+use crate::tools::ToolState;
 use crate::wire::{Frame, Framing, MAX_SERVER_MESSAGE};
 
 /// How long a face waits for a daemon it started to listen. It only
@@ -438,7 +439,7 @@ fn in_process(target: &Target) -> Conn {
         }
         Face::Mcp { args } => {
             tokio::spawn(async move {
-                match McpState::open(&vault, args) {
+                match ToolState::open(&vault, args.profile()) {
                     Ok(state) => {
                         if let Err(error) =
                             crate::mcp::serve(state, server_read, server_write).await

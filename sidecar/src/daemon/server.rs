@@ -175,7 +175,7 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         && refusal.is_none()
     {
         match &hello.face {
-            Face::Mcp { args } => match crate::mcp::McpState::open(root, args.clone()) {
+            Face::Mcp { args } => match crate::tools::ToolState::open(root, args.profile()) {
                 Ok(state) => {
                     if hello.warm {
                         state.start();
@@ -215,7 +215,8 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         Face::Mcp { args } => {
             let state = match mcp {
                 Some(state) => state,
-                None => crate::mcp::McpState::open(root, args).map_err(|e| e.to_string())?,
+                None => crate::tools::ToolState::open(root, args.profile())
+                    .map_err(|e| e.to_string())?,
             };
             crate::mcp::serve(state, reader, write)
                 .await

@@ -13,11 +13,10 @@ use fastrand::Rng;
 use serde::Serialize;
 use serde_json::json;
 
-use super::McpArgs;
-use super::query::call;
-use super::state::McpState;
 use crate::io::LiveVault;
 use crate::testkit::Summary;
+use crate::tools::query::call;
+use crate::tools::state::ToolState;
 
 /// What to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +90,7 @@ pub fn search_bench(
     report.open_ms = ms(open);
     report.rss_after_open_bytes = crate::testkit::bench::proc_status_bytes("VmRSS:");
     let build = Instant::now();
-    let state = McpState::from_live(live.clone(), McpArgs::default(), true)
+    let state = ToolState::from_live(live.clone(), crate::tools::Profile::default(), true)
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     report.fulltext_build_ms = ms(build);
     report.rss_after_bytes = crate::testkit::bench::proc_status_bytes("VmRSS:");
@@ -194,7 +193,7 @@ pub fn search_bench(
                 snippet_chars: 0,
                 now: crate::search::dates::now(),
             },
-            &state.files,
+            state.files(),
         );
         engine.push(ms(t));
     }

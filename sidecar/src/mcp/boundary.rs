@@ -56,7 +56,7 @@ fn describe(request: &ClientRequest) -> String {
             format!(
                 "tools/call `{}` {}",
                 call.params.name,
-                super::format::clip(&arguments, 300)
+                crate::tools::format::clip(&arguments, 300)
             )
         }
         other => format!("`{}`", other.method()),
@@ -142,18 +142,5 @@ impl Service<RoleServer> for Boundary {
 
     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
         <Server as Service<RoleServer>>::supported_protocol_versions(&self.inner)
-    }
-}
-
-/// The value of a blocking task, carrying its panic on to the request's
-/// boundary (where it is logged with the request and answered).
-pub(super) fn joined<T>(joined: Result<T, tokio::task::JoinError>) -> Result<T, McpError> {
-    match joined {
-        Ok(value) => Ok(value),
-        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-        Err(error) => Err(McpError::internal_error(
-            format!("the request was cancelled: {error}"),
-            None,
-        )),
     }
 }

@@ -1,67 +1,10 @@
-//! What tools answer: readable Markdown text plus structured content, and
-//! tool errors that say what was wrong and how to recover.
-//!
-//! The only place tool answers are turned into rmcp results. Must not
-//! know the vault on disk or how a tool computed its answer.
+//! Tool answers (`tools::format::Reply`, `ToolError`) as rmcp results: the
+//! only place they are turned into MCP types.
 
+use rmcp::ErrorData as McpError;
 use rmcp::model::{CallToolResult, ContentBlock};
-use serde::Serialize;
 
-use crate::vault::Note;
-
-/// A tool's successful answer.
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub text: String,
-    pub structured: serde_json::Value,
-}
-
-impl Reply {
-    pub fn new<T: Serialize>(text: String, data: &T) -> Reply {
-        Reply {
-            text,
-            structured: serde_json::to_value(data).unwrap_or(serde_json::Value::Null),
-        }
-    }
-}
-
-/// A tool error the caller can fix: what was wrong, and how to go on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolError {
-    pub message: String,
-    pub hints: Vec<String>,
-}
-
-impl ToolError {
-    pub fn new(message: impl Into<String>) -> ToolError {
-        ToolError {
-            message: message.into(),
-            hints: Vec::new(),
-        }
-    }
-
-    pub fn hint(mut self, hint: impl Into<String>) -> ToolError {
-        self.hints.push(hint.into());
-        self
-    }
-
-    pub fn text(&self) -> String {
-        let mut out = format!("Error: {}", self.message);
-        for hint in &self.hints {
-            out.push('\n');
-            out.push_str(hint);
-        }
-        out
-    }
-}
-
-impl std::fmt::Display for ToolError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text())
-    }
-}
-
-pub type ToolResult = Result<Reply, ToolError>;
+use crate::tools::format::ToolResult;
 
 /// The rmcp result of a tool's answer.
 pub fn to_call_result(result: ToolResult) -> CallToolResult {
@@ -83,46 +26,15 @@ pub fn result_text(result: &CallToolResult) -> Option<&str> {
         .find_map(|c| c.as_text().map(|t| t.text.as_str()))
 }
 
-/// `**Title** (`path`)`, the title left out when it is the file name.
-pub fn note_label(note: &Note) -> String {
-    if *note.title == *note.stem() {
-        format!("`{}`", note.id())
-    } else {
-        format!("**{}** (`{}`)", escape(&note.title), note.id())
+/// The value of a blocking task, carrying its panic on to the request's
+/// boundary (where it is logged with the request and answered).
+pub fn joined<T>(joined: Result<T, tokio::task::JoinError>) -> Result<T, McpError> {
+    match joined {
+        Ok(value) => Ok(value),
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(error) => Err(McpError::internal_error(
+            format!("the request was cancelled: {error}"),
+            None,
+        )),
     }
-}
-
-/// `1 note`, `2 notes`.
-pub fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else if one.ends_with('s') {
-        format!("{n} {one}es")
-    } else {
-        format!("{n} {one}s")
-    }
-}
-
-/// Text safe inside `**…**` on one line.
-pub fn escape(text: &str) -> String {
-    text.replace('\n', " ").replace("**", "\\*\\*")
-}
-
-/// `a`, `b` and `c` as a list with backquotes.
-pub fn code_list<S: AsRef<str>>(items: &[S]) -> String {
-    items
-        .iter()
-        .map(|s| format!("`{}`", s.as_ref()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Cuts a string at `max` characters.
-pub fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
 }

@@ -1,48 +1,21 @@
 //! The MCP server (`weft mcp`): the vault's tools, prompts and resources
-//! for agents, over stdio (rmcp). One file per tool; each converts its
-//! arguments in, calls the domain (`vault`, `search`) and converts the
-//! answer out as readable Markdown plus structured content.
+//! for agents, over stdio (rmcp). A thin adapter: each tool (`tools/`, one
+//! file each) declares its description, schemas and annotations and calls
+//! the tool's answer in `crate::tools`; prompts and resources are built
+//! from the same answers.
 //!
-//! Must not know the language server or the command line's formatting,
-//! and keeps the domain free of MCP types (everything rmcp stays here).
+//! Must not know the language server or the command line, and computes no
+//! answer itself; everything rmcp stays here.
 
 mod boundary;
-mod check_vault;
-mod common;
-mod context;
-mod daily_note;
-mod delete_note;
-mod edit_note;
 mod format;
-mod get_context;
-mod get_links;
-mod guide;
-mod list_notes;
-mod list_tags;
-mod move_note;
-mod policy;
 mod prompts;
-mod read_note;
-mod related_notes;
-mod resolve_note;
 mod resources;
 mod schema;
-mod search_notes;
 mod server;
-mod state;
-mod update_frontmatter;
-mod vault_info;
-mod write_note;
-mod writing;
+mod tools;
 
 pub mod bench;
-pub mod query;
-
-// Note history: its tools and what they share.
-mod diff_note;
-mod note_history;
-mod restore_note;
-mod versions;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -56,9 +29,8 @@ use rmcp::ServiceExt;
 use crate::wire::Framing;
 use boundary::Boundary;
 
-pub use policy::{ToolClass, ToolSet, class_of};
+pub use crate::tools::{Phase, Profile, StartError, ToolSet, ToolState};
 pub use server::Server;
-pub use state::{McpState, Phase, StartError};
 
 /// `weft mcp` options.
 #[derive(Debug, Clone, Default, clap::Args, serde::Serialize, serde::Deserialize)]
@@ -70,6 +42,16 @@ pub struct McpArgs {
     /// note) or full.
     #[arg(long, value_enum, default_value_t = ToolSet::Full)]
     pub tools: ToolSet,
+}
+
+impl McpArgs {
+    /// The tool profile these options ask for.
+    pub fn profile(&self) -> Profile {
+        Profile {
+            read_only: self.read_only,
+            tools: self.tools,
+        }
+    }
 }
 
 /// The vault folder: `vault` (from `--vault`), else `WEFT_VAULT`, else the
@@ -104,13 +86,13 @@ impl std::error::Error for ServeError {}
 /// starts loading the vault if it has not started. Messages over
 /// [`crate::wire::MAX_MCP_MESSAGE`] are refused before they reach the
 /// server, and a request whose handler panics is answered with an error.
-pub async fn serve<I, O>(state: Arc<McpState>, input: I, output: O) -> Result<(), ServeError>
+pub async fn serve<I, O>(state: Arc<ToolState>, input: I, output: O) -> Result<(), ServeError>
 where
     I: tokio::io::AsyncRead + Unpin,
     O: tokio::io::AsyncWrite + Unpin,
 {
     state.start();
-    let server = Boundary::new(Server::new(state));
+    let server = Boundary::new(Server::new(state, tools::router()));
     crate::wire::guarded(Framing::Mcp, input, output, |input, output| async move {
         let running = server
             .serve((input, output))
@@ -128,7 +110,7 @@ where
 /// `weft mcp`: serves the vault over stdin/stdout until the client closes
 /// them. Logs go to stderr.
 pub fn run_stdio(vault: Option<PathBuf>, args: McpArgs) -> ExitCode {
-    let state = match vault_root(vault).and_then(|root| McpState::open(&root, args)) {
+    let state = match vault_root(vault).and_then(|root| ToolState::open(&root, args.profile())) {
         Ok(state) => state,
         Err(e) => {
             eprintln!("weft mcp: {e}");

@@ -11,13 +11,13 @@ use rmcp::model::{
     Prompt, PromptArgument, PromptMessage, Reference, Role,
 };
 
-use super::common::visible_tags;
-use super::format::ToolError;
-use super::state::McpState;
-use super::{get_context, get_links, list_notes, query, read_note, related_notes};
 use crate::search::dates::now;
 use crate::search::index::tag_key;
 use crate::search::names::match_names;
+use crate::tools::common::visible_tags;
+use crate::tools::format::ToolError;
+use crate::tools::state::ToolState;
+use crate::tools::{get_context, get_links, list_notes, query, read_note, related_notes};
 use crate::vault::key::path_key;
 
 struct Spec {
@@ -102,7 +102,10 @@ fn bad(e: ToolError) -> McpError {
     McpError::invalid_params(e.text().trim_start_matches("Error: ").to_string(), None)
 }
 
-pub fn get(state: &McpState, request: GetPromptRequestParams) -> Result<GetPromptResult, McpError> {
+pub fn get(
+    state: &ToolState,
+    request: GetPromptRequestParams,
+) -> Result<GetPromptResult, McpError> {
     let Some(spec) = SPECS.iter().find(|s| s.name == request.name) else {
         let names: Vec<&str> = SPECS.iter().map(|s| s.name).collect();
         return Err(McpError::invalid_params(
@@ -196,7 +199,7 @@ pub fn get(state: &McpState, request: GetPromptRequestParams) -> Result<GetPromp
 /// The daily note of `date` (default today), found as the `daily_note`
 /// tool finds it: the same day (local time), the same folder and format
 /// (`vault::complete::daily_note_path`), the file by its exact path.
-fn daily(state: &McpState, date: Option<&str>) -> Result<String, ToolError> {
+fn daily(state: &ToolState, date: Option<&str>) -> Result<String, ToolError> {
     let (today, _) = crate::ops::template::now();
     let day = crate::ops::template::parse_day(date, today)
         .map_err(|e| ToolError::new(format!("`date`: {e}.")))?;
@@ -237,9 +240,9 @@ fn daily(state: &McpState, date: Option<&str>) -> Result<String, ToolError> {
     .text)
 }
 
-fn context(state: &McpState, topic: Option<&str>) -> Result<String, ToolError> {
-    let mut text = String::from(super::guide::GUIDE);
-    if let Some(block) = super::context::auto_context(state) {
+fn context(state: &ToolState, topic: Option<&str>) -> Result<String, ToolError> {
+    let mut text = String::from(crate::tools::guide::GUIDE);
+    if let Some(block) = crate::tools::context::auto_context(state) {
         text.push_str(&format!("\n\n{block}"));
     }
     match topic {
@@ -283,7 +286,7 @@ fn context(state: &McpState, topic: Option<&str>) -> Result<String, ToolError> {
 
 /// Completions for a prompt argument or the note resource template.
 pub fn complete(
-    state: &McpState,
+    state: &ToolState,
     request: CompleteRequestParams,
 ) -> Result<CompleteResult, McpError> {
     let value = request.argument.value.trim().to_string();
@@ -336,7 +339,7 @@ pub fn complete(
 }
 
 /// Note paths for a typed prefix: best name matches, or the first notes.
-fn note_names(state: &McpState, value: &str) -> Vec<String> {
+fn note_names(state: &ToolState, value: &str) -> Vec<String> {
     let policy = state.policy();
     let index = state.index();
     if value.is_empty() {

@@ -12,11 +12,11 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Value, json};
 
-use super::common::{visible_stats, visible_tags};
-use super::guide::GUIDE;
-use super::state::McpState;
 use crate::search::dates::now;
 use crate::search::names::match_names;
+use crate::tools::common::{visible_stats, visible_tags};
+use crate::tools::guide::GUIDE;
+use crate::tools::state::ToolState;
 use crate::vault::key::path_key;
 use crate::vault::note::is_note_path;
 use crate::vault::query::{Lookup, lookup, outgoing};
@@ -76,7 +76,7 @@ fn not_found(message: String) -> McpError {
     McpError::resource_not_found(message, None)
 }
 
-pub fn read(state: &McpState, uri: &str) -> Result<ReadResourceResult, McpError> {
+pub fn read(state: &ToolState, uri: &str) -> Result<ReadResourceResult, McpError> {
     if let Some(rest) = uri.strip_prefix(NOTE_PREFIX) {
         return read_note(state, uri, rest);
     }
@@ -109,7 +109,7 @@ fn decode(rest: &str) -> String {
         .to_string()
 }
 
-fn read_note(state: &McpState, uri: &str, rest: &str) -> Result<ReadResourceResult, McpError> {
+fn read_note(state: &ToolState, uri: &str, rest: &str) -> Result<ReadResourceResult, McpError> {
     let policy = state.policy();
     let name = decode(rest);
     let index = state.index();
@@ -158,16 +158,16 @@ fn read_note(state: &McpState, uri: &str, rest: &str) -> Result<ReadResourceResu
     ]))
 }
 
-fn stats_json(state: &McpState) -> Value {
+fn stats_json(state: &ToolState) -> Value {
     let policy = state.policy();
     let index = state.index();
     let s = visible_stats(&policy, &index);
     json!({
         "root": state.root().display().to_string(),
         "status": match state.phase() {
-            super::state::Phase::Ready => "ready".to_string(),
-            super::state::Phase::Loading | super::state::Phase::FullText => "indexing".to_string(),
-            super::state::Phase::Failed(e) => format!("failed: {e}"),
+            crate::tools::state::Phase::Ready => "ready".to_string(),
+            crate::tools::state::Phase::Loading | crate::tools::state::Phase::FullText => "indexing".to_string(),
+            crate::tools::state::Phase::Failed(e) => format!("failed: {e}"),
         },
         "totalNotes": s.notes,
         "totalLinks": s.links,
@@ -185,7 +185,7 @@ fn stats_json(state: &McpState) -> Value {
     })
 }
 
-fn tags_json(state: &McpState) -> Value {
+fn tags_json(state: &ToolState) -> Value {
     let policy = state.policy();
     let index = state.index();
     let mut tags: Vec<(String, u32, u32)> = visible_tags(&policy, &index)
@@ -198,7 +198,7 @@ fn tags_json(state: &McpState) -> Value {
     })
 }
 
-fn index_json(state: &McpState) -> Value {
+fn index_json(state: &ToolState) -> Value {
     let policy = state.policy();
     let index = state.index();
     let search = state.search();
@@ -259,7 +259,7 @@ fn index_json(state: &McpState) -> Value {
 
 /// The key under which a subscription to `uri` is kept; fails for URIs
 /// that are not Weft resources.
-pub fn subscription_key(state: &McpState, uri: &str) -> Result<String, McpError> {
+pub fn subscription_key(state: &ToolState, uri: &str) -> Result<String, McpError> {
     if let Some(rest) = uri.strip_prefix(NOTE_PREFIX) {
         let name = decode(rest);
         if name.is_empty() {

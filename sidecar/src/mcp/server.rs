@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
 use rmcp::model::{
@@ -23,40 +24,29 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::boundary::joined;
-use super::format::{ToolResult, result_text, to_call_result};
-use super::guide::INSTRUCTIONS;
-use super::state::McpState;
-use super::{context, prompts, resources};
+use super::format::{joined, result_text, to_call_result};
+use super::{prompts, resources};
+use crate::tools::format::ToolResult;
+use crate::tools::guide::INSTRUCTIONS;
+use crate::tools::state::ToolState;
+use crate::tools::{TOOL_NAMES, context};
 
-/// Every tool this server implements (the whole set of MCP_TOOLS.md), in
-/// its order; a name here that a session does not offer is "not offered
-/// by this profile", not "unknown".
-pub const TOOL_NAMES: &[&str] = &[
-    "read_note",
-    "resolve_note",
-    "list_notes",
-    "search_notes",
-    "get_context",
-    "get_links",
-    "related_notes",
-    "list_tags",
-    "check_vault",
-    "vault_info",
-    "write_note",
-    "edit_note",
-    "update_frontmatter",
-    "move_note",
-    "delete_note",
-    "daily_note",
-    "note_history",
-    "diff_note",
-    "restore_note",
-];
+/// How long a write waits for indexing to finish before it gives up.
+const WRITE_WAIT: Duration = Duration::from_secs(30);
 
-/// One MCP session over a shared [`McpState`].
+/// The history author for a request: the client's name from the handshake
+/// (or, with `server/discover`, from the request's metadata), else `agent`.
+pub fn actor_of(context: &RequestContext<RoleServer>) -> String {
+    context
+        .client_info()
+        .map(|info| info.name.trim().to_string())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "agent".to_string())
+}
+
+/// One MCP session over a shared [`ToolState`].
 pub struct Server {
-    pub(super) state: Arc<McpState>,
+    pub(crate) state: Arc<ToolState>,
     tools: ToolRouter<Server>,
     session: Arc<Session>,
 }
@@ -74,26 +64,8 @@ struct Session {
 }
 
 impl Server {
-    pub fn new(state: Arc<McpState>) -> Server {
-        let tools = Self::read_note_router()
-            + Self::resolve_note_router()
-            + Self::list_notes_router()
-            + Self::search_notes_router()
-            + Self::get_context_router()
-            + Self::get_links_router()
-            + Self::related_notes_router()
-            + Self::list_tags_router()
-            + Self::check_vault_router()
-            + Self::vault_info_router()
-            + Self::write_note_router()
-            + Self::edit_note_router()
-            + Self::update_frontmatter_router()
-            + Self::move_note_router()
-            + Self::delete_note_router()
-            + Self::daily_note_router()
-            + Self::note_history_router()
-            + Self::diff_note_router()
-            + Self::restore_note_router();
+    /// A session over `state` offering `tools` (`mcp::tools::router`).
+    pub fn new(state: Arc<ToolState>, tools: ToolRouter<Server>) -> Server {
         Server {
             state,
             tools,
@@ -137,12 +109,26 @@ impl Server {
         }
     }
 
+    /// Runs a write tool's body once the vault is indexed, with the actor.
+    pub(crate) async fn run_write<F>(
+        &self,
+        context: &RequestContext<RoleServer>,
+        body: F,
+    ) -> CallToolResult
+    where
+        F: FnOnce(&ToolState, &str) -> ToolResult + Send + 'static,
+    {
+        let actor = actor_of(context);
+        self.state.wait_writable(WRITE_WAIT).await;
+        self.run(move |state| body(state, &actor)).await
+    }
+
     /// Runs a tool's body on a blocking thread (it takes index locks and
     /// reads files) and turns its answer into a result. A panic in the body
     /// goes on to the session's panic boundary (`boundary`).
-    pub(super) async fn run<F>(&self, body: F) -> CallToolResult
+    pub(crate) async fn run<F>(&self, body: F) -> CallToolResult
     where
-        F: FnOnce(&McpState) -> ToolResult + Send + 'static,
+        F: FnOnce(&ToolState) -> ToolResult + Send + 'static,
     {
         let state = self.state.clone();
         let answer = tokio::task::spawn_blocking(move || {
@@ -278,7 +264,7 @@ fn summarize(arguments: Option<&serde_json::Map<String, Value>>) -> String {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        out.insert(k, super::format::clip(&text, 60));
+        out.insert(k, crate::tools::format::clip(&text, 60));
     }
     out.into_iter()
         .map(|(k, v)| format!("{k}={v}"))

@@ -110,7 +110,7 @@ async fn a_vault_that_starts_with_a_broken_file_is_served_once_it_is_fixed() {
     let dir = tempfile::tempdir().unwrap();
     super::write_fixture(dir.path(), VAULT);
     set_config(dir.path(), "exclude = 3\n");
-    let state = crate::mcp::McpState::open(dir.path(), crate::mcp::McpArgs::default()).unwrap();
+    let state = crate::tools::ToolState::open(dir.path(), Default::default()).unwrap();
     state.start();
     let phase = tokio::time::timeout(super::DEADLINE, state.wait_ready())
         .await

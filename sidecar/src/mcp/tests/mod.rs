@@ -26,7 +26,7 @@ use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::{McpArgs, McpState, Phase, Server, serve};
+use super::{McpArgs, Phase, Server, ToolState, serve};
 
 /// How long a test waits for something that should happen at once on an
 /// idle machine; it only bounds a failing run.
@@ -54,7 +54,7 @@ impl ClientHandler for TestClient {
 
 pub(crate) struct Session {
     pub dir: tempfile::TempDir,
-    pub state: Arc<McpState>,
+    pub state: Arc<ToolState>,
     pub client: RunningService<RoleClient, TestClient>,
     pub updates: mpsc::UnboundedReceiver<String>,
     schemas: Mutex<HashMap<String, Tool>>,
@@ -104,7 +104,7 @@ pub(crate) async fn session_prepared(
     let dir = tempfile::tempdir().expect("temp dir");
     write_fixture(dir.path(), fixture);
     prepare(dir.path());
-    let state = McpState::open(dir.path(), args).expect("opens");
+    let state = ToolState::open(dir.path(), args.profile()).expect("opens");
     if wait {
         state.start();
         let phase = tokio::time::timeout(DEADLINE, state.wait_ready())
@@ -121,7 +121,10 @@ pub(crate) async fn session_prepared(
         // Never loaded: every answer comes from an empty index, as during
         // indexing.
         tokio::spawn(async move {
-            if let Ok(running) = Server::new(served).serve(server_io).await {
+            if let Ok(running) = Server::new(served, super::tools::router())
+                .serve(server_io)
+                .await
+            {
                 let _ = running.waiting().await;
             }
         });

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::{DEADLINE, TestClient, VAULT, session, text_of, write_fixture};
-use crate::mcp::{McpArgs, McpState, serve};
+use crate::mcp::{McpArgs, ToolState, serve};
 
 /// Tools Zed's agent has built in; ours must not collide with them.
 const ZED_TOOLS: &[&str] = &[
@@ -64,7 +64,7 @@ async fn initialize_names_weft_and_carries_instructions() {
 async fn the_discover_handshake_works_and_answers_at_once() {
     let dir = tempfile::tempdir().unwrap();
     write_fixture(dir.path(), VAULT);
-    let state = McpState::open(dir.path(), McpArgs::default()).unwrap();
+    let state = ToolState::open(dir.path(), McpArgs::default().profile()).unwrap();
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let (server_read, server_write) = tokio::io::split(server_io);
     tokio::spawn(serve(state.clone(), server_read, server_write));
@@ -183,7 +183,7 @@ async fn the_tool_list_is_complete_annotated_and_small() {
             t.name
         );
         let bytes = t.name.len() + t.description.as_deref().map_or(0, str::len) + schema.len();
-        if crate::mcp::class_of(&t.name) == crate::mcp::ToolClass::Read {
+        if crate::tools::class_of(&t.name) == crate::tools::ToolClass::Read {
             size += bytes;
         } else {
             write_size += bytes;
@@ -483,7 +483,7 @@ async fn subscribed_notes_notify_updates_and_full_text_follows() {
 async fn listen_subscriptions_notify_updates() {
     let dir = tempfile::tempdir().unwrap();
     write_fixture(dir.path(), VAULT);
-    let state = McpState::open(dir.path(), McpArgs::default()).unwrap();
+    let state = ToolState::open(dir.path(), McpArgs::default().profile()).unwrap();
     state.start();
     tokio::time::timeout(DEADLINE, state.wait_ready())
         .await

@@ -1,0 +1,69 @@
+//! The agent's note tools, answered once for every face: each tool's
+//! arguments (read leniently), its answer as readable Markdown plus
+//! structured content, and its errors that say how to recover; the access
+//! policy and tool profile of one client; the one-shot answers of the
+//! command line and the requests behind the prompts. One file per tool.
+//!
+//! Knows no protocol: the MCP adapter (`mcp`) wraps these answers as tool
+//! results, prompts and resources; the command line prints them.
+
+pub mod args;
+pub mod common;
+pub mod context;
+pub mod format;
+pub mod guide;
+pub mod policy;
+pub mod query;
+pub mod state;
+pub mod versions;
+pub mod writing;
+
+pub mod check_vault;
+pub mod get_context;
+pub mod get_links;
+pub mod list_notes;
+pub mod list_tags;
+pub mod read_note;
+pub mod related_notes;
+pub mod resolve_note;
+pub mod search_notes;
+pub mod vault_info;
+
+pub mod daily_note;
+pub mod delete_note;
+pub mod edit_note;
+pub mod move_note;
+pub mod update_frontmatter;
+pub mod write_note;
+
+pub mod diff_note;
+pub mod note_history;
+pub mod restore_note;
+
+pub use policy::{Profile, ToolClass, ToolSet, class_of};
+pub use state::{Phase, StartError, ToolState};
+
+/// Every tool of the set (the whole set of MCP_TOOLS.md), in
+/// its order; a name here that a session does not offer is "not offered
+/// by this profile", not "unknown".
+pub const TOOL_NAMES: &[&str] = &[
+    "read_note",
+    "resolve_note",
+    "list_notes",
+    "search_notes",
+    "get_context",
+    "get_links",
+    "related_notes",
+    "list_tags",
+    "check_vault",
+    "vault_info",
+    "write_note",
+    "edit_note",
+    "update_frontmatter",
+    "move_note",
+    "delete_note",
+    "daily_note",
+    "note_history",
+    "diff_note",
+    "restore_note",
+];
