@@ -5,6 +5,8 @@
 //! Protocol faces (`lsp`, `mcp`) are thin adapters over `vault`.
 
 pub mod access;
+pub mod answer;
+pub mod args;
 pub mod cli;
 pub mod config;
 #[cfg(unix)]

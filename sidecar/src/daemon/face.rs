@@ -17,7 +17,7 @@ use super::place::Place;
 use super::replay::{Replay, Verdict, is_response};
 use super::server::place_for;
 use super::{Face, Hello, Welcome, idle_from_env};
-use crate::cli::Answer;
+use crate::answer::Answer;
 use crate::mcp::McpArgs;
 use crate::tools::ToolState;
 use crate::wire::{Frame, Framing, MAX_SERVER_MESSAGE};

@@ -15,7 +15,7 @@
 //!
 //! A connection starts with one JSON line from the face ([`Hello`]) and one
 //! from the daemon ([`Welcome`]); then the protocol's bytes flow, or for a
-//! query one JSON line answers ([`crate::cli::Answer`]):
+//! query one JSON line answers ([`crate::answer::Answer`]):
 //!
 //! ```text
 //! → {"weft":"0.1.0-1a2b3c4d","vault":"/home/me/notes","face":{"kind":"mcp","args":{…}},"warm":false}

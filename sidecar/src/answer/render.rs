@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::Format;
+use crate::args::Format;
 use crate::vault::headings::heading_path;
 use crate::vault::query::{Lookup, Problem, Stats, TextSource};
 use crate::vault::{LinkRef, NoteId, Resolution, VaultIndex};
