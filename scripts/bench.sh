@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks the index on generated vaults of 1k, 10k and 100k notes and
-# prints one Markdown table per vault (see sidecar/src/testkit/bench.rs for
+# prints one Markdown table per vault (see sidecar/bench/src/index.rs for
 # what each row measures). Timings are reported, never asserted.
 #
 #   scripts/bench.sh                 # 1000 10000 100000 notes
@@ -30,11 +30,9 @@ for arg in "$@"; do
 done
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
 
-echo "==> cargo build --release -p weft" >&2
-cargo build --release -p weft >&2
-weft="$CARGO_TARGET_DIR/release/weft"
-
-bench=("$weft" bench)
+echo "==> cargo build --release -p weft-bench" >&2
+cargo build --release -p weft-bench >&2
+bench=("$CARGO_TARGET_DIR/release/weft-bench")
 
 mkdir -p "$vaults"
 for n in "${sizes[@]}"; do

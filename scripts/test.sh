@@ -52,7 +52,7 @@ cargo build --locked --target wasm32-wasip2
 test -f "$CARGO_TARGET_DIR/wasm32-wasip2/debug/weft_extension.wasm"
 
 step "lints"
-cargo clippy --locked -p weft -p weft-e2e --all-targets -- -D warnings
+cargo clippy --locked --workspace --exclude weft-extension --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-wasip2 -- -D warnings
 
 step "tests"
@@ -65,7 +65,7 @@ mkdir "$run/tmp"
 trap 'rm -rf "$run"' EXIT
 unset WEFT_NO_DAEMON WEFT_VAULT WEFT_DAEMON_IDLE
 status=0
-TMPDIR="$run/tmp" WEFT_RUNTIME_DIR="$run/run" cargo test --locked -p weft -p weft-e2e || status=$?
+TMPDIR="$run/tmp" WEFT_RUNTIME_DIR="$run/run" cargo test --locked --workspace --exclude weft-extension || status=$?
 
 # Every test stops the daemons it started: one still running is a failure.
 # A daemon is `weft … daemon --idle …`; it is the run's when its vault or

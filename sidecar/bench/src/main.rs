@@ -1,0 +1,208 @@
+//! `weft-bench`: generate realistic vaults and time the product's real
+//! paths on them — the index build, the language server, search, writes
+//! and history. Prints figures; never judges them. A developer tool apart
+//! from the shipped `weft`, which has no benchmark code.
+//!
+//! Each benchmark drives a crate through its public entry points (the
+//! loader, `weft_lsp::serve`, the agent tools' `query::call`, `Ops`,
+//! `History`), as the product does.
+
+mod generate;
+mod history;
+mod index;
+mod lsp;
+mod search;
+mod writes;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use generate::{GenSpec, generate_or_reuse};
+use history::{HistoryBenchOptions, bench_commits_with};
+use index::{BenchOptions, index_bench};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "weft-bench",
+    version,
+    about = "Generate vaults and time Weft on them (for developers)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    bench: Bench,
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse().bench) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("weft-bench: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+enum Bench {
+    /// Writes a deterministic vault of N notes into DIR (reused when DIR
+    /// already holds the same generated vault).
+    Generate {
+        #[arg(long)]
+        notes: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        dir: PathBuf,
+    },
+    /// Times reading every file (the floor), the full index build, one
+    /// edit, backlinks and resolution, and reports memory after indexing.
+    Index {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Times the language server's requests (completion, definition,
+    /// references, hover, workspace symbols: p50/p95/max) over an in-process
+    /// LSP session on the vault in DIR, with start-up and memory.
+    Lsp {
+        dir: PathBuf,
+        /// Requests of each kind.
+        #[arg(long, default_value_t = 300)]
+        samples: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Times the MCP search and link tools (search_notes, get_links) on
+    /// the vault in DIR, with the full-text build and memory.
+    Search {
+        dir: PathBuf,
+        /// Queries timed.
+        #[arg(long, default_value_t = 300)]
+        queries: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Times writes through the write layer on a vault generated in DIR
+    /// (new or empty): one-note appends, and moves of a note that LINKING
+    /// notes link to, each rewriting those links.
+    Writes {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 5_000)]
+        notes: usize,
+        #[arg(long, default_value_t = 1_000)]
+        linking: usize,
+        #[arg(long, default_value_t = 200)]
+        edits: usize,
+        #[arg(long, default_value_t = 5)]
+        moves: usize,
+    },
+    /// Times one-note history commits (p50/p95) on the vault generated (or
+    /// reused) in DIR, with the baseline snapshot, listings and a floor.
+    History {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 10_000)]
+        notes: usize,
+        #[arg(long, default_value_t = 200)]
+        commits: usize,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn run(bench: Bench) -> Result<(), String> {
+    let fail = |e: &dyn std::fmt::Display| e.to_string();
+    match bench {
+        Bench::Generate { notes, seed, dir } => {
+            let start = std::time::Instant::now();
+            let (stats, reused) =
+                generate_or_reuse(&dir, &GenSpec { notes, seed }).map_err(|e| fail(&e))?;
+            println!(
+                "{} {} notes ({:.1} MB, {} links, {} attachments) in {} in {:.2} s",
+                if reused { "reused" } else { "generated" },
+                stats.notes,
+                stats.bytes as f64 / 1e6,
+                stats.links,
+                stats.attachments,
+                dir.display(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Bench::Index { dir, runs, json } => {
+            let report = index_bench(
+                &dir,
+                &BenchOptions {
+                    runs,
+                    ..BenchOptions::default()
+                },
+            )
+            .map_err(|e| fail(&e))?;
+            print_report(json, || report.to_json(), || report.to_markdown());
+        }
+        Bench::Lsp { dir, samples, json } => {
+            let options = lsp::LspBenchOptions {
+                samples,
+                ..Default::default()
+            };
+            let report = lsp::lsp_bench(&dir, &options).map_err(|e| fail(&e))?;
+            print_report(json, || report.to_json(), || report.to_markdown());
+        }
+        Bench::Search { dir, queries, json } => {
+            let options = search::SearchBenchOptions {
+                queries,
+                ..Default::default()
+            };
+            let report = search::search_bench(&dir, &options).map_err(|e| fail(&e))?;
+            print_report(json, || report.to_json(), || report.to_markdown());
+        }
+        Bench::Writes {
+            dir,
+            notes,
+            linking,
+            edits,
+            moves,
+        } => {
+            if std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_some()) {
+                return Err(format!(
+                    "{} is not empty; the benchmark writes a generated vault there: give a new or empty folder",
+                    dir.display()
+                ));
+            }
+            let options = writes::WriteBenchOptions {
+                notes,
+                edits,
+                moves,
+                linking_notes: linking,
+                ..Default::default()
+            };
+            let report = writes::bench_writes(&dir, &options).map_err(|e| fail(&e))?;
+            println!("{}", report.to_markdown());
+        }
+        Bench::History {
+            dir,
+            notes,
+            commits,
+            json,
+        } => {
+            let options = HistoryBenchOptions {
+                notes,
+                commits,
+                ..HistoryBenchOptions::default()
+            };
+            let report = bench_commits_with(&dir, &options).map_err(|e| fail(&e))?;
+            print_report(json, || report.to_json(), || report.to_markdown());
+        }
+    }
+    Ok(())
+}
+
+/// Prints a report as JSON or as Markdown.
+fn print_report(
+    json: bool,
+    as_json: impl FnOnce() -> String,
+    as_markdown: impl FnOnce() -> String,
+) {
+    println!("{}", if json { as_json() } else { as_markdown() });
+}

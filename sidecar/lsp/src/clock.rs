@@ -1,0 +1,34 @@
+//! Today's local date and time for daily notes and templates, from the
+//! system clock and time zone.
+//!
+//! It must not know notes, the index or the protocol.
+
+use chrono::Datelike;
+
+use weft_vault::daily::Date;
+
+/// Today in the local time zone.
+pub fn today() -> Date {
+    let now = chrono::Local::now();
+    Date {
+        year: now.year(),
+        month: now.month() as u8,
+        day: now.day() as u8,
+    }
+}
+
+/// The local time of day.
+pub fn now_time() -> chrono::NaiveTime {
+    chrono::Local::now().time()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn today_is_a_plausible_date() {
+        let date = today();
+        assert!(date.year >= 2024, "{date:?}");
+    }
+}

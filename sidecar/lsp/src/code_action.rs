@@ -1,0 +1,321 @@
+//! `textDocument/codeAction`: create the missing note of an unresolved link
+//! (in the configured folder, from the template), append a missing heading
+//! to the target note, pick one candidate of an ambiguous link, and create
+//! today's daily note.
+//!
+//! Zed cannot run server commands from its palette, so every action is a
+//! plain workspace edit. The domain says what is broken and names notes;
+//! this module builds the edits.
+
+use tower_lsp_server::ls_types::*;
+
+use super::clock;
+use super::world::{Vault, World};
+use weft_vault::daily::daily_note_path;
+use weft_vault::key::join_relative;
+use weft_vault::key::{encode_path, relative_path};
+use weft_vault::note::{LinkKind, folder_of, is_note_path, strip_md};
+use weft_vault::rewrite::note_path_for;
+use weft_vault::template::new_note_text;
+use weft_vault::{FragmentTarget, Resolution, resolve_fragment};
+
+/// Template file names tried, in order, in the templates folder for a new
+/// note created from a link.
+const NEW_NOTE_TEMPLATES: [&str; 3] = ["new note.md", "default.md", "note.md"];
+
+/// An action found under the index lock, built after it.
+enum Want {
+    Create {
+        path: String,
+        title: String,
+        link: std::ops::Range<u32>,
+    },
+    AddHeading {
+        path: String,
+        heading: String,
+        link: std::ops::Range<u32>,
+    },
+    Pick {
+        replace: std::ops::Range<u32>,
+        with: String,
+        path: String,
+        link: std::ops::Range<u32>,
+    },
+    Daily {
+        path: String,
+        title: String,
+    },
+}
+
+pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<CodeActionResponse> {
+    let uri = params.text_document.uri;
+    let here = world.here(&uri, params.range.start)?;
+    let encoding = world.encoding();
+    let selected = here.lines.byte_range(params.range, encoding);
+    let config = here.vault.config();
+    let today = clock::today();
+    let mut wants: Vec<Want> = Vec::new();
+    {
+        let index = here.vault.read();
+        let id = index.id_of(&here.rel)?;
+        let note = index.note(id);
+        let folder = folder_of(&here.rel);
+        for link in &note.links {
+            let span = link.span.start as usize..link.span.end as usize;
+            if span.end < selected.start || span.start > selected.end {
+                continue;
+            }
+            match index.resolve_link(id, link) {
+                Resolution::Unresolved if !link.is_self_link() => {
+                    if let Some(path) =
+                        new_note_path(folder, &link.target, link.kind, &config.new_notes_folder)
+                    {
+                        let title =
+                            strip_md(link.target.rsplit('/').next().unwrap_or(&link.target))
+                                .to_string();
+                        wants.push(Want::Create {
+                            path,
+                            title,
+                            link: link.span.clone(),
+                        });
+                    }
+                }
+                Resolution::Ambiguous { candidates, .. } => {
+                    for candidate in candidates {
+                        let path = index.note(candidate).path.to_string();
+                        let with = match link.kind {
+                            LinkKind::Wiki => strip_md(&path).to_string(),
+                            LinkKind::Markdown => encode_path(&relative_path(folder, &path)),
+                        };
+                        wants.push(Want::Pick {
+                            replace: link.target_span.clone(),
+                            with,
+                            path,
+                            link: link.span.clone(),
+                        });
+                    }
+                }
+                Resolution::Note(target) => {
+                    let Some(fragment) = link.fragment.as_deref() else {
+                        continue;
+                    };
+                    let target_note = index.note(target);
+                    if !fragment.starts_with('^')
+                        && resolve_fragment(target_note, fragment) == FragmentTarget::Missing
+                    {
+                        let heading = fragment.rsplit('#').next().unwrap_or(fragment).trim();
+                        if !heading.is_empty() {
+                            wants.push(Want::AddHeading {
+                                path: target_note.path.to_string(),
+                                heading: heading.to_string(),
+                                link: link.span.clone(),
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let daily = daily_note_path(&config.daily.folder, &config.daily.format, today);
+        if index.id_of(&daily).is_none() {
+            let title = strip_md(daily.rsplit('/').next().unwrap_or(&daily)).to_string();
+            wants.push(Want::Daily { path: daily, title });
+        }
+    }
+
+    let caps = world.caps();
+    let can_create = caps.create_files && caps.document_changes;
+    let diagnostics_at = |link: &std::ops::Range<u32>| -> Option<Vec<Diagnostic>> {
+        let range = here.lines.span(link, encoding);
+        let found: Vec<Diagnostic> = params
+            .context
+            .diagnostics
+            .iter()
+            .filter(|d| d.range == range)
+            .cloned()
+            .collect();
+        (!found.is_empty()).then_some(found)
+    };
+    let mut actions: Vec<CodeActionOrCommand> = Vec::new();
+    for want in wants {
+        let action = match want {
+            Want::Create { path, title, link } => {
+                if !can_create {
+                    continue;
+                }
+                let template = NEW_NOTE_TEMPLATES.iter().find_map(|name| {
+                    let folder = config.templates_folder.trim_matches('/');
+                    let template_path = if folder.is_empty() {
+                        (*name).to_string()
+                    } else {
+                        format!("{folder}/{name}")
+                    };
+                    world.text(&here.vault, &template_path)
+                });
+                let text = new_note_text(
+                    template.as_deref().map(|t| t.as_str()),
+                    &title,
+                    today,
+                    clock::now_time(),
+                );
+                CodeAction {
+                    title: format!("Create note {path}"),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: diagnostics_at(&link),
+                    edit: create_file(&here.vault, &path, text),
+                    is_preferred: Some(true),
+                    ..Default::default()
+                }
+            }
+            Want::AddHeading {
+                path,
+                heading,
+                link,
+            } => {
+                let Some(text) = world.text(&here.vault, &path) else {
+                    continue;
+                };
+                let Some(target_uri) = world.doc_uri(&here.vault, &path) else {
+                    continue;
+                };
+                let end = super::convert::LineIndex::new(&text).end(encoding);
+                let lead = if text.is_empty() || text.ends_with("\n\n") {
+                    ""
+                } else if text.ends_with('\n') {
+                    "\n"
+                } else {
+                    "\n\n"
+                };
+                let edit = TextEdit::new(Range::new(end, end), format!("{lead}## {heading}\n"));
+                CodeAction {
+                    title: format!("Add heading \"{heading}\" to {path}"),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: diagnostics_at(&link),
+                    edit: Some(text_edit(world, &here.vault, &path, target_uri, vec![edit])),
+                    ..Default::default()
+                }
+            }
+            Want::Pick {
+                replace,
+                with,
+                path,
+                link,
+            } => {
+                let range = here.lines.span(&replace, encoding);
+                let edit = TextEdit::new(range, with);
+                CodeAction {
+                    title: format!("Link to {path}"),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: diagnostics_at(&link),
+                    edit: Some(text_edit(
+                        world,
+                        &here.vault,
+                        &here.rel,
+                        uri.clone(),
+                        vec![edit],
+                    )),
+                    ..Default::default()
+                }
+            }
+            Want::Daily { path, title } => {
+                if !can_create {
+                    continue;
+                }
+                let template = config.daily.template.as_deref().and_then(|t| {
+                    let t = if is_note_path(t) {
+                        t.to_string()
+                    } else {
+                        format!("{t}.md")
+                    };
+                    world.text(&here.vault, &t)
+                });
+                let text = new_note_text(
+                    template.as_deref().map(|t| t.as_str()),
+                    &title,
+                    today,
+                    clock::now_time(),
+                );
+                CodeAction {
+                    title: format!("Create today's daily note {path}"),
+                    edit: create_file(&here.vault, &path, text),
+                    ..Default::default()
+                }
+            }
+        };
+        actions.push(CodeActionOrCommand::CodeAction(action));
+    }
+    Some(actions)
+}
+
+/// Where the note an unresolved link names would be created: next to the
+/// source for relative targets, at the vault path for paths, else in the
+/// folder for new notes.
+fn new_note_path(
+    folder: &str,
+    target: &str,
+    kind: LinkKind,
+    new_notes_folder: &str,
+) -> Option<String> {
+    let target = target.trim();
+    // A target with another extension names an attachment.
+    let last = target.rsplit('/').next().unwrap_or(target);
+    if let Some(dot) = last.rfind('.')
+        && !is_note_path(last)
+        && last[dot + 1..].chars().all(|c| c.is_ascii_alphanumeric())
+        && last.len() - dot <= 5
+    {
+        return None;
+    }
+    if target.starts_with("./") || target.starts_with("../") || kind == LinkKind::Markdown {
+        let joined = join_relative(folder, target)?;
+        return note_path_for("", &joined).ok();
+    }
+    if target.contains('/') {
+        return note_path_for("", target).ok();
+    }
+    note_path_for(new_notes_folder.trim_matches('/'), target).ok()
+}
+
+fn create_file(vault: &Vault, path: &str, text: String) -> Option<WorkspaceEdit> {
+    let uri = vault.uri(path)?;
+    Some(WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Operations(vec![
+            DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+                uri: uri.clone(),
+                options: Some(CreateFileOptions {
+                    overwrite: Some(false),
+                    ignore_if_exists: Some(true),
+                }),
+                annotation_id: None,
+            })),
+            DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                edits: vec![OneOf::Left(TextEdit::new(Range::default(), text))],
+            }),
+        ])),
+        ..Default::default()
+    })
+}
+
+fn text_edit(
+    world: &World,
+    vault: &Vault,
+    path: &str,
+    uri: Uri,
+    edits: Vec<TextEdit>,
+) -> WorkspaceEdit {
+    if !world.caps().document_changes {
+        return WorkspaceEdit {
+            changes: Some([(uri, edits)].into_iter().collect()),
+            ..Default::default()
+        };
+    }
+    let version = world.docs.get(&vault.abs(path)).map(|d| d.version);
+    WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+            edits: edits.into_iter().map(OneOf::Left).collect(),
+        }])),
+        ..Default::default()
+    }
+}

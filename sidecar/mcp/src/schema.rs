@@ -1,0 +1,164 @@
+//! Tool parameter and result schemas: compact input schemas (every agent
+//! pays for them in context before it does anything) and output schemas.
+//! What agents send is read leniently by `tools::args`.
+//!
+//! Must not know any tool's meaning; tools declare their own types.
+
+use std::sync::Arc;
+
+use rmcp::model::JsonObject;
+use schemars::JsonSchema;
+use serde_json::Value;
+
+/// A tool's input schema, compacted: `$ref`s inlined, `Option` written as
+/// the plain type (absent = not given), no `$schema`, `format`, `null`
+/// defaults or `additionalProperties` (the server reports unknown
+/// parameters itself, with the accepted ones).
+pub fn input<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    let raw = rmcp::handler::server::common::schema_for_input::<T>()
+        .unwrap_or_else(|e| panic!("input schema of {}: {e}", std::any::type_name::<T>()));
+    let mut value = Value::Object((*raw).clone());
+    let defs = value.get("$defs").cloned();
+    compact(&mut value, defs.as_ref());
+    if let Value::Object(map) = &mut value {
+        map.remove("$defs");
+        map.remove("$schema");
+        map.remove("additionalProperties");
+        map.entry("properties")
+            .or_insert_with(|| Value::Object(Default::default()));
+        return Arc::new(map.clone());
+    }
+    raw
+}
+
+/// A tool's output schema (what its structured content is), as JSON Schema
+/// 2020-12 for the serialised form.
+pub fn output<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    rmcp::handler::server::common::schema_for_output::<T>()
+}
+
+fn compact(value: &mut Value, defs: Option<&Value>) {
+    let Value::Object(map) = value else {
+        if let Value::Array(items) = value {
+            for item in items {
+                compact(item, defs);
+            }
+        }
+        return;
+    };
+    if let Some(Value::String(reference)) = map.get("$ref").cloned() {
+        let name = reference.trim_start_matches("#/$defs/");
+        if let Some(target) = defs.and_then(|d| d.get(name)) {
+            let description = map.remove("description");
+            map.remove("$ref");
+            if let Value::Object(target) = target.clone() {
+                for (k, v) in target {
+                    map.entry(k).or_insert(v);
+                }
+            }
+            if let Some(d) = description {
+                map.insert("description".into(), d);
+            }
+        }
+    }
+    // `anyOf: [X, {type: null}]` → X.
+    if let Some(Value::Array(options)) = map.get("anyOf").cloned() {
+        let non_null: Vec<&Value> = options
+            .iter()
+            .filter(|o| o.get("type") != Some(&Value::String("null".into())))
+            .collect();
+        if non_null.len() == 1 && options.len() == 2 {
+            map.remove("anyOf");
+            if let Value::Object(inner) = non_null[0].clone() {
+                for (k, v) in inner {
+                    map.entry(k).or_insert(v);
+                }
+            }
+            return compact(value, defs);
+        }
+    }
+    if let Some(Value::Array(types)) = map.get("type").cloned() {
+        let kept: Vec<Value> = types
+            .into_iter()
+            .filter(|t| t != &Value::String("null".into()))
+            .collect();
+        map.insert(
+            "type".into(),
+            if kept.len() == 1 {
+                kept[0].clone()
+            } else {
+                Value::Array(kept)
+            },
+        );
+    }
+    if map.get("format").is_some_and(|f| {
+        f.as_str()
+            .is_some_and(|f| f.starts_with("uint") || f.starts_with("int") || f == "double")
+    }) {
+        map.remove("format");
+        if map.get("minimum") == Some(&Value::from(0)) {
+            map.remove("minimum");
+        }
+    }
+    if map.get("default") == Some(&Value::Null) {
+        map.remove("default");
+    }
+    map.remove("title");
+    for key in ["properties", "$defs"] {
+        if let Some(Value::Object(props)) = map.get_mut(key) {
+            for v in props.values_mut() {
+                compact(v, defs);
+            }
+        }
+    }
+    if map.get("additionalProperties") == Some(&Value::Bool(true)) {
+        map.remove("additionalProperties");
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(v) = map.get_mut(key) {
+            compact(v, defs);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(v) = map.get_mut(key) {
+            compact(v, defs);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use weft_tools::args::{choice, lenient};
+
+    choice! {
+        enum View { Full = "full", Body = "body" | "content" }
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Args {
+        /// The note.
+        #[serde(alias = "note")]
+        path: String,
+        /// How much.
+        #[serde(default, deserialize_with = "lenient::usize")]
+        limit: Option<usize>,
+        /// Which.
+        view: Option<View>,
+        /// Tags.
+        #[serde(default, deserialize_with = "lenient::strings")]
+        tags: Option<Vec<String>>,
+    }
+
+    #[test]
+    fn schemas_are_compact() {
+        let schema = serde_json::to_string(&*input::<Args>()).unwrap();
+        assert_eq!(
+            schema,
+            r#"{"properties":{"limit":{"description":"How much.","type":"integer"},"path":{"description":"The note.","type":"string"},"tags":{"description":"Tags.","items":{"type":"string"},"type":"array"},"view":{"description":"Which.","enum":["full","body"],"type":"string"}},"required":["path"],"type":"object"}"#
+        );
+    }
+}

@@ -1,0 +1,25 @@
+//! `check_vault` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::check_vault`].
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::check_vault::*;
+
+#[tool_router(router = check_vault_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "check_vault",
+        title = "Check vault health",
+        description = "Vault health, each issue with a fix: broken and ambiguous links, missing headings or block ids, parse problems, orphans, duplicate titles/aliases, tag rules, inconsistent tag spellings. Filter by path_prefix and kinds.",
+        input_schema = schema::input::<CheckVaultArgs>(),
+        output_schema = schema::output::<CheckVaultOut>(),
+        annotations(title = "Check vault health", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn check_vault(&self, Parameters(args): Parameters<CheckVaultArgs>) -> CallToolResult {
+        self.run(move |state| run(state, args)).await
+    }
+}

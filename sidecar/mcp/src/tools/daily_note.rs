@@ -1,0 +1,36 @@
+//! `daily_note` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::daily_note`].
+
+use rmcp::RoleServer;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::daily_note::*;
+
+const DESCRIPTION: &str = "Today's (or date's) daily note in the configured folder and format, created from the \
+template when missing. op: read (default without content), append (default with content), prepend, append_section, \
+prepend_section (section \"A::B\").";
+
+#[tool_router(router = daily_note_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "daily_note",
+        title = "Daily note",
+        description = DESCRIPTION,
+        input_schema = schema::input::<DailyNoteArgs>(),
+        output_schema = schema::output::<DailyNoteOut>(),
+        annotations(title = "Daily note", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn daily_note(
+        &self,
+        Parameters(args): Parameters<DailyNoteArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.run_write(&context, move |state, actor| run(state, actor, args))
+            .await
+    }
+}

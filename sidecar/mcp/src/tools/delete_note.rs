@@ -1,0 +1,35 @@
+//! `delete_note` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::delete_note`].
+
+use rmcp::RoleServer;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::delete_note::*;
+
+const DESCRIPTION: &str = "Move a note to the vault's .trash/ (restorable). Lists the notes whose links are now broken \
+(never edited silently); link_policy: mark_deleted rewrites them to [[name (deleted)]]. expected_sha256, dry_run.";
+
+#[tool_router(router = delete_note_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "delete_note",
+        title = "Delete note (to trash)",
+        description = DESCRIPTION,
+        input_schema = schema::input::<DeleteNoteArgs>(),
+        output_schema = schema::output::<DeleteNoteOut>(),
+        annotations(title = "Delete note (to trash)", read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn delete_note(
+        &self,
+        Parameters(args): Parameters<DeleteNoteArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.run_write(&context, move |state, actor| run(state, actor, args))
+            .await
+    }
+}

@@ -1,0 +1,38 @@
+//! `edit_note` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::edit_note`].
+
+use rmcp::RoleServer;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::edit_note::*;
+
+const DESCRIPTION: &str = "Change a note without rewriting it: ops applied in order, all or nothing. \
+op: append, prepend (after frontmatter), replace_body, replace_text (find/replace, exactly one match unless replace_all), \
+insert_before/insert_after (anchor line), append_section/prepend_section/replace_section/delete_section (section \"A::B\"; \
+missing heading = error), insert_lines (at), replace_lines/delete_lines (from, to). \
+Pass expected_sha256 from read_note; dry_run shows the diff.";
+
+#[tool_router(router = edit_note_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "edit_note",
+        title = "Edit note",
+        description = DESCRIPTION,
+        input_schema = schema::input::<EditNoteArgs>(),
+        output_schema = schema::output::<EditNoteOut>(),
+        annotations(title = "Edit note", read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn edit_note(
+        &self,
+        Parameters(args): Parameters<EditNoteArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.run_write(&context, move |state, actor| run(state, actor, args))
+            .await
+    }
+}

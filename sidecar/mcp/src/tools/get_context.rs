@@ -1,0 +1,27 @@
+//! `get_context` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::get_context`].
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::get_context::*;
+
+const DESCRIPTION: &str = "Evidence for a question: the best notes for `query` (search_notes syntax) with their best passages and neighbouring paragraphs, within max_chars. around: also a note's link neighbourhood (depth).";
+
+#[tool_router(router = get_context_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "get_context",
+        title = "Get context for a question",
+        description = DESCRIPTION,
+        input_schema = schema::input::<GetContextArgs>(),
+        output_schema = schema::output::<GetContextOut>(),
+        annotations(title = "Get context for a question", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_context(&self, Parameters(args): Parameters<GetContextArgs>) -> CallToolResult {
+        self.run(move |state| run(state, args)).await
+    }
+}

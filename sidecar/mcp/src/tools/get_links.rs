@@ -1,0 +1,27 @@
+//! `get_links` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::get_links`].
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::get_links::*;
+
+const DESCRIPTION: &str = "Links around a note, no bodies. direction in (backlinks with line and context; works for a note not written yet), out, or both; depth walks further; format graph gives nodes and edges; rel filters typed links (frontmatter keys like part_of).";
+
+#[tool_router(router = get_links_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "get_links",
+        title = "Get links",
+        description = DESCRIPTION,
+        input_schema = schema::input::<GetLinksArgs>(),
+        output_schema = schema::output::<GetLinksOut>(),
+        annotations(title = "Get links", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_links(&self, Parameters(args): Parameters<GetLinksArgs>) -> CallToolResult {
+        self.run(move |state| run(state, args)).await
+    }
+}

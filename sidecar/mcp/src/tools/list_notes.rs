@@ -1,0 +1,27 @@
+//! `list_notes` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::list_notes`].
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::list_notes::*;
+
+const DESCRIPTION: &str = "Browse a folder: subfolders with note counts and its notes, or all notes below (recursive, depth); filter by tags, modified_since; sort alpha, modified or created (newest first). Recent notes: modified_since 7d. format tree draws the tree.";
+
+#[tool_router(router = list_notes_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "list_notes",
+        title = "List notes",
+        description = DESCRIPTION,
+        input_schema = schema::input::<ListNotesArgs>(),
+        output_schema = schema::output::<ListNotesOut>(),
+        annotations(title = "List notes", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn list_notes(&self, Parameters(args): Parameters<ListNotesArgs>) -> CallToolResult {
+        self.run(move |state| run(state, args)).await
+    }
+}

@@ -1,0 +1,36 @@
+//! `move_note` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::move_note`].
+
+use rmcp::RoleServer;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::move_note::*;
+
+const DESCRIPTION: &str = "Move or rename a note, attachment or folder (path → new_path). update_links (default true) \
+rewrites every link to it, keeping |alias, #heading, #^block and style; false lists the notes left pointing at the old path. \
+dry_run lists every file and link that would change.";
+
+#[tool_router(router = move_note_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "move_note",
+        title = "Move or rename note",
+        description = DESCRIPTION,
+        input_schema = schema::input::<MoveNoteArgs>(),
+        output_schema = schema::output::<MoveNoteOut>(),
+        annotations(title = "Move or rename note", read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn move_note(
+        &self,
+        Parameters(args): Parameters<MoveNoteArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.run_write(&context, move |state, actor| run(state, actor, args))
+            .await
+    }
+}

@@ -1,0 +1,37 @@
+//! `restore_note` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::restore_note`].
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::restore_note::*;
+use weft_tools::versions::{HISTORY_WAIT, noting_loss};
+
+const DESCRIPTION: &str = "Restore a note to a version from note_history, as a new version (history is never rewritten); works for deleted notes (name them by their old path) and moved ones. dry_run shows the diff; pass the note's sha256 as expected_sha256 to refuse if it changed since you read it.";
+
+#[tool_router(router = restore_note_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "restore_note",
+        title = "Restore note version",
+        description = DESCRIPTION,
+        input_schema = schema::input::<RestoreNoteArgs>(),
+        output_schema = schema::output::<RestoreNoteOut>(),
+        annotations(title = "Restore note version", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn restore_note(
+        &self,
+        Parameters(args): Parameters<RestoreNoteArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.state.wait_history(HISTORY_WAIT).await;
+        self.run_write(&context, move |state, actor| {
+            noting_loss(state, run(state, actor, args))
+        })
+        .await
+    }
+}

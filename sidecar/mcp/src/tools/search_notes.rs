@@ -1,0 +1,27 @@
+//! `search_notes` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::search_notes`].
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::search_notes::*;
+
+const DESCRIPTION: &str = "Full-text search with snippets. query: words, \"phrase\", title:x, tag:x (x matches x/y), folder:x, key:value (frontmatter), AND, OR, -x, ( ), modified:[now-7d TO now]. Filters combine with it. mode name: fuzzy on titles, aliases, paths; mode tag: query lists tags. Needs a query or a filter.";
+
+#[tool_router(router = search_notes_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "search_notes",
+        title = "Search notes",
+        description = DESCRIPTION,
+        input_schema = schema::input::<SearchNotesArgs>(),
+        output_schema = schema::output::<SearchNotesOut>(),
+        annotations(title = "Search notes", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn search_notes(&self, Parameters(args): Parameters<SearchNotesArgs>) -> CallToolResult {
+        self.run(move |state| run(state, args)).await
+    }
+}

@@ -1,0 +1,36 @@
+//! `update_frontmatter` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::update_frontmatter`].
+
+use rmcp::RoleServer;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::update_frontmatter::*;
+
+const DESCRIPTION: &str = "Change a note's frontmatter, keeping key order and comments: set/unset/merge keys, title, \
+tags (replace) or add_tags/remove_tags (idempotent, removals first), aliases likewise. The tag policy applies. \
+expected_sha256, dry_run.";
+
+#[tool_router(router = update_frontmatter_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "update_frontmatter",
+        title = "Update frontmatter",
+        description = DESCRIPTION,
+        input_schema = schema::input::<UpdateFrontmatterArgs>(),
+        output_schema = schema::output::<UpdateFrontmatterOut>(),
+        annotations(title = "Update frontmatter", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn update_frontmatter(
+        &self,
+        Parameters(args): Parameters<UpdateFrontmatterArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.run_write(&context, move |state, actor| run(state, actor, args))
+            .await
+    }
+}

@@ -1,0 +1,36 @@
+//! `write_note` as an MCP tool: its description, schemas and annotations; the
+//! answer is [`weft_tools::write_note`].
+
+use rmcp::RoleServer;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router};
+
+use crate::schema;
+use crate::server::Server;
+use weft_tools::write_note::*;
+
+const DESCRIPTION: &str = "Create a note; fails if it exists unless overwrite: true. content may hold frontmatter; \
+title/tags/aliases/frontmatter merge into it; template fills {{title}}/{{date}}. \
+Reports sha256 and unresolved links. dry_run returns the diff.";
+
+#[tool_router(router = write_note_router, vis = "pub(crate)")]
+impl Server {
+    #[tool(
+        name = "write_note",
+        title = "Write note",
+        description = DESCRIPTION,
+        input_schema = schema::input::<WriteNoteArgs>(),
+        output_schema = schema::output::<WriteNoteOut>(),
+        annotations(title = "Write note", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn write_note(
+        &self,
+        Parameters(args): Parameters<WriteNoteArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.run_write(&context, move |state, actor| run(state, actor, args))
+            .await
+    }
+}

@@ -1,0 +1,498 @@
+//! The full-text index: one tantivy document per note, built once in
+//! parallel and then kept in step one note at a time (a changed note is one
+//! delete and one add, never a rebuild), with a side table of what each
+//! note's file was when indexed (times, size, SHA-256) and frontmatter key
+//! counts.
+//!
+//! Note text comes from a [`FileSource`]; this module does not know where
+//! files live, the vault index's locking, or any protocol.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError, RwLock};
+
+use rayon::prelude::*;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use tantivy::schema::Schema;
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use super::schema::{self, Fields};
+use weft_vault::Note;
+use weft_vault::key::{name_key, path_key};
+use weft_vault::note::strip_md;
+
+/// A note's file as read: its bytes and times (Unix seconds).
+#[derive(Debug, Clone, Default)]
+pub struct NoteFile {
+    pub bytes: Vec<u8>,
+    pub modified: Option<i64>,
+    pub created: Option<i64>,
+}
+
+/// Reads notes' files by vault path. Implementations must be cheap to share
+/// between threads.
+pub trait FileSource: Sync {
+    fn read(&self, path: &str) -> Option<NoteFile>;
+}
+
+/// What the index keeps of a note besides its file: a snapshot taken from
+/// the vault index, so no lock is held while files are read.
+#[derive(Debug, Clone)]
+pub struct DocSource {
+    /// Vault path as indexed (`a/b.md`).
+    pub path: Box<str>,
+    pub title: Box<str>,
+    pub aliases: Vec<Box<str>>,
+    /// Tag names as written, without `#`.
+    pub tags: Vec<Box<str>>,
+    pub frontmatter: Option<Box<serde_json::Map<String, Value>>>,
+}
+
+impl DocSource {
+    pub fn of(note: &Note) -> DocSource {
+        DocSource {
+            path: note.path.clone(),
+            title: note.title.clone(),
+            aliases: note.aliases.clone(),
+            tags: note.tags.iter().map(|t| t.name.clone()).collect(),
+            frontmatter: note.frontmatter.clone(),
+        }
+    }
+}
+
+/// One change to apply.
+#[derive(Debug, Clone)]
+pub enum Change {
+    /// Add or replace the note (its file is read now).
+    Upsert(DocSource),
+    /// Remove the note at this vault path.
+    Remove(Box<str>),
+}
+
+/// What the index knows of a note's file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteMeta {
+    pub modified: Option<i64>,
+    pub created: Option<i64>,
+    pub bytes: u64,
+    pub sha256: [u8; 32],
+    /// Frontmatter keys as written.
+    keys: Vec<Box<str>>,
+}
+
+impl NoteMeta {
+    pub fn sha256_hex(&self) -> String {
+        hex(&self.sha256)
+    }
+}
+
+/// A failure inside tantivy (out of memory, a poisoned writer): not the
+/// caller's fault, reported as an internal error.
+#[derive(Debug)]
+pub struct SearchError(pub String);
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "full-text index: {}", self.0)
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+impl From<tantivy::TantivyError> for SearchError {
+    fn from(e: tantivy::TantivyError) -> Self {
+        SearchError(e.to_string())
+    }
+}
+
+/// Per frontmatter key (by key): how it is written and how many notes use it.
+#[derive(Debug, Clone, Default)]
+struct KeyStat {
+    display: Box<str>,
+    notes: u32,
+}
+
+pub struct SearchIndex {
+    pub(super) reader: IndexReader,
+    pub(super) fields: Fields,
+    writer: Mutex<IndexWriter>,
+    meta: RwLock<HashMap<Box<str>, NoteMeta>>,
+    keys: RwLock<HashMap<String, KeyStat>>,
+}
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchIndex")
+            .field("notes", &self.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A change read from disk: the path, and the new document unless removed.
+type Prepared = (Box<str>, Option<(TantivyDocument, NoteMeta)>);
+
+/// Writer memory per indexing thread (tantivy needs at least 15 MB).
+const WRITER_BUDGET: usize = 24_000_000;
+
+impl SearchIndex {
+    /// An empty index.
+    pub fn empty() -> Result<SearchIndex, SearchError> {
+        let (schema, fields) = schema::schema();
+        let index = new_index(schema);
+        Self::finish(index, fields, HashMap::new())
+    }
+
+    /// Builds the index of `sources`, reading their files in parallel;
+    /// `progress` counts notes done. A note whose file cannot be read is
+    /// left out (the watcher brings it in when it can be read).
+    pub fn build(
+        sources: &[DocSource],
+        files: &dyn FileSource,
+        progress: &AtomicUsize,
+    ) -> Result<SearchIndex, SearchError> {
+        let (schema, fields) = schema::schema();
+        let index = new_index(schema);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 4);
+        let mut writer: IndexWriter =
+            index.writer_with_num_threads(threads, WRITER_BUDGET * threads)?;
+        let metas: Vec<(Box<str>, NoteMeta)> = sources
+            .par_iter()
+            .filter_map(|source| {
+                let file = files.read(&source.path);
+                progress.fetch_add(1, Ordering::Relaxed);
+                let (doc, meta) = document(&fields, source, &file?);
+                writer.add_document(doc).ok()?;
+                Some((source.path.clone(), meta))
+            })
+            .collect();
+        writer.commit()?;
+        writer.wait_merging_threads()?;
+        Self::finish(index, fields, metas.into_iter().collect())
+    }
+
+    fn finish(
+        index: Index,
+        fields: Fields,
+        meta: HashMap<Box<str>, NoteMeta>,
+    ) -> Result<SearchIndex, SearchError> {
+        let writer = index.writer_with_num_threads(1, 15_000_000)?;
+        writer.set_merge_policy(Box::new(update_merge_policy()));
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let mut keys: HashMap<String, KeyStat> = HashMap::new();
+        for m in meta.values() {
+            count_keys(&mut keys, &m.keys, 1);
+        }
+        Ok(SearchIndex {
+            reader,
+            fields,
+            writer: Mutex::new(writer),
+            meta: RwLock::new(meta),
+            keys: RwLock::new(keys),
+        })
+    }
+
+    /// Applies changes as one commit: each upsert reads the note's file now
+    /// (a file that cannot be read is removed), each remove deletes.
+    pub fn apply(&self, changes: Vec<Change>, files: &dyn FileSource) -> Result<(), SearchError> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let prepared: Vec<Prepared> = changes
+            .into_par_iter()
+            .map(|change| match change {
+                Change::Remove(path) => (path, None),
+                Change::Upsert(source) => {
+                    let doc = files
+                        .read(&source.path)
+                        .map(|file| document(&self.fields, &source, &file));
+                    (source.path, doc)
+                }
+            })
+            .collect();
+        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        for (path, doc) in &prepared {
+            writer.delete_term(Term::from_field_text(self.fields.path, path));
+            if let Some((doc, _)) = doc {
+                writer.add_document(doc.clone())?;
+            }
+        }
+        writer.commit()?;
+        drop(writer);
+        self.reader.reload()?;
+        let mut meta = self.meta.write().unwrap_or_else(PoisonError::into_inner);
+        let mut keys = self.keys.write().unwrap_or_else(PoisonError::into_inner);
+        for (path, doc) in prepared {
+            if let Some(old) = meta.remove(&path) {
+                count_keys(&mut keys, &old.keys, -1);
+            }
+            if let Some((_, new)) = doc {
+                count_keys(&mut keys, &new.keys, 1);
+                meta.insert(path, new);
+            }
+        }
+        Ok(())
+    }
+
+    /// Notes indexed.
+    pub fn len(&self) -> usize {
+        self.meta
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes the index's segments take (postings, positions, fast fields,
+    /// stored paths), as tantivy counts them.
+    pub fn size_bytes(&self) -> u64 {
+        self.reader
+            .searcher()
+            .space_usage()
+            .map_or(0, |u| u.total().get_bytes())
+    }
+
+    /// What the index knows of the note at `path` (as indexed, `a/b.md`).
+    pub fn meta(&self, path: &str) -> Option<NoteMeta> {
+        self.meta
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(path)
+            .cloned()
+    }
+
+    /// Frontmatter keys with the number of notes using each, sorted by key.
+    pub fn frontmatter_keys(&self) -> Vec<(String, u32)> {
+        let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
+        let mut out: Vec<(String, u32)> = keys
+            .values()
+            .map(|k| (k.display.to_string(), k.notes))
+            .collect();
+        out.sort_by_key(|a| name_key(&a.0));
+        out
+    }
+
+    /// Whether some note's frontmatter has this key (compared as a name).
+    pub fn has_frontmatter_key(&self, key: &str) -> bool {
+        self.keys
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(&name_key(key))
+    }
+}
+
+fn new_index(schema: Schema) -> Index {
+    let index = Index::create_in_ram(schema);
+    schema::register(&index);
+    index
+}
+
+fn count_keys(keys: &mut HashMap<String, KeyStat>, names: &[Box<str>], delta: i32) {
+    let mut seen: Vec<String> = Vec::new();
+    for name in names {
+        let key = name_key(name);
+        if seen.contains(&key) {
+            continue;
+        }
+        let stat = keys.entry(key.clone()).or_default();
+        if delta > 0 {
+            stat.notes += 1;
+            if stat.display.is_empty() {
+                stat.display = name.clone();
+            }
+        } else {
+            stat.notes = stat.notes.saturating_sub(1);
+            if stat.notes == 0 {
+                keys.remove(&key);
+            }
+        }
+        seen.push(key);
+    }
+}
+
+/// Lower-case hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+/// The SHA-256 of some bytes, as lower-case hexadecimal.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+pub use weft_vault::frontmatter::body_start;
+
+/// Builds the document of one note and what the side table keeps of it.
+fn document(fields: &Fields, source: &DocSource, file: &NoteFile) -> (TantivyDocument, NoteMeta) {
+    let text = String::from_utf8_lossy(&file.bytes);
+    let body = &text[body_start(&text)..];
+    let mut doc = TantivyDocument::new();
+    doc.add_text(fields.path, &source.path);
+    let key = path_key(&source.path);
+    doc.add_text(fields.sort, &key);
+    doc.add_text(fields.title, &source.title);
+    for alias in &source.aliases {
+        doc.add_text(fields.aliases, alias);
+    }
+    doc.add_text(fields.body, body);
+    doc.add_text(fields.path_text, strip_md(&source.path));
+    for prefix in path_prefixes(&key) {
+        doc.add_text(fields.folders, prefix);
+    }
+    let mut tag_terms: Vec<String> = Vec::new();
+    for tag in &source.tags {
+        for term in tag_prefixes(tag) {
+            if !tag_terms.contains(&term) {
+                tag_terms.push(term);
+            }
+        }
+    }
+    for term in &tag_terms {
+        doc.add_text(fields.tags, term);
+    }
+    let mut keys = Vec::new();
+    if let Some(frontmatter) = &source.frontmatter {
+        for (key, value) in frontmatter.iter() {
+            keys.push(Box::<str>::from(key.as_str()));
+            let key_term = name_key(key);
+            doc.add_text(fields.properties, &key_term);
+            add_value(&mut doc, fields, &key_term, value, 0);
+        }
+    }
+    doc.add_i64(fields.modified, file.modified.unwrap_or(0));
+    doc.add_i64(fields.created, file.created.or(file.modified).unwrap_or(0));
+    let meta = NoteMeta {
+        modified: file.modified,
+        created: file.created,
+        bytes: file.bytes.len() as u64,
+        sha256: Sha256::digest(&file.bytes).into(),
+        keys,
+    };
+    (doc, meta)
+}
+
+/// Adds a frontmatter value: its text, and `key=value` terms for scalars
+/// (a `[[link]]` value also as its bare target).
+fn add_value(doc: &mut TantivyDocument, fields: &Fields, key: &str, value: &Value, depth: u8) {
+    match value {
+        Value::Null => {}
+        Value::Array(items) => {
+            for item in items {
+                add_value(doc, fields, key, item, depth + 1);
+            }
+        }
+        Value::Object(map) if depth < 3 => {
+            for (sub, v) in map {
+                let sub_key = format!("{key}.{}", name_key(sub));
+                doc.add_text(fields.properties, &sub_key);
+                add_value(doc, fields, &sub_key, v, depth + 1);
+            }
+        }
+        Value::Object(_) => {}
+        scalar => {
+            let text = match scalar {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            doc.add_text(fields.frontmatter, &text);
+            for v in property_values(&text) {
+                doc.add_text(fields.properties, format!("{key}={v}"));
+            }
+        }
+    }
+}
+
+/// The forms under which a frontmatter value is matched: its key, and for a
+/// `[[target|alias]]` also the target's key.
+pub fn property_values(text: &str) -> Vec<String> {
+    let trimmed = text.trim();
+    if trimmed.chars().count() > 200 {
+        return Vec::new();
+    }
+    let mut out = vec![name_key(trimmed)];
+    if let Some(inner) = trimmed
+        .strip_prefix("[[")
+        .and_then(|s| s.strip_suffix("]]"))
+    {
+        let target = inner.split(['|', '#']).next().unwrap_or(inner).trim();
+        let key = path_key(target);
+        if !out.contains(&key) {
+            out.push(key);
+        }
+    }
+    out
+}
+
+/// `a/b/c` → `a`, `a/b`, `a/b/c` (keys).
+pub fn path_prefixes(key: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = key.match_indices('/').map(|(i, _)| &key[..i]).collect();
+    if !key.is_empty() {
+        out.push(key);
+    }
+    out
+}
+
+/// `#Project/Weft` → `project`, `project/weft`.
+pub fn tag_prefixes(tag: &str) -> Vec<String> {
+    let key = tag_key(tag);
+    path_prefixes(&key)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A tag's comparison key (the one rule: `vault::tags`).
+pub use weft_vault::tags::key as tag_key;
+
+/// How segments merge as notes change one commit at a time. tantivy's
+/// default puts every segment under 10,000 documents in one layer, so the
+/// vault's big initial segments were merged with the one-note segments of
+/// every eighth write: a whole rewrite of the index (about 0.9 s at 10k
+/// notes) behind a write. Here tiny segments merge among themselves, and a
+/// big segment is rewritten only once a quarter of it is stale.
+fn update_merge_policy() -> tantivy::indexer::LogMergePolicy {
+    let mut policy = tantivy::indexer::LogMergePolicy::default();
+    policy.set_min_layer_size(64);
+    policy.set_del_docs_ratio_before_merge(0.25);
+    policy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_starts_after_frontmatter() {
+        assert_eq!(body_start("---\na: 1\n---\nbody"), 13);
+        assert_eq!(
+            &"---\na: 1\n...\nbody"[body_start("---\na: 1\n...\nbody")..],
+            "body"
+        );
+        assert_eq!(body_start("no frontmatter"), 0);
+        assert_eq!(body_start("---\nunclosed"), 0);
+        assert_eq!(body_start("\u{feff}---\nx: y\n---\n# T"), 3 + 13);
+    }
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(path_prefixes("a/b/c"), ["a", "a/b", "a/b/c"]);
+        assert_eq!(tag_prefixes("#Project/Weft"), ["project", "project/weft"]);
+        assert_eq!(
+            property_values(" [[Some Note|x]] "),
+            ["[[some note|x]]", "some note"]
+        );
+    }
+}

@@ -1,0 +1,27 @@
+//! Full-text search over the vault: a tantivy index in memory (one document
+//! per note, kept in step note by note), the query language, structured
+//! filters, snippets, cursors, related notes (more-like-this with link and
+//! tag signals) and evidence passages.
+//!
+//! Above the domain (`weft-vault`) only. Protocol-free: the agent's tools
+//! call it and format its answers. It must not know MCP, LSP or JSON-RPC,
+//! the disk layout or the hub; it reads note files only through a
+//! [`FileSource`].
+
+pub mod dates;
+pub mod disk;
+pub mod find;
+pub mod index;
+pub mod names;
+pub mod passages;
+pub mod query;
+pub mod related;
+pub mod schema;
+
+pub use disk::DiskFiles;
+pub use find::{Filters, FindError, Hit, Page, Request, Sort};
+pub use index::{Change, DocSource, FileSource, NoteFile, NoteMeta, SearchError, SearchIndex};
+pub use query::{Expr, QueryError};
+
+#[cfg(test)]
+mod tests;

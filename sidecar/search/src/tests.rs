@@ -1,0 +1,524 @@
+//! Full-text search on inline fixture vaults (`//- /path.md` starts a file;
+//! `//- /path.md @1700000000` also sets its modification time).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicUsize;
+
+use super::find::{Filters, Request, Sort, cursor_for, fingerprint, offset_of};
+use super::index::{Change, DocSource, FileSource, NoteFile, SearchIndex};
+use super::related::{Subject, related};
+use weft_vault::VaultIndex;
+use weft_vault::parse::parse_text;
+
+/// Files in memory, changeable.
+#[derive(Default)]
+pub(crate) struct MemFiles(pub Mutex<HashMap<String, NoteFile>>);
+
+impl FileSource for MemFiles {
+    fn read(&self, path: &str) -> Option<NoteFile> {
+        self.0.lock().unwrap().get(path).cloned()
+    }
+}
+
+pub(crate) struct Fixture {
+    pub vault: VaultIndex,
+    pub files: MemFiles,
+    pub search: SearchIndex,
+}
+
+pub(crate) fn fixture(src: &str) -> Fixture {
+    let mut vault = VaultIndex::new();
+    let files = MemFiles::default();
+    let mut current: Option<(String, i64, String)> = None;
+    let mut all = Vec::new();
+    for line in src.split_inclusive('\n') {
+        if let Some(head) = line.trim_start().strip_prefix("//- /") {
+            all.extend(current.take());
+            let (path, time) = match head.trim().split_once(" @") {
+                Some((p, t)) => (p.to_string(), t.parse().unwrap()),
+                None => (head.trim().to_string(), 1_700_000_000),
+            };
+            current = Some((path, time, String::new()));
+        } else if let Some((_, _, text)) = current.as_mut() {
+            text.push_str(line);
+        }
+    }
+    all.extend(current);
+    for (path, time, text) in all {
+        vault.upsert(parse_text(&path, &text));
+        files.0.lock().unwrap().insert(
+            path,
+            NoteFile {
+                bytes: text.into_bytes(),
+                modified: Some(time),
+                created: Some(time - 1000),
+            },
+        );
+    }
+    let sources: Vec<DocSource> = vault.notes().map(|(_, n)| DocSource::of(n)).collect();
+    let search = SearchIndex::build(&sources, &files, &AtomicUsize::new(0)).unwrap();
+    Fixture {
+        vault,
+        files,
+        search,
+    }
+}
+
+const NOW: i64 = 1_705_314_600; // 2024-01-15T10:30:00Z
+
+const VAULT: &str = r#"
+//- /projects/wiki-ai/mcp-ideas.md @1705000000
+---
+tags: [mcp, integration]
+status: draft
+---
+# MCP Integration Ideas
+Discussing MCP protocol options for the wiki. The model context protocol is neat.
+//- /research/protocols.md @1704000000
+---
+tags: [research]
+status: done
+---
+# Protocol Research
+The Model Context Protocol (MCP) provides tools. Running servers is easy.
+//- /meetings/2024-01-15.md @1705300000
+# Meeting Notes Jan 15
+Decided to use MCP as primary interface. #meeting #vc/project
+//- /archive/old.md @1600000000
+---
+tags: [mcp, archived]
+---
+# Old MCP thoughts
+Obsolete.
+//- /cooking.md @1705310000
+# Lazy cooking
+The lazy dog runs to the kitchen. #vc
+"#;
+
+fn paths(f: &Fixture, query: Option<&str>, filters: &Filters, sort: Sort) -> Vec<String> {
+    f.search
+        .find(
+            &Request {
+                query,
+                filters,
+                sort,
+                offset: 0,
+                limit: 50,
+                snippet_chars: 0,
+                now: NOW,
+            },
+            &f.files,
+        )
+        .unwrap_or_else(|e| panic!("{query:?}: {e:?}"))
+        .hits
+        .into_iter()
+        .map(|h| h.path)
+        .collect()
+}
+
+fn q(f: &Fixture, query: &str) -> Vec<String> {
+    let mut out = paths(f, Some(query), &Filters::default(), Sort::Relevance);
+    out.sort();
+    out
+}
+
+#[test]
+fn words_phrases_fields_and_stems() {
+    let f = fixture(VAULT);
+    assert_eq!(
+        q(&f, "mcp"),
+        [
+            "archive/old.md",
+            "meetings/2024-01-15.md",
+            "projects/wiki-ai/mcp-ideas.md",
+            "research/protocols.md"
+        ]
+    );
+    assert_eq!(
+        q(&f, "\"model context protocol\""),
+        ["projects/wiki-ai/mcp-ideas.md", "research/protocols.md"]
+    );
+    assert_eq!(q(&f, "title:meeting"), ["meetings/2024-01-15.md"]);
+    // Stems: "running" finds "runs" and "Running".
+    assert_eq!(q(&f, "running"), ["cooking.md", "research/protocols.md"]);
+    // The path's words count.
+    assert_eq!(q(&f, "wiki"), ["projects/wiki-ai/mcp-ideas.md"]);
+    assert_eq!(q(&f, "file:wiki-ai"), ["projects/wiki-ai/mcp-ideas.md"]);
+    // Title matches rank first.
+    let ranked = paths(&f, Some("protocol"), &Filters::default(), Sort::Relevance);
+    assert_eq!(ranked[0], "research/protocols.md");
+}
+
+#[test]
+fn tags_folders_properties_and_dates() {
+    let f = fixture(VAULT);
+    assert_eq!(q(&f, "tag:research"), ["research/protocols.md"]);
+    // Hierarchical: vc matches vc/project.
+    assert_eq!(q(&f, "tag:vc"), ["cooking.md", "meetings/2024-01-15.md"]);
+    assert_eq!(q(&f, "#VC/Project"), ["meetings/2024-01-15.md"]);
+    assert_eq!(q(&f, "folder:projects"), ["projects/wiki-ai/mcp-ideas.md"]);
+    assert_eq!(
+        q(&f, "path:projects/wiki-ai/"),
+        ["projects/wiki-ai/mcp-ideas.md"]
+    );
+    assert_eq!(q(&f, "status:draft"), ["projects/wiki-ai/mcp-ideas.md"]);
+    assert_eq!(
+        q(&f, "status:*"),
+        ["projects/wiki-ai/mcp-ideas.md", "research/protocols.md"]
+    );
+    assert_eq!(
+        q(&f, "modified:[2024-01-10 TO now]"),
+        [
+            "cooking.md",
+            "meetings/2024-01-15.md",
+            "projects/wiki-ai/mcp-ideas.md"
+        ]
+    );
+    assert_eq!(
+        q(&f, "modified:>=now-1d"),
+        ["cooking.md", "meetings/2024-01-15.md"]
+    );
+    assert_eq!(q(&f, "modified:2023"), ["research/protocols.md"]);
+    assert_eq!(q(&f, "created:<2021-01-01"), ["archive/old.md"]);
+}
+
+#[test]
+fn negation_works_in_every_form() {
+    // tantivy 0.27's own parser returns nothing for `a AND NOT b`
+    // (quickwit-oss/tantivy#1980); ours rewrites it to `a -b`.
+    let f = fixture(VAULT);
+    let expected = ["cooking.md"];
+    assert_eq!(q(&f, "lazy AND NOT title:protocol"), expected);
+    assert_eq!(q(&f, "lazy -title:protocol"), expected);
+    assert_eq!(
+        q(&f, "mcp -tag:archived"),
+        [
+            "meetings/2024-01-15.md",
+            "projects/wiki-ai/mcp-ideas.md",
+            "research/protocols.md"
+        ]
+    );
+    assert_eq!(
+        q(&f, "(tag:research OR tag:meeting) AND NOT mcp"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        q(&f, "(tag:research OR tag:vc) AND NOT tag:meeting"),
+        ["cooking.md", "research/protocols.md"]
+    );
+    assert_eq!(q(&f, "NOT mcp"), ["cooking.md"]);
+    assert_eq!(q(&f, "-mcp"), ["cooking.md"]);
+    assert_eq!(q(&f, "lazy OR -mcp"), ["cooking.md"]);
+}
+
+#[test]
+fn filters_combine_with_the_query() {
+    let f = fixture(VAULT);
+    let filters = Filters {
+        tags_all: vec!["mcp".into()],
+        ..Filters::default()
+    };
+    let mut got = paths(&f, Some("protocol"), &filters, Sort::Relevance);
+    got.sort();
+    assert_eq!(got, ["projects/wiki-ai/mcp-ideas.md"]);
+    let filters = Filters {
+        tags_any: vec!["research".into(), "archived".into()],
+        modified_since: Some(1_650_000_000),
+        ..Filters::default()
+    };
+    assert_eq!(
+        paths(&f, None, &filters, Sort::Modified),
+        ["research/protocols.md"]
+    );
+    let filters = Filters {
+        frontmatter: vec![("Status".into(), Some(vec!["DONE".into(), "x".into()]))],
+        ..Filters::default()
+    };
+    assert_eq!(
+        paths(&f, None, &filters, Sort::Alpha),
+        ["research/protocols.md"]
+    );
+    let filters = Filters {
+        path_prefix: Some("/meetings/".into()),
+        ..Filters::default()
+    };
+    assert_eq!(
+        paths(&f, Some("mcp"), &filters, Sort::Relevance),
+        ["meetings/2024-01-15.md"]
+    );
+    let filters = Filters {
+        within: Some(vec!["cooking.md".into(), "archive/old.md".into()]),
+        exclude: vec!["archive/old.md".into()],
+        ..Filters::default()
+    };
+    assert_eq!(paths(&f, None, &filters, Sort::Alpha), ["cooking.md"]);
+    let nothing = Filters {
+        within: Some(Vec::new()),
+        ..Filters::default()
+    };
+    assert!(paths(&f, Some("mcp"), &nothing, Sort::Relevance).is_empty());
+}
+
+#[test]
+fn sorting_paging_and_cursors() {
+    let f = fixture(VAULT);
+    let all = Filters::default();
+    assert_eq!(
+        paths(&f, None, &all, Sort::Modified),
+        [
+            "cooking.md",
+            "meetings/2024-01-15.md",
+            "projects/wiki-ai/mcp-ideas.md",
+            "research/protocols.md",
+            "archive/old.md"
+        ]
+    );
+    assert_eq!(paths(&f, None, &all, Sort::Alpha)[0], "archive/old.md");
+    let page = |offset| {
+        f.search
+            .find(
+                &Request {
+                    query: Some("mcp"),
+                    filters: &all,
+                    sort: Sort::Relevance,
+                    offset,
+                    limit: 3,
+                    snippet_chars: 0,
+                    now: NOW,
+                },
+                &f.files,
+            )
+            .unwrap()
+    };
+    let (first, second) = (page(0), page(3));
+    assert_eq!(
+        (first.total, first.hits.len(), second.hits.len()),
+        (4, 3, 1)
+    );
+    let cursor = cursor_for(3, fingerprint(&"mcp"));
+    assert_eq!(offset_of(&cursor, fingerprint(&"mcp")), Ok(3));
+    assert!(
+        offset_of(&cursor, fingerprint(&"other"))
+            .unwrap_err()
+            .contains("different query")
+    );
+    assert!(offset_of("junk", 1).unwrap_err().contains("not a cursor"));
+}
+
+#[test]
+fn snippets_mark_the_match() {
+    let f = fixture(VAULT);
+    let page = f
+        .search
+        .find(
+            &Request {
+                query: Some("kitchen"),
+                filters: &Filters::default(),
+                sort: Sort::Relevance,
+                offset: 0,
+                limit: 5,
+                snippet_chars: 60,
+                now: NOW,
+            },
+            &f.files,
+        )
+        .unwrap();
+    assert_eq!(
+        page.hits[0].snippet.as_deref(),
+        Some("Lazy cooking The lazy dog runs to the **kitchen**. #vc")
+    );
+    // A match outside the body: the body's opening instead.
+    let page = f
+        .search
+        .find(
+            &Request {
+                query: Some("tag:research"),
+                filters: &Filters::default(),
+                sort: Sort::Relevance,
+                offset: 0,
+                limit: 5,
+                snippet_chars: 40,
+                now: NOW,
+            },
+            &f.files,
+        )
+        .unwrap();
+    assert_eq!(
+        page.hits[0].snippet.as_deref(),
+        Some("Protocol Research The Model Context…")
+    );
+}
+
+#[test]
+fn query_errors_reach_the_caller() {
+    let f = fixture(VAULT);
+    let error = f
+        .search
+        .find(
+            &Request {
+                query: Some("statsu:draft"),
+                filters: &Filters::default(),
+                sort: Sort::Relevance,
+                offset: 0,
+                limit: 5,
+                snippet_chars: 0,
+                now: NOW,
+            },
+            &f.files,
+        )
+        .unwrap_err();
+    match error {
+        super::FindError::Query(e) => assert!(e.message.contains("`status:`"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn one_changed_note_is_one_update_and_equals_a_rebuild() {
+    let f = fixture(VAULT);
+    let text = "# Lazy cooking\nNow about pasta only. #food\n";
+    let mut vault = f.vault;
+    let note = parse_text("cooking.md", text);
+    f.files.0.lock().unwrap().insert(
+        "cooking.md".into(),
+        NoteFile {
+            bytes: text.as_bytes().to_vec(),
+            modified: Some(NOW),
+            created: Some(NOW),
+        },
+    );
+    let source = DocSource::of(&note);
+    vault.upsert(note);
+    vault.remove("archive/old.md");
+    f.files.0.lock().unwrap().remove("archive/old.md");
+    f.search
+        .apply(
+            vec![
+                Change::Upsert(source),
+                Change::Remove("archive/old.md".into()),
+            ],
+            &f.files,
+        )
+        .unwrap();
+    let updated = Fixture {
+        vault,
+        files: f.files,
+        search: f.search,
+    };
+    for query in [
+        "kitchen",
+        "pasta",
+        "tag:food",
+        "tag:vc",
+        "mcp",
+        "obsolete",
+        "modified:>=now-1h",
+        "NOT mcp",
+    ] {
+        let copy = updated.files.0.lock().unwrap().clone();
+        let fresh_fixture = Fixture {
+            vault: VaultIndex::new(),
+            files: MemFiles(Mutex::new(copy)),
+            search: SearchIndex::build(
+                &updated
+                    .vault
+                    .notes()
+                    .map(|(_, n)| DocSource::of(n))
+                    .collect::<Vec<_>>(),
+                &updated.files,
+                &AtomicUsize::new(0),
+            )
+            .unwrap(),
+        };
+        assert_eq!(q(&updated, query), q(&fresh_fixture, query), "{query}");
+    }
+    assert_eq!(q(&updated, "pasta"), ["cooking.md"]);
+    assert!(q(&updated, "kitchen").is_empty());
+    assert!(q(&updated, "obsolete").is_empty());
+    assert_eq!(updated.search.len(), 4);
+    assert!(updated.search.meta("archive/old.md").is_none());
+    assert_eq!(
+        updated.search.meta("cooking.md").unwrap().sha256_hex(),
+        super::index::sha256_hex(text.as_bytes())
+    );
+}
+
+#[test]
+fn related_notes_combine_links_tags_and_text() {
+    let f = fixture(
+        r#"
+//- /a.md
+---
+tags: [rust, search]
+---
+# Tantivy notes
+Tantivy is a full text search engine library written in Rust. See [[b]].
+//- /b.md
+# Index design
+Segments and postings. [[c]]
+//- /c.md
+# Postings
+Postings lists.
+//- /d.md
+---
+tags: [search]
+---
+# Lucene
+Lucene is a full text search engine library written in Java.
+//- /e.md
+# Gardening
+Tomatoes need sun.
+//- /f.md
+Links to [[a]] and [[c]].
+"#,
+    );
+    let a = f.vault.id_of("a").unwrap();
+    let found = related(
+        &f.vault,
+        Some(&f.search),
+        &f.files,
+        Subject::Note(a),
+        10,
+        &|_| false,
+    );
+    let names: Vec<(String, Vec<String>)> = found
+        .iter()
+        .map(|r| (f.vault.note(r.note).id().to_string(), r.reasons.clone()))
+        .collect();
+    let get = |n: &str| names.iter().find(|x| x.0 == n).map(|x| x.1.clone());
+    assert_eq!(get("b").unwrap()[0], "this note links to it", "{names:?}");
+    assert!(
+        get("f")
+            .unwrap()
+            .contains(&"links to this note".to_string())
+    );
+    assert!(
+        get("c")
+            .unwrap()
+            .iter()
+            .any(|r| r.starts_with("cited together by [[f]]")),
+        "{names:?}"
+    );
+    let d = get("d").unwrap();
+    assert!(d.contains(&"shared tags #search".to_string()), "{d:?}");
+    assert!(d.contains(&"similar wording".to_string()), "{d:?}");
+    assert!(get("e").is_none());
+    assert!(get("a").is_none());
+    // From a text.
+    let found = related(
+        &f.vault,
+        Some(&f.search),
+        &f.files,
+        Subject::Text("A search engine in Java, like [[e]]. #search"),
+        10,
+        &|id| f.vault.note(id).id() == "a",
+    );
+    let names: Vec<String> = found
+        .iter()
+        .map(|r| f.vault.note(r.note).id().to_string())
+        .collect();
+    assert!(names.contains(&"d".to_string()), "{names:?}");
+    assert!(names.contains(&"e".to_string()), "{names:?}");
+    assert!(!names.contains(&"a".to_string()));
+}

@@ -1,0 +1,85 @@
+//! The auto-context block (opt-in with `[tags] auto_context_tag`): the
+//! notes tagged with it, each with its frontmatter `description` (or a
+//! request to add one), and the tags in use. Sent once per session with
+//! the first answer, and always available from `vault_info` and the
+//! `context` prompt.
+//!
+//! Must not know when or how the block is delivered.
+
+use super::state::ToolState;
+use weft_search::index::tag_key;
+
+/// How many tags the block lists before pointing at `list_tags`.
+const MAX_TAGS: usize = 150;
+
+/// The block, or `None` when auto-context is not configured.
+pub fn auto_context(state: &ToolState) -> Option<String> {
+    let policy = state.policy();
+    let config = state.config();
+    let tag = config.tags.auto_context_tag.as_deref()?;
+    let wanted = tag_key(tag);
+    let index = state.index();
+    let mut notes: Vec<(String, String, Option<String>)> = index
+        .notes()
+        .filter(|(_, n)| policy.visible(&n.path))
+        .filter(|(_, n)| {
+            n.tags.iter().any(|t| {
+                let key = tag_key(&t.name);
+                key == wanted || key.starts_with(&format!("{wanted}/"))
+            })
+        })
+        .map(|(_, n)| {
+            let description = n
+                .frontmatter
+                .as_ref()
+                .and_then(|f| f.get("description"))
+                .and_then(|d| d.as_str())
+                .map(|d| d.trim().to_string())
+                .filter(|d| !d.is_empty());
+            (n.title.to_string(), n.id().to_string(), description)
+        })
+        .collect();
+    notes.sort_by(|a, b| a.1.cmp(&b.1));
+    let mut out = format!("## Your personal notes (#{tag})\n");
+    if notes.is_empty() {
+        out.push_str(&format!(
+            "No note is tagged #{tag} yet. Tag a note with #{tag} and give it a `description` in its frontmatter \
+             (when to read it) to have it offered to agents here.\n"
+        ));
+    } else {
+        out.push_str("Read a note with read_note when its description applies to the task:\n");
+        for (title, path, description) in &notes {
+            let description = description.clone().unwrap_or_else(|| {
+                "⚠️ No description. Please add a `description` field to this note's frontmatter saying when to read it \
+                 (ask the user what it should say)."
+                    .into()
+            });
+            out.push_str(&format!("- \"{title}\" (`{path}`) — {description}\n"));
+        }
+    }
+    let mut tags: Vec<(String, u32)> = index
+        .tags()
+        .values()
+        .map(|t| (t.display().to_string(), t.notes))
+        .collect();
+    tags.sort_by_key(|a| tag_key(&a.0));
+    out.push_str("\n## Allowed tags\n");
+    if tags.is_empty() {
+        out.push_str("The vault has no tags yet; ask the user before introducing one.");
+    } else {
+        let shown: Vec<String> = tags
+            .iter()
+            .take(MAX_TAGS)
+            .map(|(t, _)| format!("#{t}"))
+            .collect();
+        out.push_str("Use only these tags; never create a new tag without the user's permission: ");
+        out.push_str(&shown.join(" "));
+        if tags.len() > MAX_TAGS {
+            out.push_str(&format!(
+                " … and {} more (list_tags shows them all).",
+                tags.len() - MAX_TAGS
+            ));
+        }
+    }
+    Some(out)
+}

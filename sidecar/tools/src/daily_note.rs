@@ -1,0 +1,163 @@
+//! `daily_note`: the note for a day in the configured folder and format
+//! (`[daily]` in .weft.toml or Obsidian's daily-notes settings), created
+//! from the template when missing; read it, or add to its end, start or a
+//! section.
+//!
+//! An adapter over `ops::Ops::daily_note`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::args::{choice, lenient};
+use super::format::{Reply, ToolError, ToolResult, clip};
+use super::state::ToolState;
+use super::writing::{ChangeOut, Changes, changes_text, fenced, notify, op_error, options, shown};
+use weft_workspace::ops::{DailyNote, DailyOp};
+
+/// Characters of the note's text a result carries.
+const MAX_TEXT: usize = 20_000;
+
+choice! {
+    pub enum Op {
+        Read = "read" | "get",
+        Append = "append",
+        Prepend = "prepend",
+        AppendSection = "append_section" | "append_to_section",
+        PrependSection = "prepend_section" | "prepend_to_section",
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DailyNoteArgs {
+    /// today (default), yesterday, tomorrow or YYYY-MM-DD.
+    #[serde(default, alias = "day")]
+    pub date: Option<String>,
+    /// Default: append when content is given, else read.
+    #[serde(default, alias = "action")]
+    pub op: Option<Op>,
+    #[serde(default, alias = "text")]
+    pub content: Option<String>,
+    /// For *_section: heading or Parent::Child.
+    #[serde(default, alias = "heading")]
+    pub section: Option<String>,
+    #[serde(default, alias = "sha256")]
+    pub expected_sha256: Option<String>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    pub dry_run: Option<bool>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DailyNoteOut {
+    pub path: String,
+    /// YYYY-MM-DD.
+    pub date: String,
+    pub op: String,
+    /// The note exists after the call.
+    pub exists: bool,
+    /// Created by this call (from the template).
+    pub created: bool,
+    pub dry_run: bool,
+    pub sha256: String,
+    /// The note's text after the call (clipped at 20,000 characters).
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<ChangeOut>,
+}
+
+fn daily_op(args: &DailyNoteArgs) -> Result<DailyOp, ToolError> {
+    let op = args.op.unwrap_or(if args.content.is_some() {
+        Op::Append
+    } else {
+        Op::Read
+    });
+    let content = || {
+        args.content.clone().ok_or_else(|| {
+            ToolError::new(format!(
+                "op `{}` needs `content`: the text to add.",
+                op.as_str()
+            ))
+        })
+    };
+    let section = || {
+        args.section.clone().ok_or_else(|| {
+            ToolError::new(format!(
+                "op `{}` needs `section`: a heading of the daily note, or \"Parent::Child\".",
+                op.as_str()
+            ))
+            .hint("daily_note with op: read shows the note and its headings.")
+        })
+    };
+    Ok(match op {
+        Op::Read => DailyOp::Read,
+        Op::Append => DailyOp::Append {
+            content: content()?,
+        },
+        Op::Prepend => DailyOp::Prepend {
+            content: content()?,
+        },
+        Op::AppendSection => DailyOp::AppendSection {
+            section: section()?,
+            content: content()?,
+        },
+        Op::PrependSection => DailyOp::PrependSection {
+            section: section()?,
+            content: content()?,
+        },
+    })
+}
+
+pub fn run(state: &ToolState, actor: &str, args: DailyNoteArgs) -> ToolResult {
+    let op = daily_op(&args)?;
+    let ops = state.ops(actor)?;
+    let request = DailyNote {
+        date: args.date.clone().filter(|d| !d.trim().is_empty()),
+        op,
+        options: options(args.expected_sha256.clone(), args.dry_run),
+    };
+    let report = ops.daily_note(&request).map_err(|e| op_error(state, e))?;
+    if !report.dry_run
+        && let Some(change) = &report.change
+    {
+        notify(state, std::slice::from_ref(change));
+    }
+    let mut changes = Changes::new();
+    let out = DailyNoteOut {
+        path: shown(&report.path),
+        date: report.date.clone(),
+        op: request.op.name().to_string(),
+        exists: report.exists,
+        created: report.created,
+        dry_run: report.dry_run,
+        sha256: report.sha256.clone(),
+        text: clip(&report.text, MAX_TEXT),
+        change: report.change.as_ref().map(|c| changes.out(c)),
+    };
+    let mut text = format!("**Daily note {}** — `{}`", out.date, out.path);
+    if out.created {
+        text.push_str(if out.dry_run {
+            " (would be created from the template)"
+        } else {
+            " (created from the template)"
+        });
+    }
+    text.push_str(&format!(" · sha256 `{}`\n", out.sha256));
+    match &out.change {
+        Some(change) if out.op != "read" => {
+            text.push_str(&changes_text(
+                std::slice::from_ref(change),
+                changes.omitted,
+                out.dry_run,
+            ));
+        }
+        _ => {
+            text.push('\n');
+            if out.text.trim().is_empty() {
+                text.push_str("(empty)\n");
+            } else {
+                text.push_str(&fenced(&out.text, "markdown"));
+            }
+        }
+    }
+    Ok(Reply::new(text.trim_end().to_string(), &out))
+}

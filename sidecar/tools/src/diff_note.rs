@@ -1,0 +1,159 @@
+//! `diff_note`: the unified diff of a note between two versions, or between
+//! a version and the note as it is now, with added and deleted line counts.
+//!
+//! An adapter over `History::diff`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::format::{Reply, ToolError, ToolResult};
+use super::state::ToolState;
+use super::versions::{
+    VersionOut, fence, for_agent, hidden_version, history, history_error, history_note, id_text,
+    shown,
+};
+use weft_workspace::history::DiffTarget;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiffNoteArgs {
+    /// The note (path, title or alias; a deleted note by its old path).
+    #[serde(alias = "note", alias = "name")]
+    pub path: String,
+    /// The older version: a note_history id (short or full).
+    #[serde(alias = "version", alias = "from_version", alias = "old")]
+    pub from: String,
+    /// The newer version, or `current` (default): the note as it is now.
+    #[serde(default, alias = "to_version", alias = "new")]
+    pub to: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DiffNoteOut {
+    pub path: String,
+    pub from: VersionOut,
+    /// Absent when comparing with the current text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<VersionOut>,
+    /// The note's path in each side (absent: it did not exist there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_path: Option<String>,
+    pub additions: usize,
+    pub deletions: usize,
+    /// Unified diff, three lines of context; empty when equal.
+    pub diff: String,
+    /// The diff was cut at the size limit.
+    pub truncated: bool,
+    /// Set once the note history was found deleted or damaged and started
+    /// anew: when, and why; the versions before are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_lost: Option<weft_workspace::history::Lost>,
+}
+
+/// Characters of diff an answer carries; the counts cover all of it.
+const MAX_DIFF: usize = 30_000;
+
+pub fn run(state: &ToolState, args: DiffNoteArgs) -> ToolResult {
+    let history = history(state)?;
+    let note = history_note(state, &args.path, "path")?;
+    let from = args.from.trim();
+    if from.is_empty() {
+        return Err(ToolError::new("`from` is empty.")
+            .hint("Pass a version id from note_history (short or full)."));
+    }
+    let to = args
+        .to
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && !t.eq_ignore_ascii_case("current"));
+    let current_text = match (&to, &note.current) {
+        (None, Some(current)) => state.read_text(current),
+        _ => None,
+    };
+    let target = match to {
+        Some(version) => DiffTarget::Version(version),
+        // A note that is gone now: everything it had is deleted.
+        None => DiffTarget::Current(current_text.as_deref().unwrap_or("")),
+    };
+    let mut result = history
+        .diff(&note.path, from, target)
+        .map_err(history_error)?;
+    // Versions in which the note was where the agent may not see it are
+    // not its to compare.
+    let policy = state.policy();
+    let hidden = |path: &Option<String>| path.as_deref().is_some_and(|p| !policy.visible(p));
+    if hidden(&result.from_path) || hidden(&result.to_path) {
+        return Err(hidden_version(&shown(&note.path), from));
+    }
+    result.from =
+        for_agent(&policy, result.from).ok_or_else(|| hidden_version(&shown(&note.path), from))?;
+    result.to = match result.to.take() {
+        Some(to) => {
+            Some(for_agent(&policy, to).ok_or_else(|| hidden_version(&shown(&note.path), from))?)
+        }
+        None => None,
+    };
+    let from_out = VersionOut::of(&result.from);
+    let to_out = result.to.as_ref().map(VersionOut::of);
+    let (diff, truncated) = clip_diff(&result.unified);
+    let to_label = match &to_out {
+        Some(v) => format!("`{}`", id_text(v)),
+        None if note.current.is_some() => "the current text".to_string(),
+        None => "now (the note does not exist now)".to_string(),
+    };
+    let mut text = format!(
+        "`{}`: `{}` → {to_label}: +{} −{} lines.",
+        shown(&note.path),
+        id_text(&from_out),
+        result.additions,
+        result.deletions
+    );
+    if result.from_path.as_deref() != Some(note.path.as_str())
+        && let Some(old) = &result.from_path
+    {
+        text.push_str(&format!(
+            " In `{}` it was `{}`.",
+            id_text(&from_out),
+            shown(old)
+        ));
+    }
+    if diff.is_empty() {
+        text.push_str("\nNo difference.");
+    } else {
+        let fence = fence(&diff);
+        text.push_str(&format!("\n\n{fence}diff\n{}\n{fence}", diff.trim_end()));
+        if truncated {
+            text.push_str(&format!(
+                "\n_The diff is cut at {MAX_DIFF} characters; the counts cover all of it._"
+            ));
+        }
+    }
+    let out = DiffNoteOut {
+        path: shown(&note.path),
+        from: from_out,
+        to: to_out,
+        from_path: result.from_path.as_deref().map(shown),
+        to_path: result.to_path.as_deref().map(shown),
+        additions: result.additions,
+        deletions: result.deletions,
+        diff,
+        truncated,
+        history_lost: None,
+    };
+    Ok(Reply::new(text, &out))
+}
+
+/// The diff within [`MAX_DIFF`] characters, cut at a line end.
+fn clip_diff(diff: &str) -> (String, bool) {
+    if diff.len() <= MAX_DIFF {
+        return (diff.to_string(), false);
+    }
+    let mut end = MAX_DIFF;
+    while !diff.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = diff[..end].rfind('\n').map_or(end, |i| i + 1);
+    (diff[..end].to_string(), true)
+}

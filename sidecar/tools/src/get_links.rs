@@ -1,0 +1,578 @@
+//! `get_links`: the link structure around a note, no bodies — backlinks
+//! with line numbers and context (also for a note that does not exist
+//! yet), outgoing links with what they resolve to, typed links (`rel`),
+//! bounded walks (`depth`) and a nodes-and-edges graph.
+//!
+//! An adapter over `vault::query` and `vault::related::walk`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::args::{choice, lenient};
+use super::common::{
+    NoteRef, Target, cursor_offset, find_target, limit, link_contexts, next_cursor,
+};
+use super::format::{Reply, ToolResult, escape, plural};
+use super::state::ToolState;
+use weft_vault::key::name_key;
+use weft_vault::query::{GraphNode, outgoing};
+use weft_vault::related::{Direction, walk};
+use weft_vault::resolve::{FragmentTarget, Resolution};
+use weft_vault::{LinkRef, VaultIndex};
+
+choice! {
+    pub enum LinkDirection {
+        In = "in" | "incoming" | "backlinks" | "back",
+        Out = "out" | "outgoing" | "outlinks" | "forward",
+        Both = "both" | "all",
+    }
+}
+
+choice! {
+    pub enum LinksFormat {
+        List = "list",
+        Graph = "graph" | "nodes",
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetLinksArgs {
+    /// Path, title or alias; may be a note not written yet.
+    #[serde(alias = "note", alias = "name", alias = "file")]
+    pub path: String,
+    /// Default both.
+    #[serde(default)]
+    pub direction: Option<LinkDirection>,
+    /// Default 1, max 3.
+    #[serde(default, deserialize_with = "lenient::u32")]
+    pub depth: Option<u32>,
+    #[serde(default)]
+    pub format: Option<LinksFormat>,
+    /// Typed-link key (part_of); * = any.
+    #[serde(default, alias = "relation", alias = "type")]
+    pub rel: Option<String>,
+    /// Default 100.
+    #[serde(default, alias = "max_nodes", deserialize_with = "lenient::usize")]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct GetLinksOut {
+    pub note: LinkedNote,
+    pub direction: LinkDirection,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incoming: Option<Vec<LinkIn>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incoming_total: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outgoing: Option<Vec<LinkOut>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outgoing_total: Option<usize>,
+    /// Notes reached within `depth` steps (depth > 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reached: Option<Vec<Reached>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<GraphOut>,
+    /// The walk stopped at `limit` nodes.
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LinkedNote {
+    /// Vault path without `.md`, or the link target of a note not written yet.
+    pub path: String,
+    pub title: String,
+    pub exists: bool,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LinkIn {
+    pub from: NoteRef,
+    /// 1-based.
+    pub line: u32,
+    pub context: String,
+    /// The frontmatter key of a typed link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rel: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LinkOut {
+    /// The target as written.
+    pub target: String,
+    /// note, ambiguous, attachment, unresolved or self.
+    pub status: String,
+    /// The note or file it resolves to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragment: Option<String>,
+    /// Whether the heading or block the fragment names exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragment_found: Option<bool>,
+    pub line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rel: Option<String>,
+    pub embed: bool,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Reached {
+    pub path: String,
+    pub title: String,
+    pub exists: bool,
+    pub distance: u32,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct GraphOut {
+    pub nodes: Vec<GraphNodeOut>,
+    pub edges: Vec<GraphEdge>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct GraphNodeOut {
+    /// Index in `nodes`, used by edges.
+    pub id: usize,
+    pub path: String,
+    pub title: String,
+    pub exists: bool,
+    pub distance: u32,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct GraphEdge {
+    pub from: usize,
+    pub to: usize,
+    /// Links making the edge.
+    pub links: u32,
+}
+
+fn rel_matches(wanted: Option<&str>, rel: Option<&str>) -> bool {
+    match wanted {
+        None => true,
+        Some("*") => rel.is_some(),
+        Some(w) => rel.is_some_and(|r| name_key(r) == name_key(w)),
+    }
+}
+
+pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
+    let policy = state.policy();
+    let direction = args.direction.unwrap_or(LinkDirection::Both);
+    let format = args.format.unwrap_or(LinksFormat::List);
+    // A graph of depth 0 is the note alone; a list always shows one step.
+    let depth = match format {
+        LinksFormat::Graph => args.depth.unwrap_or(1).min(3),
+        LinksFormat::List => args.depth.unwrap_or(1).clamp(1, 3),
+    };
+    let rel = args.rel.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    let limit = limit(args.limit, 100, 1000);
+    let fingerprint = (&args.path, direction, depth, format, rel);
+    let offset = cursor_offset(args.cursor.as_deref(), &fingerprint)?;
+    let index = state.index();
+    let target = find_target(state, &index, &args.path, "path")?;
+    let (note, start) = match &target {
+        Target::Note(id) => {
+            let n = index.note(*id);
+            (
+                LinkedNote {
+                    path: n.id().to_string(),
+                    title: n.title.to_string(),
+                    exists: true,
+                },
+                GraphNode::Note(*id),
+            )
+        }
+        Target::Missing { target, .. } => (
+            LinkedNote {
+                path: target.clone(),
+                title: target.clone(),
+                exists: false,
+            },
+            GraphNode::Unresolved(weft_vault::key::path_key(target.trim_start_matches('/'))),
+        ),
+    };
+    let mut out = GetLinksOut {
+        note,
+        direction,
+        incoming: None,
+        incoming_total: None,
+        outgoing: None,
+        outgoing_total: None,
+        reached: None,
+        graph: None,
+        truncated: false,
+        next_cursor: None,
+    };
+    let visible = |path: &str| policy.visible(path);
+    let mut more = false;
+    if format == LinksFormat::List {
+        if direction != LinkDirection::Out {
+            let refs: Vec<LinkRef> = match &target {
+                Target::Note(id) => index.backlinks(*id),
+                Target::Missing { links, .. } => links.clone(),
+            };
+            let refs: Vec<LinkRef> = refs
+                .into_iter()
+                .filter(|r| visible(&index.note(r.source).path))
+                .filter(|r| rel_matches(rel, index.link(*r).rel.as_deref()))
+                .collect();
+            let total = refs.len();
+            let page: Vec<LinkRef> = refs.into_iter().skip(offset).take(limit).collect();
+            more |= offset + page.len() < total;
+            let contexts = link_contexts(state, &index, &page);
+            out.incoming = Some(
+                contexts
+                    .into_iter()
+                    .zip(&page)
+                    .map(|(context, r)| LinkIn {
+                        from: NoteRef::of(index.note(r.source)),
+                        line: index.link(*r).line + 1,
+                        context,
+                        rel: index.link(*r).rel.as_deref().map(str::to_string),
+                    })
+                    .collect(),
+            );
+            out.incoming_total = Some(total);
+        }
+        if direction != LinkDirection::In {
+            let links = match &target {
+                Target::Note(id) => outgoing_links(state, &index, *id, rel),
+                Target::Missing { .. } => Vec::new(),
+            };
+            let total = links.len();
+            let page: Vec<LinkOut> = links.into_iter().skip(offset).take(limit).collect();
+            more |= offset + page.len() < total;
+            out.outgoing = Some(page);
+            out.outgoing_total = Some(total);
+        }
+        if more {
+            out.next_cursor = next_cursor(offset, limit, usize::MAX, &fingerprint);
+        }
+    }
+    if depth > 1 || format == LinksFormat::Graph {
+        let walk_direction = match direction {
+            LinkDirection::In => Direction::In,
+            LinkDirection::Out => Direction::Out,
+            LinkDirection::Both => Direction::Both,
+        };
+        let hidden = |id: weft_vault::NoteId| !policy.visible(&index.note(id).path);
+        let graph = walk(&index, start, walk_direction, depth, limit, &hidden);
+        out.truncated = graph.truncated;
+        let shown: Vec<Option<usize>> = {
+            let mut next = 0;
+            graph
+                .nodes
+                .iter()
+                .map(|(node, d)| {
+                    let keep = *d == 0 || node_visible(state, &index, node);
+                    keep.then(|| {
+                        next += 1;
+                        next - 1
+                    })
+                })
+                .collect()
+        };
+        let nodes: Vec<GraphNodeOut> = graph
+            .nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (node, d))| {
+                let id = shown[i]?;
+                let (path, title, exists) = describe(&index, node);
+                Some(GraphNodeOut {
+                    id,
+                    path,
+                    title,
+                    exists,
+                    distance: *d,
+                })
+            })
+            .collect();
+        let edges: Vec<GraphEdge> = graph
+            .edges
+            .iter()
+            .filter_map(|&(a, b, n)| {
+                Some(GraphEdge {
+                    from: shown[a]?,
+                    to: shown[b]?,
+                    links: n,
+                })
+            })
+            .collect();
+        if format == LinksFormat::Graph {
+            out.graph = Some(GraphOut { nodes, edges });
+        } else {
+            out.reached = Some(
+                nodes
+                    .into_iter()
+                    .filter(|n| n.distance > 0)
+                    .map(|n| Reached {
+                        path: n.path,
+                        title: n.title,
+                        exists: n.exists,
+                        distance: n.distance,
+                    })
+                    .collect(),
+            );
+        }
+    }
+    drop(index);
+    let text = render(&out, offset, depth);
+    Ok(Reply::new(text, &out))
+}
+
+fn node_visible(state: &ToolState, index: &VaultIndex, node: &GraphNode) -> bool {
+    let policy = state.policy();
+    match node {
+        GraphNode::Note(id) => policy.visible(&index.note(*id).path),
+        GraphNode::Unresolved(_) => true,
+    }
+}
+
+fn describe(index: &VaultIndex, node: &GraphNode) -> (String, String, bool) {
+    match node {
+        GraphNode::Note(id) => {
+            let n = index.note(*id);
+            (n.id().to_string(), n.title.to_string(), true)
+        }
+        GraphNode::Unresolved(key) => (key.clone(), key.clone(), false),
+    }
+}
+
+fn outgoing_links(
+    state: &ToolState,
+    index: &VaultIndex,
+    id: weft_vault::NoteId,
+    rel: Option<&str>,
+) -> Vec<LinkOut> {
+    let policy = state.policy();
+    let note = index.note(id);
+    outgoing(index, id)
+        .into_iter()
+        .filter_map(|o| {
+            let link = &note.links[o.link as usize];
+            if !rel_matches(rel, link.rel.as_deref()) {
+                return None;
+            }
+            let (status, to, title) = match &o.resolution {
+                Resolution::Note(t) if *t == id => (
+                    "self",
+                    Some(note.id().to_string()),
+                    Some(note.title.to_string()),
+                ),
+                Resolution::Note(t) => {
+                    let n = index.note(*t);
+                    if !policy.visible(&n.path) {
+                        return None;
+                    }
+                    ("note", Some(n.id().to_string()), Some(n.title.to_string()))
+                }
+                Resolution::Ambiguous { chosen, .. } => {
+                    let n = index.note(*chosen);
+                    (
+                        "ambiguous",
+                        Some(n.id().to_string()),
+                        Some(n.title.to_string()),
+                    )
+                }
+                Resolution::Attachment(path) => ("attachment", Some(path.to_string()), None),
+                Resolution::Unresolved => ("unresolved", None, None),
+            };
+            Some(LinkOut {
+                target: link.target.to_string(),
+                status: status.to_string(),
+                to,
+                title,
+                fragment: link.fragment.as_deref().map(str::to_string),
+                fragment_found: o.fragment.map(|f| f != FragmentTarget::Missing),
+                line: link.line + 1,
+                rel: link.rel.as_deref().map(str::to_string),
+                embed: link.embed,
+            })
+        })
+        .collect()
+}
+
+fn render(out: &GetLinksOut, offset: usize, depth: u32) -> String {
+    let n = &out.note;
+    let mut text = if n.exists {
+        format!("Links of **{}** (`{}`)", escape(&n.title), n.path)
+    } else {
+        format!("Note `{}` does not exist yet.", n.path)
+    };
+    if let (Some(incoming), Some(total)) = (&out.incoming, out.incoming_total) {
+        let sources: std::collections::BTreeSet<&str> =
+            incoming.iter().map(|l| l.from.path.as_str()).collect();
+        if total == 0 {
+            text.push_str("\n\nNo notes link to it.");
+        } else {
+            text.push_str(&format!(
+                "\n\n{} — {}{}:",
+                if n.exists {
+                    "Backlinks"
+                } else {
+                    "However, these notes link to it"
+                },
+                plural(total, "link"),
+                if incoming.len() == total {
+                    format!(" from {}", plural(sources.len(), "note"))
+                } else {
+                    String::new()
+                }
+            ));
+            let mut last = "";
+            let mut i = 0;
+            while i < incoming.len() {
+                let l = &incoming[i];
+                if l.from.path != last {
+                    text.push_str(&format!(
+                        "\n- **{}** (`{}`)",
+                        escape(&l.from.title),
+                        l.from.path
+                    ));
+                    last = &l.from.path;
+                }
+                // Several links on one line: the line once.
+                let same = incoming[i..]
+                    .iter()
+                    .take_while(|x| x.from.path == l.from.path && x.line == l.line)
+                    .count();
+                let times = if same > 1 {
+                    format!(" ({same} links)")
+                } else {
+                    String::new()
+                };
+                let rel = l
+                    .rel
+                    .as_deref()
+                    .map(|r| format!(" [{r}]"))
+                    .unwrap_or_default();
+                text.push_str(&format!("\n  - L{}{times}{rel}: {}", l.line, l.context));
+                i += same;
+            }
+        }
+    }
+    if let (Some(outgoing), Some(total)) = (&out.outgoing, out.outgoing_total)
+        && n.exists
+    {
+        if total == 0 {
+            text.push_str("\n\nNo outgoing links.");
+        } else {
+            text.push_str(&format!("\n\nOutgoing — {}:", plural(total, "link")));
+            for l in outgoing {
+                let frag = l
+                    .fragment
+                    .as_deref()
+                    .map(|f| format!("#{f}"))
+                    .unwrap_or_default();
+                let rel = l
+                    .rel
+                    .as_deref()
+                    .map(|r| format!(" [{r}]"))
+                    .unwrap_or_default();
+                let mut line = format!("\n- L{}{rel} `{}{frag}` → ", l.line, l.target);
+                match l.status.as_str() {
+                    "unresolved" => line.push_str("unresolved (no such note yet)"),
+                    "attachment" => {
+                        line.push_str(&format!("file `{}`", l.to.as_deref().unwrap_or("")))
+                    }
+                    status => {
+                        line.push_str(&format!(
+                            "**{}** (`{}`)",
+                            escape(l.title.as_deref().unwrap_or("")),
+                            l.to.as_deref().unwrap_or("")
+                        ));
+                        if status == "ambiguous" {
+                            line.push_str(", ambiguous (several notes have that name)");
+                        }
+                        if status == "self" {
+                            line.push_str(" (this note)");
+                        }
+                    }
+                }
+                if l.fragment_found == Some(false) {
+                    line.push_str(&format!(", but `{frag}` is not found there"));
+                }
+                text.push_str(&line);
+            }
+        }
+    }
+    if let Some(reached) = &out.reached {
+        text.push_str(&format!(
+            "\n\nWithin {depth} steps: {}",
+            plural(reached.len(), "note")
+        ));
+        for d in 1..=depth {
+            let at: Vec<String> = reached
+                .iter()
+                .filter(|r| r.distance == d)
+                .map(|r| {
+                    if r.exists {
+                        format!("`{}`", r.path)
+                    } else {
+                        format!("`{}` (not written)", r.path)
+                    }
+                })
+                .collect();
+            if !at.is_empty() {
+                text.push_str(&format!(
+                    "\n- {}: {}",
+                    plural(d as usize, "step"),
+                    at.join(", ")
+                ));
+            }
+        }
+    }
+    if let Some(graph) = &out.graph {
+        text.push_str(&format!(
+            "\n\nGraph, depth {depth}: {}, {}.\nNodes:",
+            plural(graph.nodes.len(), "node"),
+            plural(graph.edges.len(), "edge")
+        ));
+        for node in &graph.nodes {
+            let missing = if node.exists { "" } else { " (not written)" };
+            text.push_str(&format!(
+                "\n{}. `{}`{missing} — distance {}",
+                node.id, node.path, node.distance
+            ));
+        }
+        if !graph.edges.is_empty() {
+            text.push_str("\nEdges (from → to):");
+            let mut by_source: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+            for e in &graph.edges {
+                let label = if e.links > 1 {
+                    format!("{}×{}", e.to, e.links)
+                } else {
+                    e.to.to_string()
+                };
+                by_source.entry(e.from).or_default().push(label);
+            }
+            for (from, to) in by_source {
+                text.push_str(&format!("\n- {from} → {}", to.join(", ")));
+            }
+        }
+    }
+    if out.truncated {
+        text.push_str("\n\n_The walk stopped at `limit` nodes; raise it or lower `depth`._");
+    }
+    if let Some(next) = &out.next_cursor {
+        text.push_str(&format!(
+            "\n\nMore links after these {offset_end}: same arguments with `cursor: \"{next}\"`.",
+            offset_end = offset
+                + out
+                    .incoming
+                    .as_ref()
+                    .map_or(0, Vec::len)
+                    .max(out.outgoing.as_ref().map_or(0, Vec::len))
+        ));
+    }
+    text
+}

@@ -1,0 +1,177 @@
+//! `restore_note`: write a version of a note back as its current text, as a
+//! new version (history is never rewritten); also for a deleted note, which
+//! is created again, and a moved one, which is restored where it is now.
+//! `dry_run` shows the diff; `expected_sha256` guards newer edits.
+//!
+//! An adapter: the old text from `History::restore_plan`, the write through
+//! `Ops::restore_note` (checked path, atomic write, index, history log).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::args::lenient;
+use super::format::{Reply, ToolError, ToolResult};
+use super::state::ToolState;
+use super::versions::{
+    VersionOut, fence, for_agent, hidden_version, history, history_error, history_note, id_text,
+    shown,
+};
+use weft_workspace::ops::RestoreNote;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RestoreNoteArgs {
+    /// The note (path, title or alias; a deleted note by its old path).
+    #[serde(alias = "note", alias = "name")]
+    pub path: String,
+    /// The version to bring back: a note_history id (short or full).
+    #[serde(alias = "version_id", alias = "to", alias = "id")]
+    pub version: String,
+    /// The note's sha256 as you read it; a newer edit is then a conflict.
+    #[serde(default, alias = "sha256")]
+    pub expected_sha256: Option<String>,
+    /// Show the diff, write nothing.
+    #[serde(default, deserialize_with = "lenient::bool")]
+    pub dry_run: Option<bool>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RestoreNoteOut {
+    /// Where the note is (was) written, without `.md`.
+    pub path: String,
+    /// The version brought back.
+    pub restored: VersionOut,
+    /// The note did not exist and is created again.
+    pub recreated: bool,
+    /// The note already has this text: nothing to write.
+    pub unchanged: bool,
+    pub dry_run: bool,
+    /// sha256 of the text after the restore.
+    pub sha256: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_before: Option<u64>,
+    pub bytes_after: u64,
+    /// Dry runs: the unified diff from the current text to the version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// The new version recording the restore.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_version: Option<VersionOut>,
+    /// Set once the note history was found deleted or damaged and started
+    /// anew: when, and why; the versions before are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_lost: Option<weft_workspace::history::Lost>,
+}
+
+pub fn run(state: &ToolState, actor: &str, args: RestoreNoteArgs) -> ToolResult {
+    let history = history(state)?;
+    let ops = state.ops(actor)?;
+    let note = history_note(state, &args.path, "path")?;
+    let version = args.version.trim();
+    if version.is_empty() || version.eq_ignore_ascii_case("current") {
+        return Err(ToolError::new("`version` must name an older version.")
+            .hint("note_history lists the note's versions with their ids."));
+    }
+    let mut plan = history
+        .restore_plan(&note.path, version)
+        .map_err(history_error)?;
+    let policy = state.policy();
+    if !policy.visible(&plan.path) {
+        return Err(hidden_version(&shown(&note.path), version));
+    }
+    plan.version = for_agent(&policy, plan.version)
+        .ok_or_else(|| hidden_version(&shown(&note.path), version))?;
+    let restored = VersionOut::of(&plan.version);
+    let content = String::from_utf8(plan.bytes).map_err(|_| {
+        ToolError::new(format!(
+            "Version `{}` of `{}` is not valid UTF-8 text; Weft does not restore it, since bytes could be lost.",
+            id_text(&restored),
+            shown(&plan.path)
+        ))
+        .hint("read_note with this version shows its text; write it back with write_note if it is right.")
+    })?;
+    let options = super::writing::options(args.expected_sha256, args.dry_run);
+    let request = RestoreNote {
+        path: note.current.clone().unwrap_or_else(|| note.path.clone()),
+        content,
+        options,
+    };
+    let report = ops
+        .restore_note(&request)
+        .map_err(|e| ToolError::new(format!("{}.", e.to_string().trim_end_matches('.'))))?;
+    let rel = report.change.path.clone();
+    if !report.dry_run && !report.unchanged {
+        state.notify_changed(vec![rel.clone()]);
+    }
+    let new_version = if report.dry_run || report.unchanged {
+        None
+    } else {
+        history
+            .log(Some(&rel), None, 1, None)
+            .ok()
+            .and_then(|page| page.items.into_iter().next())
+            .filter(|v| v.message.starts_with("restore_note:"))
+            .and_then(|v| for_agent(&policy, v))
+            .map(|v| VersionOut::of(&v))
+    };
+    let label = id_text(&restored);
+    let when = restored
+        .time
+        .get(..16)
+        .unwrap_or(&restored.time)
+        .replace('T', " ");
+    let mut text = if report.unchanged {
+        format!(
+            "`{}` already has the text of `{label}` ({when}); nothing to write.",
+            shown(&rel)
+        )
+    } else if report.dry_run {
+        format!(
+            "Dry run: restoring `{}` to `{label}` ({when}, {}) would {} it; nothing was written.",
+            shown(&rel),
+            restored.message.lines().next().unwrap_or(""),
+            if report.recreated {
+                "create"
+            } else {
+                "rewrite"
+            }
+        )
+    } else {
+        format!(
+            "Restored `{}` to `{label}` ({when}, {}){}.",
+            shown(&rel),
+            restored.message.lines().next().unwrap_or(""),
+            if report.recreated {
+                "; the note was created again"
+            } else {
+                ""
+            }
+        )
+    };
+    let sha256 = report.change.sha256.clone().unwrap_or_default();
+    text.push_str(&format!(
+        "\nsha256 `{sha256}` · {} bytes",
+        report.change.bytes_after.unwrap_or(0)
+    ));
+    if let Some(v) = &new_version {
+        text.push_str(&format!(" · recorded as version `{}`", v.short_id));
+    }
+    if let Some(diff) = report.change.diff.as_deref().filter(|d| !d.is_empty()) {
+        let fence = fence(diff);
+        text.push_str(&format!("\n\n{fence}diff\n{}\n{fence}", diff.trim_end()));
+    }
+    let out = RestoreNoteOut {
+        path: shown(&rel),
+        restored,
+        recreated: report.recreated,
+        unchanged: report.unchanged,
+        dry_run: report.dry_run,
+        sha256,
+        bytes_before: report.change.bytes_before,
+        bytes_after: report.change.bytes_after.unwrap_or(0),
+        diff: report.change.diff.clone(),
+        new_version,
+        history_lost: None,
+    };
+    Ok(Reply::new(text, &out))
+}

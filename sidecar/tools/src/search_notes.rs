@@ -1,0 +1,541 @@
+//! `search_notes`: full-text search (BM25) with the query language of
+//! `search::query`, structured filters, name and tag modes, snippets with
+//! the match marked, sorting and cursors.
+//!
+//! An adapter: arguments become `search::Filters` and a request; the link
+//! filters (`backlinks_to`, `links_from`) and the path policy become path
+//! sets. Before the full-text index is built, names are searched instead.
+
+use std::collections::BTreeSet;
+use std::hash::Hash;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::args::{choice, lenient};
+use super::common::{
+    Target, cursor_offset, find_target, limit, next_cursor, page_line, tags_of, tags_text,
+    time_text,
+};
+use super::format::{Reply, ToolError, ToolResult, escape};
+use super::state::ToolState;
+use weft_search::dates::{End, now, parse_time};
+use weft_search::find::{Filters, FindError, Request, Sort};
+use weft_search::index::{tag_key, tag_prefixes};
+use weft_search::names::match_names;
+use weft_vault::key::{name_key, path_key};
+use weft_vault::query::outgoing;
+use weft_vault::{Note, VaultIndex};
+
+choice! {
+    pub enum Mode {
+        Fulltext = "fulltext" | "content" | "text" | "full_text",
+        Name = "name" | "name_partial" | "title" | "path",
+        Tag = "tag" | "tags",
+    }
+}
+
+choice! {
+    pub enum SearchSort {
+        Relevance = "relevance" | "score" | "best",
+        Modified = "modified" | "updated" | "recent",
+        Created = "created",
+        Alpha = "alpha" | "name" | "path" | "title",
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchNotesArgs {
+    #[serde(default, alias = "q", alias = "text", alias = "search")]
+    pub query: Option<String>,
+    #[serde(default)]
+    pub mode: Option<Mode>,
+    /// All of these tags.
+    #[serde(default, alias = "tags", deserialize_with = "lenient::strings")]
+    pub tags_all: Option<Vec<String>>,
+    /// Any of these tags.
+    #[serde(default, deserialize_with = "lenient::strings")]
+    pub tags_any: Option<Vec<String>>,
+    /// Folder.
+    #[serde(default, alias = "folder", alias = "path", alias = "prefix")]
+    pub path_prefix: Option<String>,
+    /// Notes linking to this note.
+    #[serde(default, alias = "links_to")]
+    pub backlinks_to: Option<String>,
+    /// Notes this note links to.
+    #[serde(default, alias = "linked_from")]
+    pub links_from: Option<String>,
+    /// {"key": value}; "*" = has key.
+    #[serde(default, alias = "properties")]
+    pub frontmatter: Option<serde_json::Map<String, Value>>,
+    /// Date or 7d.
+    #[serde(default, alias = "since")]
+    pub modified_since: Option<String>,
+    #[serde(default, alias = "order_by")]
+    pub sort: Option<SearchSort>,
+    /// Default 10.
+    #[serde(default, deserialize_with = "lenient::usize")]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SearchNotesOut {
+    pub query: Option<String>,
+    pub mode: Mode,
+    /// Matching notes in all.
+    pub total: usize,
+    pub offset: usize,
+    pub hits: Vec<SearchHit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// Remarks on how the search ran (a fallback, indexing).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SearchHit {
+    pub path: String,
+    pub title: String,
+    pub score: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<String>,
+    pub tags: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
+    /// For name matches: why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+const SNIPPET_CHARS: usize = 160;
+
+/// The structured filters of a request, with link and policy restrictions
+/// turned into path sets.
+/// The filter parameters `search_notes` and `get_context` share.
+#[derive(Debug, Default)]
+pub struct FilterArgs<'a> {
+    pub tags_all: &'a [String],
+    pub tags_any: &'a [String],
+    pub path_prefix: Option<&'a str>,
+    pub backlinks_to: Option<&'a str>,
+    pub links_from: Option<&'a str>,
+    pub frontmatter: Option<&'a serde_json::Map<String, Value>>,
+    pub modified_since: Option<&'a str>,
+}
+
+/// Builds the search filters: link filters and the path policy become
+/// path sets.
+pub fn filters(
+    state: &ToolState,
+    index: &VaultIndex,
+    args: &FilterArgs<'_>,
+) -> Result<Filters, ToolError> {
+    let FilterArgs {
+        tags_all,
+        tags_any,
+        path_prefix,
+        backlinks_to,
+        links_from,
+        frontmatter,
+        modified_since,
+    } = *args;
+    let mut filters = Filters {
+        tags_all: tags_all
+            .iter()
+            .map(|t| t.trim().trim_start_matches('#').to_string())
+            .filter(|t| !t.is_empty())
+            .collect(),
+        tags_any: tags_any
+            .iter()
+            .map(|t| t.trim().trim_start_matches('#').to_string())
+            .filter(|t| !t.is_empty())
+            .collect(),
+        path_prefix: path_prefix
+            .map(str::trim)
+            .filter(|p| !p.trim_matches('/').is_empty())
+            .map(str::to_string),
+        ..Filters::default()
+    };
+    if let Some(since) = modified_since.map(str::trim).filter(|s| !s.is_empty()) {
+        filters.modified_since = Some(
+            parse_time(since, now(), End::Start)
+                .map_err(|m| ToolError::new(format!("`modified_since`: {m}.")))?,
+        );
+    }
+    if let Some(map) = frontmatter {
+        for (key, value) in map {
+            let values = match value {
+                Value::Null => None,
+                Value::String(s) if s.trim() == "*" => None,
+                Value::Array(items) => Some(items.iter().map(value_text).collect()),
+                other => Some(vec![value_text(other)]),
+            };
+            filters.frontmatter.push((key.clone(), values));
+        }
+    }
+    let mut within: Option<BTreeSet<String>> = None;
+    if let Some(target) = backlinks_to.map(str::trim).filter(|t| !t.is_empty()) {
+        let sources: BTreeSet<String> = match find_target(state, index, target, "backlinks_to")? {
+            Target::Note(id) => index
+                .backlinks(id)
+                .into_iter()
+                .map(|r| index.note(r.source).path.to_string())
+                .collect(),
+            Target::Missing { links, .. } => links
+                .into_iter()
+                .map(|r| index.note(r.source).path.to_string())
+                .collect(),
+        };
+        within = Some(sources);
+    }
+    if let Some(source) = links_from.map(str::trim).filter(|t| !t.is_empty()) {
+        let Target::Note(id) = find_target(state, index, source, "links_from")? else {
+            return Err(ToolError::new(format!(
+                "`links_from`: no note `{source}` exists, so it links nowhere."
+            )));
+        };
+        let targets: BTreeSet<String> = outgoing(index, id)
+            .into_iter()
+            .filter_map(|o| o.resolution.note())
+            .map(|t| index.note(t).path.to_string())
+            .collect();
+        within = Some(match within {
+            Some(w) => w.intersection(&targets).cloned().collect(),
+            None => targets,
+        });
+    }
+    filters.within = within.map(|w| w.into_iter().collect());
+    let policy = state.policy();
+    filters.exclude = policy.hidden_paths(index).as_ref().clone();
+    // Keys only hidden notes have are no fields to the agent.
+    if policy.restricts() {
+        let mut keys: Vec<String> = Vec::new();
+        for (_, note) in index.notes().filter(|(_, n)| policy.visible(&n.path)) {
+            for key in note.frontmatter.iter().flat_map(|f| f.keys()) {
+                if !keys.contains(key) {
+                    keys.push(key.clone());
+                }
+            }
+        }
+        keys.sort_by_key(|k| weft_vault::key::name_key(k));
+        filters.keys = Some(keys);
+    }
+    Ok(filters)
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether a note passes the filters, checked on the vault index alone
+/// (for name search and before the full-text index exists).
+pub fn passes(state: &ToolState, note: &Note, filters: &Filters) -> bool {
+    if filters.exclude.iter().any(|p| **p == *note.path) {
+        return false;
+    }
+    if let Some(within) = &filters.within
+        && !within.iter().any(|p| **p == *note.path)
+    {
+        return false;
+    }
+    let keys: Vec<String> = note
+        .tags
+        .iter()
+        .flat_map(|t| tag_prefixes(&t.name))
+        .collect();
+    if !filters.tags_all.iter().all(|t| keys.contains(&tag_key(t))) {
+        return false;
+    }
+    if !filters.tags_any.is_empty() && !filters.tags_any.iter().any(|t| keys.contains(&tag_key(t)))
+    {
+        return false;
+    }
+    if let Some(prefix) = &filters.path_prefix {
+        let prefix = path_key(prefix.trim().trim_matches('/'));
+        let key = path_key(&note.path);
+        if key != prefix && !key.starts_with(&format!("{prefix}/")) {
+            return false;
+        }
+    }
+    for (key, values) in &filters.frontmatter {
+        let found = note.frontmatter.as_ref().and_then(|f| {
+            f.iter()
+                .find(|(k, _)| name_key(k) == name_key(key))
+                .map(|(_, v)| v)
+        });
+        match (found, values) {
+            (None, _) => return false,
+            (Some(_), None) => {}
+            (Some(v), Some(wanted)) => {
+                let have: Vec<String> = match v {
+                    Value::Array(items) => items.iter().map(|i| name_key(&value_text(i))).collect(),
+                    other => vec![name_key(&value_text(other))],
+                };
+                if !wanted.iter().any(|w| have.contains(&name_key(w))) {
+                    return false;
+                }
+            }
+        }
+    }
+    if let Some(since) = filters.modified_since
+        && state.times(&note.path).0.is_none_or(|m| m < since)
+    {
+        return false;
+    }
+    true
+}
+
+pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
+    let mode = args.mode.unwrap_or(Mode::Fulltext);
+    let query = args
+        .query
+        .as_deref()
+        .map(str::trim)
+        .filter(|q| !q.is_empty())
+        .map(str::to_string);
+    let mut tags_any = args.tags_any.clone().unwrap_or_default();
+    let mut tags_all = args.tags_all.clone().unwrap_or_default();
+    let mut text_query = query.clone();
+    if mode == Mode::Tag {
+        let Some(q) = &query else {
+            return Err(ToolError::new(
+                "mode `tag` needs `query`: the tags to look for, like \"vc, project\".",
+            )
+            .hint("Separate tags with commas or spaces; write `a AND b` for notes with both."));
+        };
+        let all = q.contains(" AND ");
+        let tags: Vec<String> = q
+            .split([',', ' '])
+            .map(|t| t.trim().trim_start_matches('#'))
+            .filter(|t| !t.is_empty() && *t != "AND" && *t != "OR")
+            .map(str::to_string)
+            .collect();
+        if all {
+            tags_all.extend(tags);
+        } else {
+            tags_any.extend(tags);
+        }
+        text_query = None;
+    }
+    let has_filters = !tags_all.is_empty()
+        || !tags_any.is_empty()
+        || args
+            .path_prefix
+            .as_deref()
+            .is_some_and(|p| !p.trim().trim_matches('/').is_empty())
+        || args
+            .backlinks_to
+            .as_deref()
+            .is_some_and(|p| !p.trim().is_empty())
+        || args
+            .links_from
+            .as_deref()
+            .is_some_and(|p| !p.trim().is_empty())
+        || args.frontmatter.as_ref().is_some_and(|f| !f.is_empty())
+        || args
+            .modified_since
+            .as_deref()
+            .is_some_and(|p| !p.trim().is_empty());
+    if query.is_none() && !has_filters {
+        return Err(ToolError::new("search_notes needs at least one criterion.").hint(
+            "Pass `query`, or a filter: tags_all, tags_any, path_prefix, backlinks_to, links_from, frontmatter, modified_since. list_notes browses without criteria.",
+        ));
+    }
+    if mode == Mode::Name && query.is_none() {
+        return Err(ToolError::new(
+            "mode `name` needs `query`: part of a title, alias or path.",
+        ));
+    }
+    let limit = limit(args.limit, 10, 100);
+    let index = state.index();
+    let filters = filters(
+        state,
+        &index,
+        &FilterArgs {
+            tags_all: &tags_all,
+            tags_any: &tags_any,
+            path_prefix: args.path_prefix.as_deref(),
+            backlinks_to: args.backlinks_to.as_deref(),
+            links_from: args.links_from.as_deref(),
+            frontmatter: args.frontmatter.as_ref(),
+            modified_since: args.modified_since.as_deref(),
+        },
+    )?;
+    let sort = match args.sort.unwrap_or(SearchSort::Relevance) {
+        SearchSort::Relevance => Sort::Relevance,
+        SearchSort::Modified => Sort::Modified,
+        SearchSort::Created => Sort::Created,
+        SearchSort::Alpha => Sort::Alpha,
+    };
+    let fingerprint = (&text_query, mode, &filters, sort, &args.query);
+    let offset = cursor_offset(args.cursor.as_deref(), &fingerprint)?;
+    let mut notes = Vec::new();
+    let mut hits = Vec::new();
+    let total;
+    let search = state.search().cloned().filter(|_| mode != Mode::Name);
+    if let Some(search) = search {
+        let request = Request {
+            query: text_query.as_deref(),
+            filters: &filters,
+            sort,
+            offset,
+            limit,
+            snippet_chars: SNIPPET_CHARS,
+            now: now(),
+        };
+        let page = search.find(&request, &state.files).map_err(|e| match e {
+            FindError::Query(q) => ToolError::new(q.message).hint(q.hint),
+            FindError::Internal(e) => ToolError::new(format!("{e}"))
+                .hint("This is a bug in Weft; please report it with the query."),
+        })?;
+        total = page.total;
+        for hit in page.hits {
+            let Some(id) = index.id_of(&hit.path) else {
+                continue;
+            };
+            let note = index.note(id);
+            hits.push(SearchHit {
+                path: note.id().to_string(),
+                title: note.title.to_string(),
+                score: (hit.score * 100.0).round() / 100.0,
+                snippet: hit.snippet,
+                tags: tags_of(note),
+                modified: time_text(state.times(&note.path).0),
+                why: None,
+            });
+        }
+    } else {
+        if mode != Mode::Name {
+            notes.push("Searched note names only (titles, aliases, paths) until the full-text index is built.".into());
+        }
+        let mut found: Vec<(f64, &Note, Option<String>)> = match &text_query {
+            Some(q) => match_names(&index, q, usize::MAX)
+                .into_iter()
+                .map(|m| (m.score, index.note(m.note), Some(m.why)))
+                .collect(),
+            None => index.notes().map(|(_, n)| (0.0, n, None)).collect(),
+        };
+        found.retain(|(_, n, _)| passes(state, n, &filters));
+        match sort {
+            Sort::Relevance if text_query.is_some() => {}
+            Sort::Alpha | Sort::Relevance => found.sort_by_key(|a| path_key(&a.1.path)),
+            Sort::Modified | Sort::Created => {
+                let pick = |n: &Note| {
+                    let (m, c) = state.times(&n.path);
+                    if sort == Sort::Modified { m } else { c.or(m) }
+                };
+                found.sort_by(|a, b| {
+                    pick(b.1)
+                        .cmp(&pick(a.1))
+                        .then_with(|| a.1.path.cmp(&b.1.path))
+                });
+            }
+        }
+        total = found.len();
+        for (score, note, why) in found.into_iter().skip(offset).take(limit) {
+            hits.push(SearchHit {
+                path: note.id().to_string(),
+                title: note.title.to_string(),
+                score: ((score * 100.0).round() / 100.0) as f32,
+                snippet: None,
+                tags: tags_of(note),
+                modified: time_text(state.times(&note.path).0),
+                why,
+            });
+        }
+    }
+    drop(index);
+    let next = next_cursor(offset, hits.len(), total, &fingerprint);
+    let out = SearchNotesOut {
+        query,
+        mode,
+        total,
+        offset,
+        hits,
+        next_cursor: next,
+        notes,
+    };
+    Ok(Reply::new(render(&out, &args), &out))
+}
+
+fn render(out: &SearchNotesOut, args: &SearchNotesArgs) -> String {
+    let what = match (&out.query, out.mode) {
+        (Some(q), Mode::Name) => format!(" named like `{q}`"),
+        (Some(q), Mode::Tag) => format!(" tagged `{q}`"),
+        (Some(q), Mode::Fulltext) => format!(" for `{q}`"),
+        (None, _) => " matching the filters".to_string(),
+    };
+    let mut text = String::new();
+    for n in &out.notes {
+        text.push_str(&format!("_{n}_\n\n"));
+    }
+    if out.total == 0 {
+        text.push_str(&format!("No notes found{what}."));
+        if args.backlinks_to.is_some()
+            || args.links_from.is_some()
+            || args.tags_all.is_some()
+            || args.path_prefix.is_some()
+        {
+            text.push_str(" Filters narrow the search; try without some of them.");
+        } else if out.mode == Mode::Fulltext {
+            text.push_str(" Try fewer or other words, or mode `name` for titles.");
+        }
+        return text;
+    }
+    text.push_str(&format!(
+        "Found {}{what}",
+        crate::format::plural(out.total, "note")
+    ));
+    if out.hits.len() < out.total {
+        text.push_str(&format!(
+            " (showing {}–{})",
+            out.offset + 1,
+            out.offset + out.hits.len()
+        ));
+    }
+    text.push(':');
+    for (i, hit) in out.hits.iter().enumerate() {
+        let mut line = format!(
+            "\n\n{}. **{}** (`{}`)",
+            out.offset + i + 1,
+            escape(&hit.title),
+            hit.path
+        );
+        if !hit.tags.is_empty() {
+            line.push_str(&format!(" {}", tags_text(&hit.tags)));
+        }
+        if let Some(m) = &hit.modified {
+            line.push_str(&format!(" · {}", &m[..10.min(m.len())]));
+        }
+        if let Some(why) = &hit.why {
+            line.push_str(&format!(" — {why}"));
+        }
+        if let Some(snippet) = &hit.snippet {
+            line.push_str(&format!("\n   {snippet}"));
+        }
+        text.push_str(&line);
+    }
+    let page = page_line(
+        out.offset,
+        out.hits.len(),
+        out.total,
+        out.next_cursor.as_deref(),
+    );
+    if out.next_cursor.is_some() {
+        text.push_str(&format!("\n\n{page}"));
+    } else if out.offset > 0 || out.hits.len() < out.total {
+        text.push_str("\n\nNo more results.");
+    }
+    text
+}
+
+#[allow(dead_code)]
+fn hashable(_: &impl Hash) {}

@@ -1,0 +1,396 @@
+//! What the six write tools share: telling the full-text index
+//! and subscribers what changed, turning `ops` reports into readable text
+//! and structured content (changes, bounded diffs), and `ops` errors into
+//! tool errors that say how to recover.
+//!
+//! Must not validate or write anything itself: `weft_workspace::ops` does.
+
+use schemars::JsonSchema;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use super::common::{shown, vault_input};
+use super::format::ToolError;
+use super::state::ToolState;
+use weft_vault::edit::EditError;
+use weft_workspace::ops::{Change, ChangeKind, LinkEdit, LinksIn, OpError, WriteOptions};
+
+/// Characters of diff a result carries in all (text and structured alike);
+/// the rest is counted, not shown.
+const DIFF_BUDGET: usize = 12_000;
+
+/// Link edits and link lists a result shows before it counts the rest.
+pub const LISTED: usize = 50;
+
+/// The options every write takes.
+pub fn options(expected_sha256: Option<String>, dry_run: Option<bool>) -> WriteOptions {
+    WriteOptions {
+        expected_sha256: expected_sha256
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty()),
+        dry_run: dry_run.unwrap_or(false),
+    }
+}
+
+/// Tells the full-text index and subscribers about a write's files.
+pub fn notify(state: &ToolState, changes: &[Change]) {
+    let mut paths: Vec<String> = Vec::new();
+    for c in changes {
+        paths.push(c.path.clone());
+        if let Some(new) = &c.new_path {
+            paths.push(new.clone());
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    state.notify_changed(paths);
+}
+
+/// An `ops` failure as a tool error; a write that stopped part way still
+/// tells the index about what it did.
+pub fn op_error(state: &ToolState, error: OpError) -> ToolError {
+    if let OpError::Partial { touched, .. } = &error {
+        state.notify_changed(touched.clone());
+    }
+    let mut out = ToolError::new(error.to_string());
+    match &error {
+        OpError::Edit {
+            error: EditError::Section(_),
+            ..
+        } => {
+            out = out.hint(
+                "read_note with view: outline lists the note's sections as `A::B` paths; a missing section is never created silently.",
+            );
+        }
+        OpError::NotFound { suggestions, .. } if suggestions.is_empty() => {
+            out = out.hint("resolve_note finds notes by partial name.");
+        }
+        _ => {}
+    }
+    out
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Created,
+    Modified,
+    Moved,
+    Deleted,
+}
+
+/// One file's change (in a dry run: what would change).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ChangeOut {
+    pub kind: Kind,
+    /// Vault path before (notes without `.md`).
+    pub path: String,
+    /// Moved: the new path; deleted: where it is in the trash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_before: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_after: Option<u64>,
+    /// sha256 of the new content: pass it as `expected_sha256` next time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// Dry runs: the unified diff (left out past the size budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+}
+
+/// Converts changes, spending the diff budget in order.
+pub struct Changes {
+    left: usize,
+    /// Diffs left out for the budget.
+    pub omitted: usize,
+}
+
+impl Default for Changes {
+    fn default() -> Changes {
+        Changes {
+            left: DIFF_BUDGET,
+            omitted: 0,
+        }
+    }
+}
+
+impl Changes {
+    pub fn new() -> Changes {
+        Changes::default()
+    }
+
+    pub fn out(&mut self, c: &Change) -> ChangeOut {
+        let diff = match &c.diff {
+            Some(d) if d.is_empty() => None,
+            Some(d) if d.len() <= self.left => {
+                self.left -= d.len();
+                Some(d.clone())
+            }
+            Some(_) => {
+                self.omitted += 1;
+                self.left = 0;
+                None
+            }
+            None => None,
+        };
+        ChangeOut {
+            kind: match c.kind {
+                ChangeKind::Created => Kind::Created,
+                ChangeKind::Modified => Kind::Modified,
+                ChangeKind::Moved => Kind::Moved,
+                ChangeKind::Deleted => Kind::Deleted,
+            },
+            path: shown(&c.path),
+            new_path: c.new_path.as_deref().map(|p| {
+                if c.kind == ChangeKind::Deleted {
+                    p.to_string()
+                } else {
+                    shown(p)
+                }
+            }),
+            bytes_before: c.bytes_before,
+            bytes_after: c.bytes_after,
+            sha256: c.sha256.clone(),
+            diff,
+        }
+    }
+}
+
+/// One line saying what happened to a file (or would, in a dry run).
+pub fn change_line(c: &ChangeOut, dry_run: bool) -> String {
+    let verb = |done: &str, would: &str| {
+        if dry_run {
+            format!("Would {would}")
+        } else {
+            done.to_string()
+        }
+    };
+    let sizes = match (c.bytes_before, c.bytes_after) {
+        (Some(a), Some(b)) => format!("{a} → {b} bytes"),
+        (None, Some(b)) => format!("{b} bytes"),
+        _ => String::new(),
+    };
+    let sha = c
+        .sha256
+        .as_deref()
+        .map(|h| format!(", sha256 `{h}`"))
+        .unwrap_or_default();
+    let new = c.new_path.as_deref().unwrap_or_default();
+    match c.kind {
+        Kind::Created => format!("{} `{}` ({sizes}{sha})", verb("Created", "create"), c.path),
+        Kind::Modified => format!("{} `{}`: {sizes}{sha}", verb("Changed", "change"), c.path),
+        Kind::Moved if c.bytes_before == c.bytes_after && c.diff.is_none() => {
+            format!("{} `{}` → `{new}`", verb("Moved", "move"), c.path)
+        }
+        Kind::Moved => format!(
+            "{} `{}` → `{new}` (links inside rewritten: {sizes}{sha})",
+            verb("Moved", "move"),
+            c.path
+        ),
+        Kind::Deleted => format!(
+            "{} `{}` to the trash: `{new}`",
+            verb("Moved", "move"),
+            c.path
+        ),
+    }
+}
+
+/// The changes as lines, then their diffs in fenced blocks (dry runs).
+pub fn changes_text(changes: &[ChangeOut], omitted: usize, dry_run: bool) -> String {
+    let mut out = String::new();
+    if dry_run {
+        out.push_str("**Dry run: nothing was written.**\n");
+    }
+    for c in changes {
+        out.push_str(&change_line(c, dry_run));
+        out.push('\n');
+    }
+    for c in changes {
+        if let Some(diff) = &c.diff {
+            out.push('\n');
+            out.push_str(&fenced(diff, "diff"));
+        }
+    }
+    if omitted > 0 {
+        out.push_str(&format!(
+            "\n({omitted} more diffs left out for size; dry-run a narrower change to see them.)\n"
+        ));
+    }
+    out
+}
+
+/// `text` in a code fence longer than any backtick run inside it.
+pub fn fenced(text: &str, lang: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    let body = text.trim_end_matches(['\n', '\r']);
+    format!("{fence}{lang}\n{body}\n{fence}\n")
+}
+
+/// A rewritten (or to be rewritten) link.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LinkEditOut {
+    /// The note holding the link (path before the move).
+    pub path: String,
+    /// 1-based.
+    pub line: usize,
+    pub old: String,
+    pub new: String,
+}
+
+impl LinkEditOut {
+    pub fn of(e: &LinkEdit) -> LinkEditOut {
+        LinkEditOut {
+            path: shown(&e.path),
+            line: e.line,
+            old: e.old.clone(),
+            new: e.new.clone(),
+        }
+    }
+}
+
+/// Links in one note to a moved or deleted note.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LinksInOut {
+    pub path: String,
+    pub count: usize,
+    /// 1-based.
+    pub lines: Vec<usize>,
+}
+
+impl LinksInOut {
+    pub fn of(l: &LinksIn) -> LinksInOut {
+        LinksInOut {
+            path: shown(&l.path),
+            count: l.count,
+            lines: l.lines.clone(),
+        }
+    }
+}
+
+/// Notes with links as answers list them: notes the agent may not see
+/// are left out, and counted in a warning.
+pub fn visible_links(
+    state: &ToolState,
+    links: &[LinksIn],
+    warnings: &mut Vec<String>,
+) -> Vec<LinksInOut> {
+    let policy = state.policy();
+    let (shown_links, hidden): (Vec<&LinksIn>, Vec<&LinksIn>) =
+        links.iter().partition(|l| policy.visible(&l.path));
+    if !hidden.is_empty() {
+        let count: usize = hidden.iter().map(|l| l.count).sum();
+        warnings.push(format!(
+            "{} in {} outside what this agent may access (`[agent]` allow/deny) are not listed",
+            super::format::plural(count, "link"),
+            super::format::plural(hidden.len(), "note")
+        ));
+    }
+    shown_links.into_iter().map(LinksInOut::of).collect()
+}
+
+/// Lines listing link edits, at most [`LISTED`].
+pub fn link_edits_text(edits: &[LinkEditOut], total: usize) -> String {
+    let mut out = String::new();
+    for e in edits.iter().take(LISTED) {
+        out.push_str(&format!(
+            "- `{}` line {}: `{}` → `{}`\n",
+            e.path, e.line, e.old, e.new
+        ));
+    }
+    if total > edits.len().min(LISTED) {
+        out.push_str(&format!(
+            "- … and {} more\n",
+            total - edits.len().min(LISTED)
+        ));
+    }
+    out
+}
+
+/// Lines listing notes with links, at most [`LISTED`].
+pub fn links_in_text(links: &[LinksInOut]) -> String {
+    let mut out = String::new();
+    for l in links.iter().take(LISTED) {
+        let lines: Vec<String> = l.lines.iter().map(|n| n.to_string()).collect();
+        out.push_str(&format!(
+            "- `{}`: {} (line{} {})\n",
+            l.path,
+            super::format::plural(l.count, "link"),
+            if l.lines.len() == 1 { "" } else { "s" },
+            lines.join(", ")
+        ));
+    }
+    if links.len() > LISTED {
+        out.push_str(&format!("- … and {} more notes\n", links.len() - LISTED));
+    }
+    out
+}
+
+/// Warnings as a list under a heading, or nothing.
+pub fn warnings_text(warnings: &[String]) -> String {
+    if warnings.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nWarnings:\n");
+    for w in warnings {
+        out.push_str(&format!("- {w}\n"));
+    }
+    out
+}
+
+/// A list of raw JSON values, from an array, one object, or a string
+/// holding either (agents send all three).
+pub fn lenient_values<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+    let value = Value::deserialize(d)?;
+    let value = match value {
+        Value::String(s) => serde_json::from_str(&s).map_err(|e| {
+            de::Error::custom(format!(
+                "expected a list of operation objects, found a string that is not JSON ({e})"
+            ))
+        })?,
+        other => other,
+    };
+    match value {
+        Value::Array(items) => Ok(items),
+        Value::Object(_) => Ok(vec![value]),
+        other => Err(de::Error::custom(format!(
+            "expected a list of operation objects, found {other}"
+        ))),
+    }
+}
+
+/// An object of properties, also when sent as a JSON string.
+pub fn lenient_object<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Map<String, Value>>, D::Error> {
+    let value = Option::<Value>::deserialize(d)?;
+    let value = match value {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(s)) if s.trim().is_empty() => return Ok(None),
+        Some(Value::String(s)) => serde_json::from_str(&s).map_err(|e| {
+            de::Error::custom(format!(
+                "expected an object of properties such as {{\"status\": \"draft\"}}, found a string that is not JSON ({e})"
+            ))
+        })?,
+        Some(other) => other,
+    };
+    match value {
+        Value::Object(map) => Ok(Some(map)),
+        other => Err(de::Error::custom(format!(
+            "expected an object of properties such as {{\"status\": \"draft\"}}, found {other}"
+        ))),
+    }
+}

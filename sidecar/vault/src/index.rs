@@ -1,0 +1,383 @@
+//! The vault index: every note's parse, name tables for the resolver, and an
+//! inverse index of links by lookup key, from which backlinks are derived.
+//!
+//! Invariant: the index is a pure function of the set of (path, note) pairs
+//! and attachment paths it holds. Inserting or removing one note touches only
+//! that note's own entries (names, link keys, tags), never other notes, so
+//! incremental updates equal a full rebuild by construction. Link resolution
+//! is not cached: it is a few hash lookups, done when asked.
+
+use std::collections::HashMap;
+
+use super::key::{join_relative, path_key};
+use super::note::{Link, LinkKind, Note, folder_of, strip_md};
+
+/// A note's slot in the index; stable while the note stays at its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NoteId(pub(crate) u32);
+
+impl NoteId {
+    /// A dense number for tables kept beside the index (one slot per note
+    /// id, ids reused after removals).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One link: the note it stands in and its index in that note's `links`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LinkRef {
+    pub source: NoteId,
+    pub link: u32,
+}
+
+/// Per tag (by key): how it is spelled, used and spread.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TagStat {
+    /// Spellings with their use counts; the most used one is displayed.
+    pub spellings: Vec<(Box<str>, u32)>,
+    pub uses: u32,
+    pub notes: u32,
+}
+
+/// Adds a note's tags to tag counts keyed as [`VaultIndex::tags`] keys them.
+pub fn count_tags(tags: &mut HashMap<Box<str>, TagStat>, note: &Note) {
+    let mut seen: Vec<String> = Vec::new();
+    for tag in &note.tags {
+        let key = super::tags::key(&tag.name);
+        let stat = tags.entry(key.as_str().into()).or_default();
+        stat.uses += 1;
+        match stat.spellings.iter_mut().find(|s| s.0 == tag.name) {
+            Some(s) => s.1 += 1,
+            None => stat.spellings.push((tag.name.clone(), 1)),
+        }
+        if !seen.contains(&key) {
+            stat.notes += 1;
+            seen.push(key);
+        }
+    }
+}
+
+impl TagStat {
+    pub fn display(&self) -> &str {
+        self.spellings
+            .iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+            .map_or("", |s| &s.0)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct VaultIndex {
+    notes: Vec<Option<Note>>,
+    free: Vec<u32>,
+    /// Exact vault path (with `.md`) → note: a note's identity.
+    by_exact: HashMap<Box<str>, NoteId>,
+    /// Path key (no `.md`, case-folded) → notes, sorted by path. Two notes
+    /// may share a key (`A.md` and `a.md` on a case-sensitive disk).
+    pub(super) by_path: HashMap<Box<str>, Vec<NoteId>>,
+    /// File stem key → notes, sorted by path.
+    pub(super) by_stem: HashMap<Box<str>, Vec<NoteId>>,
+    /// Alias and title keys → notes, sorted by path.
+    pub(super) by_name: HashMap<Box<str>, Vec<NoteId>>,
+    /// Attachment path key (with extension) → path as on disk.
+    pub(super) attachments: HashMap<Box<str>, Box<str>>,
+    /// Attachment file name key → path keys.
+    pub(super) attachments_by_name: HashMap<Box<str>, Vec<Box<str>>>,
+    /// Lookup key of a link target → the links with that key.
+    pub(super) links_by_key: HashMap<Box<str>, Vec<LinkRef>>,
+    tags: HashMap<Box<str>, TagStat>,
+    generation: u64,
+}
+
+impl VaultIndex {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bumped on every change; caches built on the index compare it.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_exact.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_exact.is_empty()
+    }
+
+    pub fn note(&self, id: NoteId) -> &Note {
+        self.notes[id.0 as usize].as_ref().expect("a live NoteId")
+    }
+
+    /// Every note, in no particular order.
+    pub fn notes(&self) -> impl Iterator<Item = (NoteId, &Note)> {
+        self.notes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.as_ref().map(|n| (NoteId(i as u32), n)))
+    }
+
+    /// The note at a vault path, with or without `.md`: the exact path
+    /// first, else the one note whose path matches ignoring case and
+    /// Unicode normal form.
+    pub fn id_of(&self, path: &str) -> Option<NoteId> {
+        if let Some(&id) = self.by_exact.get(path) {
+            return Some(id);
+        }
+        if let Some(&id) = self.by_exact.get(format!("{path}.md").as_str()) {
+            return Some(id);
+        }
+        match self.by_path.get(path_key(path).as_str()).map(Vec::as_slice) {
+            Some([id]) => Some(*id),
+            _ => None,
+        }
+    }
+
+    pub fn link(&self, r: LinkRef) -> &Link {
+        &self.note(r.source).links[r.link as usize]
+    }
+
+    pub fn attachments(&self) -> impl Iterator<Item = &str> {
+        self.attachments.values().map(|p| &**p)
+    }
+
+    pub fn tags(&self) -> &HashMap<Box<str>, TagStat> {
+        &self.tags
+    }
+
+    /// [`VaultIndex::tags`] counted over the notes `keep` keeps (what an
+    /// agent may see).
+    pub fn tags_of(&self, keep: &dyn Fn(&Note) -> bool) -> HashMap<Box<str>, TagStat> {
+        let mut tags = HashMap::new();
+        for (_, note) in self.notes().filter(|(_, n)| keep(n)) {
+            count_tags(&mut tags, note);
+        }
+        tags
+    }
+
+    /// Adds or replaces the note at `note.path` (exact); returns its id.
+    pub fn upsert(&mut self, note: Note) -> NoteId {
+        self.generation += 1;
+        if let Some(&id) = self.by_exact.get(&note.path) {
+            let old = self.notes[id.0 as usize].take().expect("a live NoteId");
+            self.unlink_entries(id, &old);
+            self.link_entries(id, &note);
+            self.notes[id.0 as usize] = Some(note);
+            return id;
+        }
+        let id = match self.free.pop() {
+            Some(slot) => NoteId(slot),
+            None => {
+                self.notes.push(None);
+                NoteId(self.notes.len() as u32 - 1)
+            }
+        };
+        self.by_exact.insert(note.path.clone(), id);
+        self.link_entries(id, &note);
+        self.notes[id.0 as usize] = Some(note);
+        id
+    }
+
+    /// Removes the note at exactly `path`; returns it if there was one.
+    pub fn remove(&mut self, path: &str) -> Option<Note> {
+        let id = self.by_exact.remove(path)?;
+        self.generation += 1;
+        let note = self.notes[id.0 as usize].take().expect("a live NoteId");
+        self.unlink_entries(id, &note);
+        self.free.push(id.0);
+        Some(note)
+    }
+
+    pub fn add_attachment(&mut self, path: &str) {
+        let key: Box<str> = path_key(path).into();
+        if self.attachments.insert(key.clone(), path.into()).is_none() {
+            self.generation += 1;
+            let name = key.rsplit('/').next().unwrap_or(&key).into();
+            let list = self.attachments_by_name.entry(name).or_default();
+            let at = list.partition_point(|k| *k < key);
+            list.insert(at, key);
+        }
+    }
+
+    pub fn add_attachments(&mut self, paths: &[String]) {
+        for path in paths {
+            self.add_attachment(path);
+        }
+    }
+
+    pub fn remove_attachment(&mut self, path: &str) -> bool {
+        let key = path_key(path);
+        if self.attachments.remove(key.as_str()).is_none() {
+            return false;
+        }
+        self.generation += 1;
+        let name = key.rsplit('/').next().unwrap_or(&key);
+        remove_from(&mut self.attachments_by_name, name, |k| **k == *key);
+        true
+    }
+
+    /// The keys a link is filed under in the inverse index: the keys of the
+    /// notes it could resolve to.
+    pub(super) fn link_keys(source_folder: &str, link: &Link) -> Vec<String> {
+        let target = link.target.trim();
+        if target.is_empty() {
+            return Vec::new();
+        }
+        if target.starts_with("./") || target.starts_with("../") {
+            return join_relative(source_folder, target)
+                .map(|p| path_key(&p))
+                .into_iter()
+                .collect();
+        }
+        let plain = path_key(target.trim_start_matches('/'));
+        if link.kind == LinkKind::Markdown
+            && !target.starts_with('/')
+            && let Some(joined) = join_relative(source_folder, target).map(|p| path_key(&p))
+            && joined != plain
+        {
+            return vec![joined, plain];
+        }
+        vec![plain]
+    }
+
+    /// The keys under which links to `note` are filed: every suffix of its
+    /// path, its aliases and its title.
+    pub(super) fn note_keys(note: &Note) -> Vec<String> {
+        let path = path_key(&note.path);
+        let mut keys = vec![path.clone()];
+        keys.extend(
+            path.match_indices('/')
+                .map(|(i, _)| path[i + 1..].to_string()),
+        );
+        keys.extend(note.aliases.iter().map(|a| path_key(a)));
+        keys.push(path_key(&note.title));
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    pub(super) fn sort_refs(&self, refs: &mut Vec<LinkRef>) {
+        refs.dedup();
+        refs.sort_unstable_by(|a, b| {
+            self.note(a.source)
+                .path
+                .cmp(&self.note(b.source).path)
+                .then(a.link.cmp(&b.link))
+        });
+        refs.dedup();
+    }
+
+    fn link_entries(&mut self, id: NoteId, note: &Note) {
+        let path = path_key(&note.path);
+        let stem = path.rsplit('/').next().unwrap_or(&path).to_string();
+        // Lists of ids stay sorted by path, so tie-breaks need no sorting.
+        let notes = &self.notes;
+        let path_of = |n: &NoteId| -> &str {
+            if *n == id {
+                &note.path
+            } else {
+                notes[n.0 as usize].as_ref().map_or("", |n| &n.path)
+            }
+        };
+        insert_sorted(
+            self.by_path.entry(path.as_str().into()).or_default(),
+            id,
+            path_of,
+        );
+        insert_sorted(self.by_stem.entry(stem.into()).or_default(), id, path_of);
+        for name in name_keys(note) {
+            insert_sorted(self.by_name.entry(name.into()).or_default(), id, path_of);
+        }
+        let folder = folder_of(&note.path);
+        for (i, link) in note.links.iter().enumerate() {
+            for key in Self::link_keys(folder, link) {
+                self.links_by_key
+                    .entry(key.into())
+                    .or_default()
+                    .push(LinkRef {
+                        source: id,
+                        link: i as u32,
+                    });
+            }
+        }
+        count_tags(&mut self.tags, note);
+    }
+
+    fn unlink_entries(&mut self, id: NoteId, note: &Note) {
+        let path = path_key(&note.path);
+        let stem = path.rsplit('/').next().unwrap_or(&path);
+        remove_from(&mut self.by_path, &path, |n| *n == id);
+        remove_from(&mut self.by_stem, stem, |n| *n == id);
+        for name in name_keys(note) {
+            remove_from(&mut self.by_name, &name, |n| *n == id);
+        }
+        // One pass per distinct key, however many links share it.
+        let folder = folder_of(&note.path);
+        let mut keys: Vec<String> = note
+            .links
+            .iter()
+            .flat_map(|l| Self::link_keys(folder, l))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        for key in keys {
+            remove_from(&mut self.links_by_key, &key, |r| r.source == id);
+        }
+        let mut seen: Vec<String> = Vec::new();
+        for tag in &note.tags {
+            let key = super::tags::key(&tag.name);
+            let Some(stat) = self.tags.get_mut(key.as_str()) else {
+                continue;
+            };
+            stat.uses -= 1;
+            if let Some(s) = stat.spellings.iter_mut().find(|s| s.0 == tag.name) {
+                s.1 -= 1;
+            }
+            stat.spellings.retain(|s| s.1 > 0);
+            if !seen.contains(&key) {
+                stat.notes -= 1;
+                seen.push(key.clone());
+            }
+            if stat.uses == 0 {
+                self.tags.remove(key.as_str());
+            }
+        }
+    }
+}
+
+/// Alias and title keys of a note (the title only when it is not the stem).
+fn name_keys(note: &Note) -> Vec<String> {
+    let mut keys: Vec<String> = note.aliases.iter().map(|a| path_key(a)).collect();
+    let stem = strip_md(&note.path).rsplit('/').next().unwrap_or_default();
+    if *note.title != *stem {
+        keys.push(path_key(&note.title));
+    }
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+fn insert_sorted<'a, T: PartialEq + Copy>(list: &mut Vec<T>, item: T, key: impl Fn(&T) -> &'a str) {
+    let k = key(&item);
+    let at = list.partition_point(|x| key(x) < k);
+    if list[at..]
+        .iter()
+        .take_while(|x| key(x) == k)
+        .any(|x| *x == item)
+    {
+        return;
+    }
+    list.insert(at, item);
+}
+
+fn remove_from<T>(map: &mut HashMap<Box<str>, Vec<T>>, key: &str, pred: impl Fn(&T) -> bool) {
+    if let Some(list) = map.get_mut(key) {
+        list.retain(|x| !pred(x));
+        if list.is_empty() {
+            map.remove(key);
+        }
+    }
+}

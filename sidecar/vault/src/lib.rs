@@ -1,0 +1,34 @@
+//! Weft's domain, the bottom crate: notes and their parse, names and keys,
+//! the one resolver, the index, queries (backlinks, graph, check, stats),
+//! text and frontmatter edits, completion, link rewriting and relatedness.
+//!
+//! Nothing here does IO or knows any protocol (LSP, MCP, JSON-RPC), async
+//! runtime or full-text engine; it imports no other Weft crate. Offsets are
+//! byte offsets into a note's text; lines are 0-based.
+
+pub mod complete;
+pub mod daily;
+pub mod edit;
+pub mod frontmatter;
+pub mod headings;
+pub mod index;
+pub mod key;
+pub mod matcher;
+pub mod note;
+pub mod parse;
+pub mod query;
+pub mod related;
+pub mod resolve;
+pub mod rewrite;
+pub mod symbols;
+pub mod tags;
+pub mod template;
+pub mod yaml;
+
+pub use index::{LinkRef, NoteId, VaultIndex};
+pub use note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, TagUse};
+pub use parse::parse_note;
+pub use resolve::{FragmentLookup, FragmentTarget, Resolution, lookup_fragment, resolve_fragment};
+
+#[cfg(test)]
+mod tests;

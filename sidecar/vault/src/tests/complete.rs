@@ -1,0 +1,275 @@
+//! Completion contexts, the fuzzy matcher, ranking and daily-note names.
+
+use expect_test::expect;
+
+use super::fixture;
+use crate::complete::{Context, NoSignals, Request, complete, context};
+use crate::daily::{Date, daily_note_path, format_date};
+use crate::matcher::Matcher;
+use crate::template::new_note_text;
+
+/// The context at the `$0` cursor of `text`.
+fn at(text: &str) -> Option<Context> {
+    let offset = text.find("$0").expect("cursor");
+    context(&text.replace("$0", ""), offset)
+}
+
+#[test]
+fn contexts_say_what_is_typed_and_what_the_edit_replaces() {
+    expect![[r#"
+        Some(
+            Note {
+                typed: "Hu",
+                link: LinkSlot {
+                    replace: 6..8,
+                    closed: false,
+                    has_tail: false,
+                    embed: false,
+                },
+            },
+        )
+    "#]]
+    .assert_debug_eq(&at("see [[Hu$0"));
+    // Closed: the rest of the target after the cursor is replaced too; a
+    // fragment or alias after it is kept.
+    let Some(Context::Note { link, .. }) = at("![[Hu$0b#x]] y") else {
+        panic!()
+    };
+    assert_eq!(
+        (link.replace, link.closed, link.has_tail, link.embed),
+        (3..6, true, true, true)
+    );
+    let Some(Context::Note { link, .. }) = at("[[Hu$0b]] [[c]]") else {
+        panic!()
+    };
+    assert_eq!(
+        (link.replace, link.closed, link.has_tail),
+        (2..5, true, false)
+    );
+    // `]]` of a later link does not close this one.
+    let Some(Context::Note { link, .. }) = at("[[Hu$0 and [[c]]") else {
+        panic!()
+    };
+    assert!(!link.closed);
+    expect![[r#"
+        Some(
+            Heading {
+                target: "Note",
+                scope: [
+                    "H1",
+                ],
+                typed: "su",
+                link: LinkSlot {
+                    replace: 10..12,
+                    closed: false,
+                    has_tail: false,
+                    embed: false,
+                },
+            },
+        )
+    "#]]
+    .assert_debug_eq(&at("[[Note#H1#su$0"));
+    assert!(
+        matches!(at("[[#^ab$0]]"), Some(Context::Block { target, typed, .. }) if target.is_empty() && typed == "ab")
+    );
+    assert!(
+        matches!(at("a #pro$0ject b"), Some(Context::Tag { typed, replace }) if typed == "pro" && replace == (3..10))
+    );
+    assert!(matches!(
+        at("[x](../a b$0"),
+        None | Some(Context::Tag { .. })
+    ));
+    assert!(matches!(
+        at("[x](<../a b$0>)"),
+        Some(Context::MarkdownPath { typed, angle: true, closed: true, .. }) if typed == "../a b"
+    ));
+    assert!(matches!(
+        at("[x](a%20b.md#He$0)"),
+        Some(Context::MarkdownPath { typed, fragment_of: Some(path), .. }) if typed == "He" && path == "a b.md"
+    ));
+    // Nothing: after an alias bar, in a code span, in prose, a heading mark.
+    assert_eq!(at("[[a|b$0"), None);
+    assert_eq!(at("`[[a$0`"), None);
+    assert_eq!(at("plain$0 text"), None);
+    assert_eq!(at("#$0"), None);
+    assert_eq!(at("## $0"), None);
+    assert_eq!(at("a#b$0"), None);
+}
+
+#[test]
+fn the_matcher_prefers_word_starts_runs_and_exact_names() {
+    let m = Matcher::new("wft");
+    assert!(m.score("weft").is_some());
+    assert!(m.score("twf").is_none());
+    let m = Matcher::new("plan");
+    let exact = m.score("Plan").unwrap();
+    let prefix = m.score("Planning").unwrap();
+    let inner = m.score("Explanation").unwrap();
+    let scattered = m.score("pale lantern").unwrap();
+    assert!(
+        exact > prefix && prefix > inner && inner > scattered,
+        "{exact} {prefix} {inner} {scattered}"
+    );
+    // Word starts beat the middle of words.
+    let m = Matcher::new("mh");
+    assert!(m.score("My Heading").unwrap() > m.score("smash").unwrap());
+    // Case and normal form do not matter; spaces in the query are ignored.
+    assert!(Matcher::new("CAFE\u{301}").score("café").is_some());
+    assert!(Matcher::new("my note").score("my-note").is_some());
+    assert!(Matcher::new("").score("anything").is_some());
+}
+
+#[test]
+fn note_candidates_rank_names_and_insert_unambiguous_targets() {
+    let index = fixture(
+        "//- /a/Plan.md\n//- /b/Plan.md\n//- /Planning.md\n---\naliases: [Roadmap]\n---\n//- /zzz.md\n# Plan of record\n",
+    );
+    let request = Request {
+        path: "new.md",
+        note: None,
+        daily: None,
+        limit: 10,
+        names: None,
+    };
+    let show = |text: &str| -> Vec<String> {
+        let ctx = at(text).expect("a context");
+        complete(&index, &ctx, &request, &NoSignals, &|_: &str| None)
+            .items
+            .iter()
+            .map(|i| format!("{} => {}", i.label, i.insert))
+            .collect()
+    };
+    expect![[r#"
+        [
+            "Plan => a/Plan]]",
+            "Plan => b/Plan]]",
+            "Planning => Planning]]",
+            "Plan of record => zzz]]",
+        ]
+    "#]]
+    .assert_debug_eq(&show("[[plan$0"));
+    assert_eq!(show("[[road$0"), ["Roadmap => Planning|Roadmap]]"]);
+    assert_eq!(show("[[road$0]]"), ["Roadmap => Planning|Roadmap"]);
+    assert_eq!(show("[[road$0|x]]"), ["Roadmap => Planning"]);
+}
+
+#[test]
+fn dates_and_daily_note_names() {
+    let date = Date {
+        year: 2024,
+        month: 3,
+        day: 1,
+    };
+    assert_eq!(Date::from_days(date.days()), date);
+    assert_eq!(
+        date.add_days(-1),
+        Date {
+            year: 2024,
+            month: 2,
+            day: 29
+        }
+    );
+    assert_eq!(
+        Date::from_days(0),
+        Date {
+            year: 1970,
+            month: 1,
+            day: 1
+        }
+    );
+    assert_eq!(format_date(date, "YYYY-MM-DD"), "2024-03-01");
+    assert_eq!(
+        format_date(date, "dddd, MMMM Do YYYY [week] WW"),
+        "Friday, March 1st 2024 week 09"
+    );
+    assert_eq!(format_date(date, "ddd D MMM YY, DDDD"), "Fri 1 Mar 24, 061");
+    assert_eq!(
+        format_date(
+            Date {
+                year: 2021,
+                month: 1,
+                day: 3
+            },
+            "GGGG-[W]WW-E"
+        ),
+        "2020-W53-7"
+    );
+    assert_eq!(
+        daily_note_path("journal/", "YYYY/MM/YYYY-MM-DD", date),
+        "journal/2024/03/2024-03-01.md"
+    );
+    assert_eq!(daily_note_path("", "YYYY-MM-DD", date), "2024-03-01.md");
+    // The language server's "create note" fills templates as the agent's
+    // tools do (regression: `{{Title}}`, `{{ date }}` and `{{time:HH}}` were
+    // left as written).
+    let nine_thirty = chrono::NaiveTime::from_hms_opt(9, 30, 0).unwrap();
+    assert_eq!(
+        new_note_text(
+            Some("{{Title}} {{ date }} {{time:HH}}"),
+            "T",
+            date,
+            nine_thirty
+        ),
+        "T 2024-03-01 09"
+    );
+    assert_eq!(
+        new_note_text(
+            Some("# {{title}}\n{{date}} {{time}} {{date:dddd}} {{other}}\n"),
+            "T",
+            date,
+            nine_thirty
+        ),
+        "# T\n2024-03-01 09:30 Friday {{other}}\n"
+    );
+    assert_eq!(new_note_text(None, "T", date, nine_thirty), "# T\n");
+}
+
+#[test]
+fn large_vaults_are_scanned_in_parallel_with_the_same_results() {
+    // Past the parallel threshold: the best candidates are still found.
+    let mut index = crate::VaultIndex::new();
+    for i in 0..25_000 {
+        index.upsert(crate::parse::parse_text(
+            &format!("f{}/note {i}.md", i % 7),
+            "",
+        ));
+    }
+    let request = Request {
+        path: "new.md",
+        note: None,
+        daily: None,
+        limit: 5,
+        names: None,
+    };
+    let ctx = at("[[note 2499$0").unwrap();
+    let found = complete(&index, &ctx, &request, &NoSignals, &|_: &str| None);
+    // The exact name first; 10 more contain it (note 24990..24999).
+    assert_eq!(found.items[0].label, "note 2499");
+    assert_eq!(found.items.len(), 5);
+    assert!(found.incomplete);
+    // The same from a name table, and a stale table never offers a note
+    // that is gone.
+    let table = crate::symbols::NameTable::build(&index);
+    let from_table = |index: &crate::VaultIndex| {
+        let request = Request {
+            names: Some(&table),
+            ..request
+        };
+        complete(index, &ctx, &request, &NoSignals, &|_: &str| None)
+            .items
+            .into_iter()
+            .map(|i| i.label)
+            .collect::<Vec<_>>()
+    };
+    let labels: Vec<String> = found.items.iter().map(|i| i.label.clone()).collect();
+    assert_eq!(from_table(&index), labels);
+    assert!(
+        index
+            .remove(&format!("f{}/note 2499.md", 2499 % 7))
+            .is_some()
+    );
+    assert!(!from_table(&index).contains(&"note 2499".to_string()));
+    let (symbols, more) = crate::symbols::search(&index, "note 1234", 3);
+    assert_eq!(symbols[0].name, "note 1234");
+    assert!(more);
+}

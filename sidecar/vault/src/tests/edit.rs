@@ -1,0 +1,286 @@
+use expect_test::{Expect, expect};
+
+use crate::edit::{EditOp, apply_ops, find_section};
+
+const NOTE: &str = "---\ntitle: T\n---\n# Plan\n\nIntro.\n\n## Next\n\n- a\n- b\n\n## Later\n\nSomeday.\n\n### Detail\n\nFine print.\n\n# Notes\n\n## Next\n\nOther next.\n";
+
+fn check(text: &str, ops: Vec<EditOp>, expect: Expect) {
+    let shown = match apply_ops(text, &ops) {
+        Ok(outcome) => format!("counts {:?}\n{}", outcome.counts, outcome.text),
+        Err((i, e)) => format!("op {i} failed: {e}"),
+    };
+    expect.assert_eq(&shown);
+}
+
+fn s(v: &str) -> String {
+    v.to_string()
+}
+
+#[test]
+fn sections_by_path_append_prepend_replace_delete() {
+    check(
+        NOTE,
+        vec![
+            EditOp::AppendSection {
+                section: s("Plan::Next"),
+                content: s("- c"),
+            },
+            EditOp::PrependSection {
+                section: s("Later"),
+                content: s("First."),
+            },
+            EditOp::ReplaceSection {
+                section: s("Notes::Next"),
+                content: s("Replaced."),
+            },
+            EditOp::DeleteSection {
+                section: s("Detail"),
+            },
+        ],
+        expect![[r#"
+            counts [1, 1, 1, 1]
+            ---
+            title: T
+            ---
+            # Plan
+
+            Intro.
+
+            ## Next
+
+            - a
+            - b
+            - c
+
+            ## Later
+            First.
+
+            Someday.
+
+            # Notes
+
+            ## Next
+            Replaced.
+        "#]],
+    );
+}
+
+#[test]
+fn section_errors_list_headings_and_lines() {
+    check(
+        NOTE,
+        vec![EditOp::AppendSection {
+            section: s("Next"),
+            content: s("x"),
+        }],
+        expect![
+            "op 0 failed: section `Next` is ambiguous: `Plan::Next` (line 8), `Notes::Next` (line 23); name the full path"
+        ],
+    );
+    check(
+        NOTE,
+        vec![EditOp::DeleteSection {
+            section: s("Plan::Nope"),
+        }],
+        expect![
+            "op 0 failed: no section `Plan::Nope`; the note's sections are `Plan` (line 4), `Plan::Next` (line 8), `Plan::Later` (line 13), `Plan::Later::Detail` (line 17), `Notes` (line 21), `Notes::Next` (line 23). Name one by its heading or its full path `Parent::Child`"
+        ],
+    );
+    // Headings inside code blocks are not sections.
+    check(
+        "```\n# Fake\n```\n",
+        vec![EditOp::DeleteSection { section: s("Fake") }],
+        expect![
+            "op 0 failed: no section `Fake`: the note has no headings; use append or a line operation"
+        ],
+    );
+}
+
+#[test]
+fn replace_text_must_be_unique_unless_replace_all() {
+    let text = "one two\ntwo three\n";
+    check(
+        text,
+        vec![EditOp::ReplaceText {
+            find: s("two"),
+            replace: s("2"),
+            replace_all: false,
+        }],
+        expect![[
+            r#"op 0 failed: `find` "two" occurs 2 times (lines 1, 2); include more surrounding text so it occurs once, or set replace_all"#
+        ]],
+    );
+    check(
+        text,
+        vec![EditOp::ReplaceText {
+            find: s("two"),
+            replace: s("2"),
+            replace_all: true,
+        }],
+        expect![[r#"
+        counts [2]
+        one 2
+        2 three
+    "#]],
+    );
+    check(
+        text,
+        vec![EditOp::ReplaceText {
+            find: s("four"),
+            replace: s("4"),
+            replace_all: false,
+        }],
+        expect![[
+            r#"op 0 failed: `find` "four" does not occur in the note; read the note again and copy the text exactly (case, spaces and line breaks count)"#
+        ]],
+    );
+}
+
+#[test]
+fn all_or_nothing() {
+    let ops = vec![
+        EditOp::Append {
+            content: s("added"),
+        },
+        EditOp::ReplaceText {
+            find: s("missing"),
+            replace: s("x"),
+            replace_all: false,
+        },
+    ];
+    let (failed, _) = apply_ops("text\n", &ops).unwrap_err();
+    assert_eq!(failed, 1);
+}
+
+#[test]
+fn append_prepend_body_and_anchors() {
+    check(
+        "---\na: 1\n---\nbody\nmiddle line\nend",
+        vec![
+            EditOp::Prepend { content: s("top") },
+            EditOp::Append { content: s("tail") },
+            EditOp::InsertAfter {
+                anchor: s("middle"),
+                content: s("after middle"),
+            },
+            EditOp::InsertBefore {
+                anchor: s("middle"),
+                content: s("before middle"),
+            },
+        ],
+        expect![[
+            r#"op 3 failed: anchor "middle" occurs 2 times (lines 6, 7); include more surrounding text so it occurs once, or set replace_all"#
+        ]],
+    );
+    check(
+        "---\na: 1\n---\nold body\n",
+        vec![EditOp::ReplaceBody {
+            content: s("new body"),
+        }],
+        expect![[r#"
+        counts [1]
+        ---
+        a: 1
+        ---
+        new body
+    "#]],
+    );
+    check(
+        "no frontmatter\n",
+        vec![EditOp::Prepend {
+            content: s("first"),
+        }],
+        expect![[r#"
+        counts [1]
+        first
+        no frontmatter
+    "#]],
+    );
+}
+
+#[test]
+fn line_operations_are_one_based_and_inclusive() {
+    let text = "l1\nl2\nl3\nl4\n";
+    check(
+        text,
+        vec![EditOp::ReplaceLines {
+            from: 2,
+            to: 3,
+            content: s("new"),
+        }],
+        expect![[r#"
+        counts [1]
+        l1
+        new
+        l4
+    "#]],
+    );
+    check(
+        text,
+        vec![
+            EditOp::DeleteLines { from: 1, to: 1 },
+            EditOp::InsertLines {
+                at: 4,
+                content: s("end"),
+            },
+        ],
+        expect![[r#"
+        counts [1, 1]
+        l2
+        l3
+        l4
+        end
+    "#]],
+    );
+    check(
+        text,
+        vec![EditOp::DeleteLines { from: 3, to: 5 }],
+        expect![
+            "op 0 failed: lines 3..5 are outside the note, which has 4 lines (lines count from 1, `to` is inclusive)"
+        ],
+    );
+    check(
+        "a\nb",
+        vec![EditOp::ReplaceLines {
+            from: 2,
+            to: 2,
+            content: s("c"),
+        }],
+        expect![[r#"
+        counts [1]
+        a
+        c"#]],
+    );
+}
+
+#[test]
+fn crlf_notes_stay_crlf() {
+    let text = "# A\r\n\r\ntext\r\n\r\n# B\r\n";
+    let out = apply_ops(
+        text,
+        &[EditOp::AppendSection {
+            section: s("A"),
+            content: s("one\ntwo"),
+        }],
+    )
+    .unwrap();
+    assert_eq!(out.text, "# A\r\n\r\ntext\r\none\r\ntwo\r\n\r\n# B\r\n");
+}
+
+#[test]
+fn section_spans_for_setext_and_last_heading_without_newline() {
+    let text = "Title\n=====\nbody\n## End";
+    let s1 = find_section(text, "Title").unwrap();
+    assert_eq!(&text[s1.body.clone()], "body\n## End");
+    let s2 = find_section(text, "End").unwrap();
+    assert_eq!(s2.body, text.len()..text.len());
+    let out = apply_ops(
+        text,
+        &[EditOp::AppendSection {
+            section: s("End"),
+            content: s("x"),
+        }],
+    )
+    .unwrap();
+    assert_eq!(out.text, "Title\n=====\nbody\n## End\nx\n");
+}

@@ -1,0 +1,320 @@
+use expect_test::expect;
+
+use super::{files, fixture};
+use crate::parse::parse_text;
+use crate::query::{self, GraphNode, Lookup};
+use crate::{Resolution, VaultIndex};
+
+fn paths(index: &VaultIndex, refs: &[crate::LinkRef]) -> Vec<String> {
+    refs.iter()
+        .map(|r| format!("{}:{}", index.note(r.source).path, index.link(*r).line))
+        .collect()
+}
+
+#[test]
+fn backlinks_through_every_name() {
+    let index = fixture(
+        r#"
+//- /target/Hub.md
+---
+aliases: [Centre]
+---
+# The Hub
+//- /a.md
+[[Hub]] [[Centre|c]] [[The Hub]] [[target/Hub#x]]
+![[Hub]]
+//- /b/b.md
+[hub](../target/Hub.md) [[#self]]
+---
+x: "[[Hub]]"
+//- /c.md
+---
+up: "[[hub]]"
+---
+[[Other]]
+"#,
+    );
+    let hub = index.id_of("target/Hub.md").unwrap();
+    expect![[r#"
+        [
+            "a.md:0",
+            "a.md:0",
+            "a.md:0",
+            "a.md:0",
+            "a.md:1",
+            "b/b.md:0",
+            "b/b.md:2",
+            "c.md:1",
+        ]
+    "#]]
+    .assert_debug_eq(&paths(&index, &index.backlinks(hub)));
+    // The links to a note that does not exist yet.
+    assert_eq!(
+        paths(&index, &index.unresolved_links_to("other")),
+        ["c.md:3"]
+    );
+    assert_eq!(
+        query::lookup(&index, "Other"),
+        Lookup::Unresolved {
+            target: "Other".into(),
+            links: index.unresolved_links_to("Other")
+        }
+    );
+}
+
+#[test]
+fn creating_a_note_resolves_links_and_ambiguity_appears() {
+    let mut index = fixture("//- /a.md\n[[New]]\n//- /x/Dup.md\n");
+    let a = index.id_of("a").unwrap();
+    assert_eq!(
+        index.resolve_ref(crate::LinkRef { source: a, link: 0 }),
+        Resolution::Unresolved
+    );
+    let new = index.upsert(parse_text("folder/New.md", ""));
+    assert_eq!(index.backlinks(new).len(), 1);
+    assert!(index.unresolved().is_empty());
+    index.upsert(parse_text("other/New.md", ""));
+    assert!(matches!(
+        index.resolve_ref(crate::LinkRef { source: a, link: 0 }),
+        Resolution::Ambiguous { .. }
+    ));
+    index.remove("folder/New.md");
+    index.remove("other/New.md");
+    assert_eq!(index.unresolved().len(), 1);
+}
+
+#[test]
+fn lookup_suggests_close_names() {
+    let index = fixture("//- /Project Plan.md\n//- /Groceries.md\n//- /a/Dup.md\n//- /b/Dup.md\n");
+    let Lookup::NotFound { suggestions } = query::lookup(&index, "project plam") else {
+        panic!("expected NotFound")
+    };
+    assert_eq!(index.note(suggestions[0]).path.as_ref(), "Project Plan.md");
+    assert!(matches!(query::lookup(&index, "dup"), Lookup::Ambiguous(c) if c.len() == 2));
+    assert!(matches!(
+        query::lookup(&index, "[[Groceries|g]]"),
+        Lookup::Found(_)
+    ));
+    assert!(matches!(
+        query::lookup(&index, "groceries.md"),
+        Lookup::Found(_)
+    ));
+}
+
+#[test]
+fn graph_walks_both_ways_and_counts_edges() {
+    let index = fixture(
+        "//- /A.md\n[[B]] [[B]] [[Ghost]]\n//- /B.md\n[[C]]\n//- /C.md\n[[D]]\n//- /D.md\n//- /E.md\n[[A]]\n",
+    );
+    let start = GraphNode::Note(index.id_of("A").unwrap());
+    let render = |g: &query::Graph| {
+        let name = |n: &GraphNode| match n {
+            GraphNode::Note(id) => index.note(*id).id().to_string(),
+            GraphNode::Unresolved(k) => format!("?{k}"),
+        };
+        let nodes: Vec<String> = g
+            .nodes
+            .iter()
+            .map(|(n, d)| format!("{}@{d}", name(n)))
+            .collect();
+        let edges: Vec<String> = g
+            .edges
+            .iter()
+            .map(|(a, b, n)| format!("{}->{}x{n}", name(&g.nodes[*a].0), name(&g.nodes[*b].0)))
+            .collect();
+        format!("{nodes:?} {edges:?} truncated={}", g.truncated)
+    };
+    expect![[r#"["A@0", "B@1", "?ghost@1", "E@1", "C@2"] ["A->Bx2", "A->?ghostx1", "B->Cx1", "E->Ax1"] truncated=false"#]]
+        .assert_eq(&render(&query::graph(&index, start.clone(), 2, 100)));
+    expect![[r#"["A@0", "B@1", "?ghost@1"] ["A->Bx2", "A->?ghostx1"] truncated=true"#]]
+        .assert_eq(&render(&query::graph(&index, start, 2, 3)));
+}
+
+#[test]
+fn check_reports_every_problem_kind() {
+    let index = fixture(
+        r#"
+//- /S.md
+[[Missing]] [[Dup]] [[T#Nope]] [[T#^gone]] [[T#Yes]] ^id
+
+dup ^id
+//- /T.md
+# Yes
+//- /a/Dup.md
+//- /b/Dup.md
+"#,
+    );
+    let problems = query::check(&index, "");
+    let rendered: Vec<String> = problems
+        .iter()
+        .map(|p| {
+            format!(
+                "{}:{} {:?}",
+                index.note(p.note()).path,
+                p.line(&index),
+                std::mem::discriminant(p)
+            )
+        })
+        .collect();
+    assert_eq!(rendered.len(), 5, "{rendered:#?}");
+    let kinds: Vec<&str> = problems
+        .iter()
+        .map(|p| match p {
+            query::Problem::UnresolvedLink { .. } => "unresolved",
+            query::Problem::AmbiguousLink { .. } => "ambiguous",
+            query::Problem::BrokenFragment { .. } => "fragment",
+            query::Problem::AmbiguousFragment { .. } => "ambiguous fragment",
+            query::Problem::Parse { .. } => "parse",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["parse", "unresolved", "ambiguous", "fragment", "fragment"]
+    );
+    let stats = query::stats(&index);
+    assert_eq!(
+        (stats.notes, stats.links, stats.unresolved, stats.ambiguous),
+        (4, 5, 1, 1)
+    );
+}
+
+/// A canonical rendering of everything the index answers, to compare an
+/// incrementally updated index with one built from scratch.
+fn canonical(index: &VaultIndex) -> String {
+    let mut notes: Vec<_> = index.notes().collect();
+    notes.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+    let mut out = String::new();
+    for (id, note) in &notes {
+        out.push_str(&format!(
+            "{} title={} backlinks={:?}\n",
+            note.path,
+            note.title,
+            paths(index, &index.backlinks(*id))
+        ));
+        for o in query::outgoing(index, *id) {
+            let to = match &o.resolution {
+                Resolution::Note(t) => index.note(*t).path.to_string(),
+                Resolution::Ambiguous { chosen, candidates } => {
+                    format!("{}~{}", index.note(*chosen).path, candidates.len())
+                }
+                Resolution::Attachment(p) => p.to_string(),
+                Resolution::Unresolved => "?".into(),
+            };
+            out.push_str(&format!("  -> {to} {:?}\n", o.fragment));
+        }
+    }
+    for (key, refs) in index.unresolved() {
+        out.push_str(&format!("unresolved {key} {:?}\n", paths(index, &refs)));
+    }
+    let mut tags: Vec<_> = index
+        .tags()
+        .iter()
+        .map(|(k, s)| format!("{k}={}/{}/{}", s.display(), s.uses, s.notes))
+        .collect();
+    tags.sort();
+    out.push_str(&tags.join(" "));
+    out
+}
+
+/// Random edit sequences (create, rewrite, delete, rename) applied one note
+/// at a time leave the index equal to a fresh build of the final vault.
+#[test]
+fn incremental_updates_equal_a_rebuild() {
+    const NAMES: &[&str] = &[
+        "a", "b", "c", "d", "x/a", "x/b", "y/a", "y/z/c", "Café", "e",
+    ];
+    let mut rng = fastrand::Rng::with_seed(42);
+    for round in 0..40 {
+        let mut live = VaultIndex::new();
+        let mut disk: std::collections::BTreeMap<String, String> = Default::default();
+        for step in 0..60 {
+            let path = format!("{}.md", NAMES[rng.usize(..NAMES.len())]);
+            match rng.u8(..10) {
+                0..=5 => {
+                    let text = random_note(&mut rng, NAMES);
+                    live.upsert(parse_text(&path, &text));
+                    disk.insert(path, text);
+                }
+                6..=7 => {
+                    live.remove(&path);
+                    disk.remove(&path);
+                }
+                _ => {
+                    // Rename: remove one path, create another with its text.
+                    if let Some(text) = disk.remove(&path) {
+                        live.remove(&path);
+                        let to = format!("{}.md", NAMES[rng.usize(..NAMES.len())]);
+                        live.upsert(parse_text(&to, &text));
+                        disk.insert(to, text);
+                    }
+                }
+            }
+            let mut fresh = VaultIndex::new();
+            for (p, t) in &disk {
+                fresh.upsert(parse_text(p, t));
+            }
+            assert_eq!(
+                canonical(&live),
+                canonical(&fresh),
+                "round {round} step {step}"
+            );
+        }
+    }
+}
+
+fn random_note(rng: &mut fastrand::Rng, names: &[&str]) -> String {
+    let mut text = String::new();
+    if rng.bool() {
+        text.push_str(&format!(
+            "---\naliases: [{}]\ntags: [t{}]\n---\n",
+            names[rng.usize(..names.len())],
+            rng.u8(..3)
+        ));
+    }
+    for _ in 0..rng.usize(0..5) {
+        let target = names[rng.usize(..names.len())];
+        match rng.u8(..6) {
+            0 => text.push_str(&format!("# H{}\n", rng.u8(..3))),
+            1 => text.push_str(&format!("[[{target}#H{}]] ", rng.u8(..3))),
+            2 => text.push_str(&format!("[x](../{target}.md) ")),
+            3 => text.push_str(&format!("#tag{} ", rng.u8(..3))),
+            _ => text.push_str(&format!("[[{target}]] [[missing{}]]\n", rng.u8(..2))),
+        }
+    }
+    text
+}
+
+#[test]
+fn fixture_parser_reads_files() {
+    assert_eq!(files("//- /a.md\nx\n//- /b.png\n").len(), 2);
+}
+
+/// Regression: notes whose paths differ only in case are two notes on a
+/// case-sensitive disk; indexing one must not replace the other.
+#[test]
+fn paths_differing_in_case_are_distinct_notes() {
+    let mut index = fixture("//- /Plan.md\n# Upper\n//- /plan.md\n# Lower\n//- /S.md\n[[Plan]]\n");
+    assert_eq!(index.len(), 3);
+    assert_eq!(
+        index.note(index.id_of("Plan.md").unwrap()).title.as_ref(),
+        "Upper"
+    );
+    assert_eq!(
+        index.note(index.id_of("plan").unwrap()).title.as_ref(),
+        "Lower"
+    );
+    let s = index.id_of("S").unwrap();
+    assert!(matches!(
+        index.resolve_ref(crate::LinkRef { source: s, link: 0 }),
+        Resolution::Ambiguous { .. }
+    ));
+    index.remove("plan.md");
+    assert_eq!(
+        index.note(index.id_of("PLAN").unwrap()).title.as_ref(),
+        "Upper"
+    );
+    assert!(matches!(
+        index.resolve_ref(crate::LinkRef { source: s, link: 0 }),
+        Resolution::Note(_)
+    ));
+}

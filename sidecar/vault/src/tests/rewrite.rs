@@ -1,0 +1,267 @@
+//! Link rewriting for moves and renames: every link style is kept.
+
+use expect_test::{Expect, expect};
+
+use super::{files, fixture};
+use crate::VaultIndex;
+use crate::query::TextSource;
+use crate::rewrite::{
+    Plan, folder_moves, move_files, note_path_for, rename_block, rename_heading, rename_tag,
+};
+
+/// The fixture's texts, as a text source.
+fn texts(src: &str) -> impl Fn(&str) -> Option<String> + '_ {
+    move |path: &str| {
+        files(src)
+            .into_iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, t)| t)
+    }
+}
+
+/// Every edited note after the plan, then the moves.
+fn show(plan: &Plan) -> String {
+    let mut out = String::new();
+    for file in &plan.edits {
+        out.push_str(&format!("--- {}\n{}", file.path, file.apply()));
+    }
+    for (old, new) in &plan.moves {
+        out.push_str(&format!("move {old} -> {new}\n"));
+    }
+    out
+}
+
+fn check(src: &str, plan: impl FnOnce(&VaultIndex, &dyn TextSource) -> Plan, expect: Expect) {
+    let index = fixture(src);
+    let source = texts(src);
+    expect.assert_eq(&show(&plan(&index, &source)));
+}
+
+const VAULT: &str = r#"
+//- /projects/Plan.md
+# Plan
+## Goals
+Text ^key
+
+[sibling](Notes.md) [[./Notes]] [[Notes]]
+//- /projects/Notes.md
+//- /Index.md
+[[Plan]] [[plan|the plan]] ![[Plan#Goals]] [[Plan.md]] [[projects/Plan]] [[/projects/Plan#^key]]
+[md](projects/Plan.md#goals) [angle](<projects/Plan.md>) [[Roadmap]]
+---
+up: "[[Plan]]"
+//- /other/Plan Old.md
+[[../projects/Plan]]
+"#;
+
+#[test]
+fn moving_a_note_keeps_every_link_style() {
+    check(
+        VAULT,
+        |index, texts| {
+            move_files(
+                index,
+                &[("projects/Plan.md".into(), "archive/Big Plan.md".into())],
+                texts,
+            )
+            .unwrap()
+        },
+        expect![[r#"
+            --- Index.md
+            [[Big Plan]] [[Big Plan|the plan]] ![[Big Plan#Goals]] [[Big Plan.md]] [[archive/Big Plan]] [[/archive/Big Plan#^key]]
+            [md](archive/Big%20Plan.md#goals) [angle](<archive/Big Plan.md>) [[Roadmap]]
+            ---
+            up: "[[Big Plan]]"
+            --- other/Plan Old.md
+            [[../archive/Big Plan]]
+            --- projects/Plan.md
+            # Plan
+            ## Goals
+            Text ^key
+
+            [sibling](../projects/Notes.md) [[../projects/Notes]] [[Notes]]
+            move projects/Plan.md -> archive/Big Plan.md
+        "#]],
+    );
+}
+
+#[test]
+fn a_stem_taken_elsewhere_is_written_as_a_path_and_folders_move_whole() {
+    check(
+        "//- /a/X.md\n//- /b/Y.md\n//- /c.md\n[[X]] [[Y]] [y](b/Y.md)\n",
+        |index, texts| move_files(index, &[("a/X.md".into(), "a/Y.md".into())], texts).unwrap(),
+        expect![[r#"
+            --- c.md
+            [[a/Y]] [[Y]] [y](b/Y.md)
+            move a/X.md -> a/Y.md
+        "#]],
+    );
+    check(
+        "//- /f/A.md\n[[B]] [b](B.md) [[f/B]]\n//- /f/B.md\n//- /f/img.png\n//- /c.md\n[[f/A]] ![[f/img.png]] [a](f/A.md)\n",
+        |index, texts| {
+            let moves = folder_moves(index, "f", "g/h");
+            move_files(index, &moves, texts).unwrap()
+        },
+        expect![[r#"
+            --- c.md
+            [[g/h/A]] ![[g/h/img.png]] [a](g/h/A.md)
+            --- f/A.md
+            [[B]] [b](B.md) [[g/h/B]]
+            move f/A.md -> g/h/A.md
+            move f/B.md -> g/h/B.md
+            move f/img.png -> g/h/img.png
+        "#]],
+    );
+}
+
+#[test]
+fn bad_moves_are_refused() {
+    let index = fixture("//- /a.md\n//- /b.md\n");
+    let none = |_: &str| None;
+    let error = move_files(&index, &[("a.md".into(), "b.md".into())], &none).unwrap_err();
+    assert!(error.0.contains("already exists at `b.md`"), "{error}");
+    assert!(
+        note_path_for("", "x|y")
+            .unwrap_err()
+            .0
+            .contains("cannot contain `|`")
+    );
+    assert!(note_path_for("", "../up").is_err());
+    assert_eq!(note_path_for("f", "New.md").unwrap(), "f/New.md");
+    assert_eq!(note_path_for("f", "g/New").unwrap(), "g/New.md");
+}
+
+#[test]
+fn renaming_headings_blocks_and_tags() {
+    let src = "//- /n.md\n# Top\n## Old Name\n### Child\nPara ^b1\n\n[[#Old Name]] [[#old-name]]\n//- /m.md\n---\ntags: [t, other]\n---\n[[n#Top#Old Name#Child]] [[n#Old Name|x]] [l](n.md#old-name) [[n#^b1]] #t/sub #T #tx\n";
+    check(
+        src,
+        |index, texts| {
+            rename_heading(index, index.id_of("n").unwrap(), 1, "New Name", texts).unwrap()
+        },
+        expect![[r#"
+            --- m.md
+            ---
+            tags: [t, other]
+            ---
+            [[n#Top#New Name#Child]] [[n#New Name|x]] [l](n.md#new-name) [[n#^b1]] #t/sub #T #tx
+            --- n.md
+            # Top
+            ## New Name
+            ### Child
+            Para ^b1
+
+            [[#New Name]] [[#new-name]]
+        "#]],
+    );
+    check(
+        src,
+        |index, texts| rename_block(index, index.id_of("n").unwrap(), 0, "b2", texts).unwrap(),
+        expect![[r#"
+            --- m.md
+            ---
+            tags: [t, other]
+            ---
+            [[n#Top#Old Name#Child]] [[n#Old Name|x]] [l](n.md#old-name) [[n#^b2]] #t/sub #T #tx
+            --- n.md
+            # Top
+            ## Old Name
+            ### Child
+            Para ^b2
+
+            [[#Old Name]] [[#old-name]]
+        "#]],
+    );
+    check(
+        src,
+        |index, texts| rename_tag(index, "t", "topic", texts).unwrap(),
+        expect![[r#"
+            --- m.md
+            ---
+            tags: [topic, other]
+            ---
+            [[n#Top#Old Name#Child]] [[n#Old Name|x]] [l](n.md#old-name) [[n#^b1]] #topic/sub #topic #tx
+        "#]],
+    );
+    let index = fixture(src);
+    let none = |_: &str| None;
+    assert!(rename_block(&index, index.id_of("n").unwrap(), 0, "bad id", &none).is_err());
+    assert!(rename_tag(&index, "t", "12", &none).is_err());
+    assert!(rename_heading(&index, index.id_of("n").unwrap(), 1, "a#b", &none).is_err());
+}
+
+/// Regression (issue 15): renames found the heading a fragment part names
+/// by walking "first match inside the section", so renaming `### C` in
+/// `# A / ## B / ### C / ## C` rewrote `[[n#A#C]]`, which names the `## C`.
+/// Renames now ask the resolver every link uses.
+#[test]
+fn renaming_a_heading_rewrites_only_the_fragments_that_lead_through_it() {
+    let src = "//- /n.md\n# A\n## B\n### C\n## C\n//- /m.md\n[[n#A#C]] [[n#A#B#C]] [[n#B#C]] [[n#C]] [[n#a#c|x]]\n";
+    check(
+        src,
+        |index, texts| rename_heading(index, index.id_of("n").unwrap(), 2, "Deep", texts).unwrap(),
+        expect![[r#"
+            --- m.md
+            [[n#A#C]] [[n#A#B#Deep]] [[n#B#Deep]] [[n#Deep]] [[n#a#c|x]]
+            --- n.md
+            # A
+            ## B
+            ### Deep
+            ## C
+        "#]],
+    );
+    check(
+        src,
+        |index, texts| rename_heading(index, index.id_of("n").unwrap(), 3, "Near", texts).unwrap(),
+        expect![[r#"
+            --- m.md
+            [[n#A#Near]] [[n#A#B#C]] [[n#B#C]] [[n#C]] [[n#a#Near|x]]
+            --- n.md
+            # A
+            ## B
+            ### C
+            ## Near
+        "#]],
+    );
+    check(
+        src,
+        |index, texts| rename_heading(index, index.id_of("n").unwrap(), 0, "Top", texts).unwrap(),
+        expect![[r#"
+            --- m.md
+            [[n#Top#C]] [[n#Top#B#C]] [[n#B#C]] [[n#C]] [[n#Top#c|x]]
+            --- n.md
+            # Top
+            ## B
+            ### C
+            ## C
+        "#]],
+    );
+}
+
+/// Regression: the parser places a frontmatter tag `t` inside the key
+/// `tags:` itself; a rename once wrote `topicags:`. Frontmatter tags are
+/// now found as whole tokens of the value, in every YAML form.
+#[test]
+fn frontmatter_tags_are_renamed_as_whole_tokens_not_inside_the_key() {
+    check(
+        "//- /a.md\n---\ntag: t\n---\n//- /b.md\n---\ntags:\n  - t/x\n  - \"#t\"\n  - tt\n---\n//- /c.md\n---\ntags: t, other\n---\n",
+        |index, texts| rename_tag(index, "t", "topic", texts).unwrap(),
+        expect![[r##"
+            --- a.md
+            ---
+            tag: topic
+            ---
+            --- b.md
+            ---
+            tags:
+              - topic/x
+              - "#topic"
+              - tt
+            ---
+            --- c.md
+            ---
+            tags: topic, other
+            ---
+        "##]],
+    );
+}

@@ -1,0 +1,339 @@
+//! Renders query answers as compact Markdown or JSON. Line numbers shown to
+//! people are 1-based.
+
+use std::fmt::Write;
+
+use serde_json::{Value, json};
+
+use crate::args::Format;
+use weft_vault::headings::heading_path;
+use weft_vault::query::{Lookup, Problem, Stats, TextSource};
+use weft_vault::{LinkRef, NoteId, Resolution, VaultIndex};
+
+pub struct Out<'a> {
+    pub index: &'a VaultIndex,
+    pub texts: &'a dyn TextSource,
+    pub format: Format,
+}
+
+impl Out<'_> {
+    fn name(&self, id: NoteId) -> String {
+        let note = self.index.note(id);
+        format!("**{}** (`{}`)", note.title, note.path)
+    }
+
+    fn note_json(&self, id: NoteId) -> Value {
+        let note = self.index.note(id);
+        json!({ "path": note.path, "title": note.title })
+    }
+
+    fn emit(&self, text: String, value: Value) -> String {
+        match self.format {
+            Format::Text => text,
+            Format::Json => serde_json::to_string_pretty(&value).unwrap_or_default() + "\n",
+        }
+    }
+
+    /// The link's source text, `[[Target|alias]]`, read from the note.
+    fn link_text(&self, r: LinkRef) -> String {
+        let note = self.index.note(r.source);
+        let link = self.index.link(r);
+        self.texts
+            .text(&note.path)
+            .and_then(|t| {
+                t.get(link.span.start as usize..link.span.end as usize)
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| format!("[[{}]]", link.target))
+    }
+
+    fn describe(&self, r: &Resolution) -> (String, &'static str, Value) {
+        match r {
+            Resolution::Note(t) => (self.name(*t), "resolved", self.note_json(*t)),
+            Resolution::Ambiguous { chosen, candidates } => (
+                format!(
+                    "{} — ambiguous: {}",
+                    self.name(*chosen),
+                    candidates
+                        .iter()
+                        .map(|c| format!("`{}`", self.index.note(*c).path))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "ambiguous",
+                json!({ "chosen": self.note_json(*chosen),
+                        "candidates": candidates.iter().map(|c| self.note_json(*c)).collect::<Vec<_>>() }),
+            ),
+            Resolution::Attachment(p) => (
+                format!("attachment `{p}`"),
+                "attachment",
+                json!({ "path": p }),
+            ),
+            Resolution::Unresolved => (
+                "unresolved (no such note)".into(),
+                "unresolved",
+                Value::Null,
+            ),
+        }
+    }
+
+    pub fn resolve(&self, input: &str, found: Lookup) -> String {
+        let (text, value) = match &found {
+            Lookup::Found(id) => (
+                format!("“{input}” → {}\n", self.name(*id)),
+                json!({ "status": "resolved", "note": self.note_json(*id) }),
+            ),
+            Lookup::Ambiguous(candidates) => {
+                let resolution = self.index.resolve("", input, weft_vault::LinkKind::Wiki);
+                let (shown, _, value) = self.describe(&resolution);
+                let _ = candidates;
+                (
+                    format!("“{input}” → {shown}\nWrite more of the path to choose one.\n"),
+                    json!({ "status": "ambiguous", "resolution": value }),
+                )
+            }
+            Lookup::Unresolved { target, links } => (
+                format!(
+                    "“{target}” is not a note yet; {} links point to it.\n",
+                    links.len()
+                ),
+                json!({ "status": "unresolved", "target": target, "links": links.len() }),
+            ),
+            Lookup::NotFound { suggestions } => (
+                format!(
+                    "“{input}” matches no note.{}\n",
+                    did_you_mean(self.index, suggestions)
+                ),
+                json!({ "status": "not_found",
+                        "suggestions": suggestions.iter().map(|s| self.note_json(*s)).collect::<Vec<_>>() }),
+            ),
+        };
+        self.emit(text, value)
+    }
+
+    pub fn notes(&self, ids: &[NoteId]) -> String {
+        let mut text = String::new();
+        for id in ids {
+            let note = self.index.note(*id);
+            let _ = writeln!(text, "- {} (`{}`)", note.title, note.path);
+        }
+        if ids.is_empty() {
+            text.push_str("No matching notes.\n");
+        }
+        let items: Vec<Value> = ids.iter().map(|id| self.note_json(*id)).collect();
+        self.emit(text, Value::Array(items))
+    }
+
+    pub fn stats(&self, s: &Stats) -> String {
+        let text = format!(
+            "# Vault stats\n\n\
+             - Notes: {} ({} bytes), attachments: {}\n\
+             - Links: {} — resolved {}, ambiguous {}, unresolved {} (to {} missing notes)\n\
+             - Headings: {}, block ids: {}, tags: {}\n\
+             - Orphans (no links in or out): {}\n",
+            s.notes,
+            s.bytes,
+            s.attachments,
+            s.links,
+            s.resolved,
+            s.ambiguous,
+            s.unresolved,
+            s.unresolved_targets,
+            s.headings,
+            s.blocks,
+            s.tags,
+            s.orphans
+        );
+        self.emit(
+            text,
+            json!({ "notes": s.notes, "bytes": s.bytes, "attachments": s.attachments, "links": s.links,
+                    "resolved": s.resolved, "ambiguous": s.ambiguous, "unresolved": s.unresolved,
+                    "unresolved_targets": s.unresolved_targets, "headings": s.headings, "blocks": s.blocks,
+                    "tags": s.tags, "orphans": s.orphans }),
+        )
+    }
+
+    pub fn check(&self, problems: &[Problem]) -> String {
+        let notes = {
+            let mut ids: Vec<NoteId> = problems.iter().map(Problem::note).collect();
+            ids.dedup();
+            ids.len()
+        };
+        let mut text = if problems.is_empty() {
+            "# Vault check\n\nNo problems found.\n".to_string()
+        } else {
+            format!(
+                "# Vault check\n\n{} problems in {notes} notes.\n\n",
+                problems.len()
+            )
+        };
+        let mut items = Vec::new();
+        for p in problems {
+            let note = self.index.note(p.note());
+            let at = format!("{}:{}", note.path, p.line(self.index) + 1);
+            let (kind, message, hint) = self.problem(p);
+            let _ = writeln!(text, "- `{at}` {message} — {hint}");
+            items.push(
+                json!({ "path": note.path, "line": p.line(self.index) + 1, "kind": kind,
+                               "message": message, "hint": hint }),
+            );
+        }
+        self.emit(
+            text,
+            json!({ "count": problems.len(), "notes": notes, "problems": items }),
+        )
+    }
+
+    fn problem(&self, p: &Problem) -> (&'static str, String, String) {
+        match p {
+            Problem::UnresolvedLink { link } => (
+                "unresolved",
+                format!("unresolved link `{}`", self.link_text(*link)),
+                "create the note, or correct the name".into(),
+            ),
+            Problem::AmbiguousLink {
+                link,
+                candidates,
+                chosen,
+            } => (
+                "ambiguous",
+                format!(
+                    "ambiguous link `{}` goes to `{}`; candidates: {}",
+                    self.link_text(*link),
+                    self.index.note(*chosen).path,
+                    candidates
+                        .iter()
+                        .map(|c| format!("`{}`", self.index.note(*c).path))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "write the folder too, e.g. [[folder/name]], to choose one".into(),
+            ),
+            Problem::BrokenFragment { link, target } => {
+                let target = self.index.note(*target);
+                let l = self.index.link(*link);
+                let fragment = l.fragment.as_deref().unwrap_or_default();
+                let hint = if fragment.starts_with('^') {
+                    let ids: Vec<String> = target
+                        .blocks
+                        .iter()
+                        .take(10)
+                        .map(|b| format!("^{}", b.id))
+                        .collect();
+                    if ids.is_empty() {
+                        "the note has no block ids".to_string()
+                    } else {
+                        format!("its block ids: {}", ids.join(", "))
+                    }
+                } else {
+                    let hs: Vec<&str> = target.headings.iter().take(10).map(|h| &*h.text).collect();
+                    if hs.is_empty() {
+                        "the note has no headings".to_string()
+                    } else {
+                        format!("its headings: {}", hs.join(", "))
+                    }
+                };
+                (
+                    "broken_fragment",
+                    format!(
+                        "`{}`: `{}` has no “#{fragment}”",
+                        self.link_text(*link),
+                        target.path
+                    ),
+                    hint,
+                )
+            }
+            Problem::AmbiguousFragment {
+                link,
+                target,
+                candidates,
+            } => {
+                let target = self.index.note(*target);
+                let fragment = self
+                    .index
+                    .link(*link)
+                    .fragment
+                    .as_deref()
+                    .unwrap_or_default();
+                let paths: Vec<String> = candidates
+                    .iter()
+                    .map(|&h| {
+                        format!(
+                            "`#{}` (line {})",
+                            heading_path(target, h, "#"),
+                            target.headings[h].line + 1
+                        )
+                    })
+                    .collect();
+                (
+                    "ambiguous_fragment",
+                    format!(
+                        "`{}`: “#{fragment}” fits {} headings of `{}`: {}; it leads to the first",
+                        self.link_text(*link),
+                        candidates.len(),
+                        target.path,
+                        paths.join(", ")
+                    ),
+                    "write the heading's full path, e.g. #Parent#Child".into(),
+                )
+            }
+            Problem::Parse { note, index } => {
+                let d = &self.index.note(*note).diagnostics[*index];
+                ("parse", d.message.to_string(), "fix the note's text".into())
+            }
+        }
+    }
+}
+
+fn did_you_mean(index: &VaultIndex, suggestions: &[NoteId]) -> String {
+    if suggestions.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = suggestions
+        .iter()
+        .map(|s| format!("`{}`", index.note(*s).id()))
+        .collect();
+    format!(" Did you mean {}?", names.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_vault::parse::parse_text;
+    use weft_vault::query::check;
+
+    /// Regression (issue 15): `weft check` said nothing of a fragment that
+    /// several headings fit; it now lists them, and the exact path `#A#C`
+    /// (the direct child) is no problem.
+    #[test]
+    fn check_reports_ambiguous_fragments_with_every_path() {
+        let files = [
+            ("N.md", "# A\n## B\n### C\n## C\n"),
+            ("S.md", "[[N#A#C]] [[N#C]]\n"),
+        ];
+        let mut index = VaultIndex::new();
+        for (path, text) in files {
+            index.upsert(parse_text(path, text));
+        }
+        let texts = |path: &str| {
+            files
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, t)| t.to_string())
+        };
+        let problems = check(&index, "");
+        let out = Out {
+            index: &index,
+            texts: &texts,
+            format: Format::Text,
+        };
+        expect_test::expect![[r#"
+            # Vault check
+
+            1 problems in 1 notes.
+
+            - `S.md:1` `[[N#C]]`: “#C” fits 2 headings of `N.md`: `#A#B#C` (line 3), `#A#C` (line 4); it leads to the first — write the heading's full path, e.g. #Parent#Child
+        "#]]
+        .assert_eq(&out.check(&problems));
+    }
+}

@@ -1,0 +1,158 @@
+//! The command line's grammar: `weft lsp|mcp|query|stats|check`, their
+//! options and the global ones (`--vault`, `--format`, `--no-daemon`).
+//! Parsing only; the one-shot answers are `answer`'s, the dispatch `cli`'s.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use weft_tools::{Profile, ToolSet};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "weft",
+    version,
+    about = "A vault of Markdown notes with [[wikilinks]] as one live index.",
+    long_about = "A vault of Markdown notes with [[wikilinks]] (Obsidian, Foam, Zettelkasten) as one live index: \
+                  one-shot queries here; a language server (`weft lsp`) and an MCP server (`weft mcp`) for editors \
+                  and agents.\n\n\
+                  A NOTE argument is a vault path with or without `.md` (`projects/plan`), a file name, a title, \
+                  an alias or a [[wikilink]] target, resolved as a link written at the vault root would be.\n\n\
+                  Exit status: 0 on success, 1 when `check` finds problems, 2 on errors (unknown note, bad vault)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    #[command(flatten)]
+    pub global: GlobalOpts,
+}
+
+#[derive(Args, Debug)]
+pub struct GlobalOpts {
+    /// The vault folder [default: the current directory; `/` is refused].
+    #[arg(long, global = true, env = "WEFT_VAULT", value_name = "DIR")]
+    pub vault: Option<PathBuf>,
+    /// Output: compact Markdown for people and agents, or JSON for programs.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Serve in this process instead of through the vault's index daemon
+    /// (which `lsp`, `mcp`, `query`, `stats` and `check` share by default).
+    #[arg(
+        long,
+        global = true,
+        env = "WEFT_NO_DAEMON",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::FalseyValueParser::new()
+    )]
+    pub no_daemon: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Serve the language server on stdin/stdout (editors start this). The
+    /// vault is the editor's workspace folder unless --vault is given.
+    Lsp,
+    /// Serve the MCP server on stdin/stdout (agents start this).
+    Mcp(McpArgs),
+    /// One-shot questions about the vault's links.
+    Query {
+        #[command(subcommand)]
+        query: Query,
+    },
+    /// Counts: notes, links (resolved, ambiguous, unresolved), tags, orphans.
+    Stats,
+    /// The vault's index daemon, which the other commands start and share;
+    /// never started by hand.
+    #[command(hide = true)]
+    Daemon {
+        /// Exit after this many seconds without connections.
+        #[arg(long, default_value_t = 120)]
+        idle: u64,
+    },
+    /// Broken, ambiguous and broken-fragment links, and notes that did not
+    /// parse cleanly, each with file:line. Exits 1 when it finds any.
+    Check {
+        /// Only check notes under this folder.
+        #[arg(long, value_name = "FOLDER")]
+        path_prefix: Option<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Query {
+    /// Notes linking to NOTE, with line numbers and context. Works for a
+    /// note that does not exist yet (an unresolved link target). The same
+    /// answer as the MCP `backlinks` prompt.
+    Backlinks {
+        note: String,
+        /// How many links at most.
+        #[arg(long, default_value_t = weft_tools::query::BACKLINKS_LIMIT)]
+        limit: usize,
+    },
+    /// Links going out of NOTE, resolved or not (as the MCP get_links tool).
+    Links { note: String },
+    /// The link neighbourhood of NOTE, both directions, as nodes and
+    /// edges. The same answer as the MCP `graph` prompt.
+    Graph {
+        note: String,
+        /// How many steps to walk (1 to 3).
+        #[arg(long, default_value_t = weft_tools::query::GRAPH_DEPTH)]
+        depth: u32,
+        /// Stop after this many notes.
+        #[arg(long, alias = "max-nodes", default_value_t = weft_tools::query::GRAPH_LIMIT)]
+        limit: usize,
+    },
+    /// What a name or link target resolves to, with candidates.
+    Resolve { text: String },
+    /// Full-text search: words, "phrases", title:, tag:, folder:, AND/OR,
+    /// -exclusion, ( … ), modified:[now-7d TO now] (as the MCP search_notes tool).
+    Search {
+        query: String,
+        /// How many notes at most.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+    },
+    /// Notes related to NOTE by links, shared tags and similar text, with
+    /// the reasons (as the MCP related_notes tool and `related` prompt).
+    Related {
+        note: String,
+        /// How many notes at most.
+        #[arg(long, default_value_t = weft_tools::query::RELATED_LIMIT)]
+        limit: usize,
+    },
+    /// Notes whose name, title or alias matches PREFIX (for completion);
+    /// without PREFIX, the most linked notes.
+    Notes {
+        prefix: Option<String>,
+        /// How many notes at most.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+}
+
+/// `weft mcp` options.
+#[derive(Debug, Clone, Default, clap::Args, serde::Serialize, serde::Deserialize)]
+pub struct McpArgs {
+    /// Offer only the read tools (also `[agent] read_only = true` in .weft.toml).
+    #[arg(long)]
+    pub read_only: bool,
+    /// Which tools to offer: read, write (reads and changes that keep every
+    /// note) or full.
+    #[arg(long, value_enum, default_value_t = ToolSet::Full)]
+    pub tools: ToolSet,
+}
+
+impl McpArgs {
+    /// The tool profile these options ask for.
+    pub fn profile(&self) -> Profile {
+        Profile {
+            read_only: self.read_only,
+            tools: self.tools,
+        }
+    }
+}

@@ -1,0 +1,641 @@
+//! The faces' side: find the vault's daemon or start it (under a lock, so
+//! faces starting at once start one), say hello, then forward stdin and
+//! stdout message by message. When the daemon goes away mid-session the
+//! face answers the requests in flight with an error, starts a new daemon
+//! and replays the session into it ([`Replay`]); a face that cannot reach
+//! or start a daemon serves in-process (saying so on stderr), the same way.
+
+use std::path::{Path, PathBuf};
+use std::process::{ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::net::UnixStream;
+use tokio::sync::mpsc;
+
+use super::place::Place;
+use super::replay::{Replay, Verdict, is_response};
+use super::server::place_for;
+use super::{Face, Hello, Welcome, idle_from_env};
+use crate::answer::Answer;
+use crate::args::McpArgs;
+use weft_tools::ToolState;
+use weft_wire::{Frame, Framing, MAX_SERVER_MESSAGE};
+
+/// How long a face waits for a daemon it started to listen. It only
+/// bounds a failure (a face then serves in-process), so it is generous: a
+/// cold start of a large binary on a loaded machine takes a while.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// Daemon restarts tried before serving in-process.
+const RESTARTS: u32 = 3;
+/// A session that keeps dying is given up.
+const MAX_RESTARTS_PER_MINUTE: usize = 5;
+
+/// What a face serves: which vault, which session.
+#[derive(Clone)]
+struct Target {
+    vault: PathBuf,
+    face: Face,
+    framing: Framing,
+}
+
+/// A session's other end: the daemon, or a session in this process.
+struct Conn {
+    writer: Box<dyn AsyncWrite + Unpin + Send>,
+    /// Messages from the server; closed when it is gone.
+    messages: mpsc::Receiver<Vec<u8>>,
+}
+
+impl Conn {
+    fn new<R>(reader: R, writer: Box<dyn AsyncWrite + Unpin + Send>, framing: Framing) -> Conn
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    {
+        let (tx, messages) = mpsc::channel(64);
+        tokio::spawn(async move {
+            let mut reader = BufReader::new(reader);
+            while let Ok(Some(body)) = framing.read(&mut reader, MAX_SERVER_MESSAGE).await {
+                if tx.send(body).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Conn { writer, messages }
+    }
+}
+
+/// `weft lsp`. The vault is `vault` (`--vault`), else the first workspace
+/// folder (or root) of the client's `initialize`, else the working folder.
+pub fn lsp(vault: Option<PathBuf>) -> ExitCode {
+    run(async move {
+        let mut stdin = BufReader::new(tokio::io::stdin());
+        let first = loop {
+            match Framing::Lsp
+                .read_frame(&mut stdin, Framing::Lsp.client_limit())
+                .await
+            {
+                Ok(Some(Frame::Message(first))) => break first,
+                Ok(Some(Frame::TooLarge(too_large))) => {
+                    tracing::warn!("{}", too_large.describe());
+                    if let Some(answer) = too_large.answer() {
+                        let _ = Framing::Lsp.write(&mut tokio::io::stdout(), &answer).await;
+                    }
+                }
+                _ => return ExitCode::SUCCESS,
+            }
+        };
+        let root = vault
+            .clone()
+            .or_else(|| root_of_initialize(&first))
+            .or_else(|| std::env::current_dir().ok())
+            .map(|r| r.canonicalize().unwrap_or(r))
+            .unwrap_or_default();
+        let target = Target {
+            vault: root,
+            face: Face::Lsp {
+                vault_override: vault.is_some(),
+            },
+            framing: Framing::Lsp,
+        };
+        forward(target, stdin, vec![first]).await
+    })
+}
+
+/// `weft mcp` on the vault at `vault` (already resolved by the caller).
+pub fn mcp(vault: PathBuf, args: McpArgs) -> ExitCode {
+    run(async move {
+        let target = Target {
+            vault: vault.canonicalize().unwrap_or(vault),
+            face: Face::Mcp { args },
+            framing: Framing::Mcp,
+        };
+        forward(target, BufReader::new(tokio::io::stdin()), Vec::new()).await
+    })
+}
+
+/// A `weft query|stats|check` command line answered by the vault's daemon
+/// (started if needed); `Err` says why none could answer.
+pub fn query(argv: Vec<String>, vault: &Path) -> Result<Answer, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let vault = vault.to_path_buf();
+    runtime.block_on(async move {
+        let hello = Hello {
+            weft: super::place::build_tag(),
+            vault: vault.clone(),
+            face: Face::Query { argv },
+            warm: false,
+        };
+        let stream = open_daemon(&vault, &hello).await?;
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .await
+            .map_err(|e| format!("the daemon did not answer: {e}"))?;
+        serde_json::from_str(&line).map_err(|e| format!("the daemon's answer is unreadable: {e}"))
+    })
+}
+
+fn run(work: impl std::future::Future<Output = ExitCode>) -> ExitCode {
+    // Two workers: a session served in-process (the fallback) blocks in
+    // place on multi-thread runtimes only.
+    match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => {
+            let code = runtime.block_on(work);
+            runtime.shutdown_timeout(Duration::from_millis(100));
+            code
+        }
+        Err(error) => {
+            eprintln!("weft: cannot start the async runtime: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Forwards the client's messages (`first`, then stdin) to the server and
+/// back until the client is done, restarting the server when it dies.
+async fn forward(
+    target: Target,
+    stdin: BufReader<tokio::io::Stdin>,
+    first: Vec<Vec<u8>>,
+) -> ExitCode {
+    let framing = target.framing;
+    let (client_tx, mut client) = mpsc::channel::<Frame>(64);
+    tokio::spawn(async move {
+        let mut stdin = stdin;
+        while let Ok(Some(frame)) = framing.read_frame(&mut stdin, framing.client_limit()).await {
+            if client_tx.send(frame).await.is_err() {
+                break;
+            }
+        }
+    });
+    let conn = connect(&target, 0).await;
+    let mut pump = Pump {
+        framing,
+        stdout: tokio::io::stdout(),
+        replay: Replay::new(framing),
+        conn,
+        client_done: false,
+        resuming: None,
+        warming: None,
+        poll: None,
+        waiting: Vec::new(),
+        restarts: Vec::new(),
+    };
+    for body in first {
+        pump.on_client(Frame::Message(body)).await;
+    }
+    loop {
+        let poll = pump.poll;
+        tokio::select! {
+            from_client = client.recv(), if !pump.client_done => match from_client {
+                Some(body) => pump.on_client(body).await,
+                None => {
+                    pump.client_done = true;
+                    if !pump.holding() {
+                        let _ = pump.conn.writer.shutdown().await;
+                    }
+                }
+            },
+            from_server = pump.conn.messages.recv() => match from_server {
+                Some(body) => {
+                    if pump.on_server(body).await.is_err() {
+                        return ExitCode::SUCCESS; // The client is gone.
+                    }
+                }
+                None if pump.replay.ending || (pump.client_done && !pump.holding()) => {
+                    return ExitCode::SUCCESS;
+                }
+                None => {
+                    if let Err(code) = pump.restart(&target).await {
+                        return code;
+                    }
+                }
+            },
+            () = sleep_until(poll), if poll.is_some() => {
+                pump.poll = None;
+                let status = pump.replay.status_request();
+                let _ = framing.write(&mut pump.conn.writer, &status).await;
+            }
+        }
+    }
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// One face's forwarding: the session as seen so far, and what waits.
+struct Pump {
+    framing: Framing,
+    stdout: tokio::io::Stdout,
+    replay: Replay,
+    conn: Conn,
+    /// The client closed its end.
+    client_done: bool,
+    /// While a new session has not answered its replayed handshake: the
+    /// rest of the replay, to send once it has.
+    resuming: Option<Vec<Vec<u8>>>,
+    /// While a new LSP session is loading its vaults (since when).
+    warming: Option<Instant>,
+    /// When to ask it again.
+    poll: Option<tokio::time::Instant>,
+    /// The client's messages the server has not got: held back while
+    /// resuming or warming, or whose sending failed (the server is gone).
+    waiting: Vec<Vec<u8>>,
+    restarts: Vec<Instant>,
+}
+
+impl Pump {
+    /// Whether the client's messages are held back from the server.
+    fn holding(&self) -> bool {
+        self.resuming.is_some() || self.warming.is_some() || !self.waiting.is_empty()
+    }
+
+    async fn on_client(&mut self, frame: Frame) {
+        let body = match frame {
+            Frame::Message(body) => body,
+            Frame::TooLarge(too_large) => {
+                // Answered here: the server never sees it.
+                tracing::warn!("{}", too_large.describe());
+                if let Some(answer) = too_large.answer() {
+                    let _ = self.send_client(&answer).await;
+                }
+                return;
+            }
+        };
+        if self.replay.client(&body) != Verdict::Forward {
+            return;
+        }
+        // Answers to the server's requests go through while a new session
+        // loads (it may be asking for the client's settings).
+        if self.holding() && !(self.resuming.is_none() && is_response(&body)) {
+            self.waiting.push(body);
+        } else {
+            self.deliver(body).await;
+        }
+    }
+
+    /// Sends one of the client's messages to the server. One it could not
+    /// take (it is gone) waits for the next server: a failed write means
+    /// the server never got the whole message, so even a write tool may run
+    /// it again. Anything else that failed shows as the server's end.
+    async fn deliver(&mut self, body: Vec<u8>) {
+        if self
+            .framing
+            .write(&mut self.conn.writer, &body)
+            .await
+            .is_err()
+            && self.replay.unsend(&body)
+        {
+            self.waiting.push(body);
+        }
+    }
+
+    /// `Err` when the client is gone.
+    async fn on_server(&mut self, body: Vec<u8>) -> Result<(), ()> {
+        match self.replay.server(&body) {
+            Verdict::Forward => self.send_client(&body).await?,
+            Verdict::Drop => {}
+            Verdict::Resume { forward } => {
+                if forward {
+                    self.send_client(&body).await?;
+                }
+                for body in self.resuming.take().unwrap_or_default() {
+                    let _ = self.framing.write(&mut self.conn.writer, &body).await;
+                }
+                if self.framing == Framing::Lsp && !forward {
+                    // Hold on until the session has loaded its vaults, or
+                    // it would answer from an empty index.
+                    self.warming = Some(Instant::now());
+                    let status = self.replay.status_request();
+                    let _ = self.framing.write(&mut self.conn.writer, &status).await;
+                } else {
+                    self.flush().await;
+                }
+            }
+            Verdict::Status { ready } => {
+                let started = self.warming.unwrap_or_else(Instant::now);
+                if ready || started.elapsed() > super::WARM_TIMEOUT {
+                    self.warming = None;
+                    self.flush().await;
+                } else {
+                    self.poll = Some(tokio::time::Instant::now() + Duration::from_millis(20));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn send_client(&mut self, body: &[u8]) -> Result<(), ()> {
+        self.framing
+            .write(&mut self.stdout, body)
+            .await
+            .map_err(|_| ())
+    }
+
+    /// Sends what waited; closes the server's input when the client has.
+    async fn flush(&mut self) {
+        for body in std::mem::take(&mut self.waiting) {
+            self.deliver(body).await;
+        }
+        if self.client_done && !self.holding() {
+            let _ = self.conn.writer.shutdown().await;
+        }
+    }
+
+    /// The server went away: answer what it will never answer, start
+    /// another and bring it to where the old one stood. `Err` gives up.
+    async fn restart(&mut self, target: &Target) -> Result<(), ExitCode> {
+        self.restarts
+            .retain(|t| t.elapsed() < Duration::from_secs(60));
+        if self.restarts.len() >= MAX_RESTARTS_PER_MINUTE {
+            eprintln!(
+                "weft: the index daemon stopped {MAX_RESTARTS_PER_MINUTE} times within a minute; giving up"
+            );
+            return Err(ExitCode::FAILURE);
+        }
+        self.restarts.push(Instant::now());
+        tracing::warn!("weft: the index daemon went away; starting another");
+        // Requests the server never got go to the next one; the rest of
+        // what was held back is in the replay.
+        let replay = &mut self.replay;
+        self.waiting.retain(|body| replay.unsend(body));
+        self.resuming = None;
+        self.warming = None;
+        self.poll = None;
+        for error in self.replay.orphaned() {
+            if self.send_client(&error).await.is_err() {
+                return Err(ExitCode::SUCCESS);
+            }
+        }
+        self.conn = connect(target, 1).await;
+        let (now, later) = self.replay.replay();
+        if now.is_empty() {
+            for body in later {
+                let _ = self.framing.write(&mut self.conn.writer, &body).await;
+            }
+            self.flush().await;
+        } else {
+            self.resuming = Some(later);
+            for body in now {
+                let _ = self.framing.write(&mut self.conn.writer, &body).await;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The vault's daemon (started if needed, tried again after a failure),
+/// else a session in this process.
+async fn connect(target: &Target, restart: u32) -> Conn {
+    let hello = Hello {
+        weft: super::place::build_tag(),
+        vault: target.vault.clone(),
+        face: target.face.clone(),
+        warm: restart > 0,
+    };
+    if weft_workspace::hub::check_root(&target.vault).is_err() {
+        // Not a vault: the session itself says why, in-process.
+        return in_process(target);
+    }
+    let tries = if restart == 0 { 1 } else { RESTARTS };
+    let mut reason = String::new();
+    for attempt in 0..tries {
+        if attempt > 0 {
+            tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt))).await;
+        }
+        match open_daemon(&target.vault, &hello).await {
+            Ok(stream) => {
+                let (read, write) = stream.into_split();
+                return Conn::new(read, Box::new(write), target.framing);
+            }
+            Err(why) => reason = why,
+        }
+    }
+    eprintln!("weft: no index daemon ({reason}); serving in-process");
+    in_process(target)
+}
+
+/// A session of this process, over a pipe.
+fn in_process(target: &Target) -> Conn {
+    let (ours, theirs) = tokio::io::duplex(1 << 20);
+    let (server_read, server_write) = tokio::io::split(theirs);
+    let vault = target.vault.clone();
+    match target.face.clone() {
+        Face::Lsp { vault_override } => {
+            let vault_override = vault_override.then_some(vault);
+            tokio::spawn(weft_lsp::serve(server_read, server_write, vault_override));
+        }
+        Face::Mcp { args } => {
+            tokio::spawn(async move {
+                match ToolState::open(&vault, args.profile()) {
+                    Ok(state) => {
+                        if let Err(error) = weft_mcp::serve(state, server_read, server_write).await
+                        {
+                            eprintln!("weft mcp: {error}");
+                        }
+                    }
+                    Err(error) => eprintln!("weft mcp: {error}"),
+                }
+            });
+        }
+        Face::Query { .. } => {}
+    }
+    let (read, write) = tokio::io::split(ours);
+    Conn::new(read, Box::new(write), target.framing)
+}
+
+/// Connects to the vault's daemon, starting it when nothing answers, and
+/// says hello. A daemon that hangs up before answering is on its way out
+/// (idle): the next try starts another.
+async fn open_daemon(vault: &Path, hello: &Hello) -> Result<UnixStream, String> {
+    let place = place_for(vault)?;
+    let mut reason = String::new();
+    for attempt in 0..3 {
+        if attempt > 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let stream = match UnixStream::connect(&place.socket).await {
+            Ok(stream) => stream,
+            Err(_) => start_daemon(vault, &place).await?,
+        };
+        match greet(stream, hello).await {
+            Ok(stream) => return Ok(stream),
+            Err(Greeting::Refused(why)) => return Err(why),
+            Err(Greeting::Gone(why)) => reason = why,
+        }
+    }
+    Err(reason)
+}
+
+/// Why a hello failed.
+enum Greeting {
+    /// The daemon answered no (another build, another vault, a bad hello).
+    Refused(String),
+    /// It went away or said nothing.
+    Gone(String),
+}
+
+async fn greet(stream: UnixStream, hello: &Hello) -> Result<UnixStream, Greeting> {
+    let mut line = serde_json::to_string(hello).map_err(|e| Greeting::Refused(e.to_string()))?;
+    line.push('\n');
+    // A resuming face is welcomed once the vault is loaded.
+    let patience = match hello.warm {
+        true => super::WARM_TIMEOUT + Duration::from_secs(10),
+        false => Duration::from_secs(30),
+    };
+    let mut stream = stream;
+    stream
+        .write_all(line.as_bytes())
+        .await
+        .map_err(|e| Greeting::Gone(format!("the daemon hung up: {e}")))?;
+    // Read the welcome byte by byte: what follows belongs to the session.
+    let mut welcome = Vec::new();
+    let mut byte = [0u8; 1];
+    loop {
+        use tokio::io::AsyncReadExt;
+        let n = tokio::time::timeout(patience, stream.read(&mut byte))
+            .await
+            .map_err(|_| Greeting::Gone("the daemon did not answer in time".into()))?
+            .map_err(|e| Greeting::Gone(format!("the daemon hung up: {e}")))?;
+        if n == 0 {
+            return Err(Greeting::Gone("the daemon hung up".into()));
+        }
+        if welcome.len() > 64 << 10 {
+            return Err(Greeting::Refused("the daemon's welcome is too long".into()));
+        }
+        if byte[0] == b'\n' {
+            break;
+        }
+        welcome.push(byte[0]);
+    }
+    let welcome: Welcome = serde_json::from_slice(&welcome)
+        .map_err(|e| Greeting::Refused(format!("a bad welcome: {e}")))?;
+    match welcome.error {
+        None if welcome.ok => Ok(stream),
+        error => Err(Greeting::Refused(error.unwrap_or_else(|| "refused".into()))),
+    }
+}
+
+/// Starts the vault's daemon unless another face just did (one at a time,
+/// under the lock file), clearing a stale socket; waits until it listens.
+async fn start_daemon(vault: &Path, place: &Place) -> Result<UnixStream, String> {
+    let lock_path = place.lock.clone();
+    let lock = tokio::task::spawn_blocking(move || {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)?;
+        file.lock()?;
+        Ok::<_, std::io::Error>(file)
+    })
+    .await
+    .map_err(|e| e.to_string())?
+    .map_err(|e| format!("cannot take {}: {e}", place.lock.display()))?;
+    if let Ok(stream) = UnixStream::connect(&place.socket).await {
+        return Ok(stream); // Another face started it meanwhile.
+    }
+    // Nothing answers: whatever is there is stale.
+    let _ = std::fs::remove_file(&place.socket);
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find weft itself: {e}"))?;
+    if std::fs::metadata(&place.log).is_ok_and(|m| m.len() > 1 << 20) {
+        let _ = std::fs::remove_file(&place.log);
+    }
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&place.log)
+        .map_err(|e| format!("cannot open {}: {e}", place.log.display()))?;
+    let mut command = std::process::Command::new(exe);
+    command
+        .arg("--vault")
+        .arg(vault)
+        .arg("daemon")
+        .arg("--idle")
+        .arg(idle_from_env().as_secs().to_string())
+        .env_remove("WEFT_NO_DAEMON")
+        // Paths are absolute; the daemon must not pin the face's folder.
+        .current_dir("/")
+        .env(
+            "WEFT_RUNTIME_DIR",
+            place.socket.parent().unwrap_or(Path::new("/")),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log);
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start the daemon: {e}"))?;
+    // Waited for (no zombie when it ends before this face does).
+    let (ended_tx, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = ended_tx.send(child.wait());
+    });
+    let started = Instant::now();
+    loop {
+        if let Ok(stream) = UnixStream::connect(&place.socket).await {
+            drop(lock);
+            return Ok(stream);
+        }
+        if let Ok(status) = ended.try_recv() {
+            let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
+            return Err(format!(
+                "the daemon stopped at once ({status}; see {})",
+                place.log.display()
+            ));
+        }
+        if started.elapsed() > START_TIMEOUT {
+            return Err(format!(
+                "the daemon did not start listening within {} s (see {})",
+                START_TIMEOUT.as_secs(),
+                place.log.display()
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The vault an `initialize` request names: its first workspace folder,
+/// else its root URI, else its root path.
+fn root_of_initialize(body: &[u8]) -> Option<PathBuf> {
+    let message: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let params = &message["params"];
+    let uri = params["workspaceFolders"][0]["uri"]
+        .as_str()
+        .or_else(|| params["rootUri"].as_str());
+    if let Some(uri) = uri {
+        let uri: tower_lsp_server::ls_types::Uri = uri.parse().ok()?;
+        return weft_lsp::convert::uri_to_path(&uri);
+    }
+    params["rootPath"].as_str().map(PathBuf::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vault_comes_from_the_initialize_request() {
+        let folders = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file:///b","workspaceFolders":[{"uri":"file:///a%20b/c","name":"c"}]}}"#;
+        assert_eq!(root_of_initialize(folders), Some(PathBuf::from("/a b/c")));
+        let root = br#"{"id":1,"method":"initialize","params":{"rootUri":"file:///r"}}"#;
+        assert_eq!(root_of_initialize(root), Some(PathBuf::from("/r")));
+        let path = br#"{"id":1,"method":"initialize","params":{"rootPath":"/p"}}"#;
+        assert_eq!(root_of_initialize(path), Some(PathBuf::from("/p")));
+        assert_eq!(root_of_initialize(b"{}"), None);
+        assert_eq!(root_of_initialize(b"junk"), None);
+    }
+}

@@ -1,0 +1,91 @@
+//! The per-vault index daemon (the `gopls -remote=auto` model): `weft lsp`,
+//! `weft mcp` and `weft query` are *faces* that connect to their vault's
+//! daemon over a Unix socket, starting it if none answers, and forward their
+//! standard input and output to it; the daemon runs one protocol session per
+//! connection over the vault's one [`weft_workspace::hub::Hub`], so the editor, the
+//! agent and the slash commands share one index.
+//!
+//! - [`place`]: the private runtime folder and the socket's name (vault
+//!   path, version and build: two versions never talk to each other).
+//! - [`server`]: `weft daemon`: accepts connections from our own user only,
+//!   runs sessions, exits when idle or when its vault or socket is gone.
+//! - [`face`]: connect or start (one daemon even when faces start at
+//!   once), forward, and when the daemon dies start another and replay the
+//!   session ([`replay`]); in-process when no daemon can be had.
+//!
+//! A connection starts with one JSON line from the face ([`Hello`]) and one
+//! from the daemon ([`Welcome`]); then the protocol's bytes flow, or for a
+//! query one JSON line answers ([`crate::answer::Answer`]):
+//!
+//! ```text
+//! → {"weft":"0.1.0-1a2b3c4d","vault":"/home/me/notes","face":{"kind":"mcp","args":{…}},"warm":false}
+//! ← {"ok":true}                      (or {"ok":false,"error":"…"}, then the daemon hangs up)
+//! ```
+
+pub mod face;
+pub mod place;
+pub mod replay;
+pub mod server;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::args::McpArgs;
+
+/// How long a daemon stays without connections unless told otherwise.
+pub const DEFAULT_IDLE: Duration = Duration::from_secs(120);
+
+/// The face's first line.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Hello {
+    /// The face's [`place::build_tag`]; the daemon refuses another build.
+    pub weft: String,
+    /// The vault (canonical) the face wants.
+    pub vault: PathBuf,
+    pub face: Face,
+    /// The face is resuming a session whose daemon died: the daemon
+    /// welcomes it once the vault is loaded as the session needs (at most
+    /// [`WARM_TIMEOUT`]), so the client sees a delay, not an index being
+    /// rebuilt.
+    #[serde(default)]
+    pub warm: bool,
+}
+
+/// How long a resuming face's welcome may wait for the vault to load.
+pub const WARM_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Which session a connection runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "kind")]
+pub enum Face {
+    /// A language server session; `vault_override` as `weft lsp --vault`.
+    Lsp {
+        vault_override: bool,
+    },
+    Mcp {
+        args: McpArgs,
+    },
+    /// A command line (`argv` with the program name), answered once.
+    Query {
+        argv: Vec<String>,
+    },
+}
+
+/// The daemon's first line.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Welcome {
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The idle time a face gives a daemon it starts: `WEFT_DAEMON_IDLE`
+/// (seconds), else [`DEFAULT_IDLE`].
+pub fn idle_from_env() -> Duration {
+    std::env::var("WEFT_DAEMON_IDLE")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(DEFAULT_IDLE, Duration::from_secs)
+}

@@ -1,0 +1,261 @@
+//! `weft daemon`: serves one vault to every face of it. Binds the vault's
+//! socket (mode 0600 in a private folder), holds the vault's hub for its
+//! whole life (so the index stays warm between sessions), checks that each
+//! peer is our own user, reads the face's [`Hello`] and runs one session
+//! per connection: a language server, an MCP server or one query. A face
+//! resuming a session (its daemon died) is welcomed once the vault is
+//! loaded, so its replayed session does not answer from an empty index.
+//!
+//! Exits after the idle time with no connection, when its vault folder is
+//! gone, or when its socket file was removed or replaced; it then removes
+//! its socket and pid file. Logs go to stderr (the face that started it
+//! points that at the `.log` file beside the socket).
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{UnixListener, UnixStream};
+use tokio::signal::unix::{Signal, SignalKind};
+
+use super::place::{Place, build_tag, runtime_dir, uid};
+use super::{Face, Hello, WARM_TIMEOUT, Welcome};
+use weft_workspace::hub::Hub;
+
+/// How long a face may take to say hello (it only bounds a broken face).
+const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Runs the daemon of the vault at `vault` until it has nothing to do.
+pub fn run(vault: &Path, idle: Duration) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("weft daemon: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(serve(vault, idle));
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    match result {
+        Ok(why) => {
+            tracing::info!("weft daemon: exiting: {why}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("weft daemon: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
+    let hub = Hub::get(vault).map_err(|e| e.to_string())?;
+    let root = hub.root().to_path_buf();
+    let build = build_tag();
+    let place = Place::new(&runtime_dir(), &root, &build).map_err(|e| e.to_string())?;
+    if UnixStream::connect(&place.socket).await.is_ok() {
+        return Ok("another daemon serves this vault");
+    }
+    let _ = std::fs::remove_file(&place.socket);
+    let listener = UnixListener::bind(&place.socket)
+        .map_err(|e| format!("cannot listen on {}: {e}", place.socket.display()))?;
+    std::fs::set_permissions(&place.socket, std::fs::Permissions::from_mode(0o600))
+        .map_err(|e| format!("cannot protect {}: {e}", place.socket.display()))?;
+    let inode = std::fs::metadata(&place.socket)
+        .map(|m| m.ino())
+        .map_err(|e| e.to_string())?;
+    let _ = std::fs::write(&place.pid, format!("{}\n", std::process::id()));
+    eprintln!(
+        "weft daemon {build}: serving {} on {} (pid {})",
+        root.display(),
+        place.socket.display(),
+        std::process::id()
+    );
+    hub.start();
+    let active = Arc::new(AtomicUsize::new(0));
+    let last_left = Arc::new(std::sync::Mutex::new(Instant::now()));
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    // Asked to stop: leave as after the idle time, files removed.
+    let mut terminate = signal(SignalKind::terminate());
+    let mut interrupt = signal(SignalKind::interrupt());
+    let why = loop {
+        tokio::select! {
+            Some(()) = recv(&mut terminate) => break "asked to stop (SIGTERM)",
+            Some(()) = recv(&mut interrupt) => break "asked to stop (SIGINT)",
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    active.fetch_add(1, Ordering::SeqCst);
+                    let (active, last_left) = (active.clone(), last_left.clone());
+                    let (root, build) = (root.clone(), build.clone());
+                    tokio::spawn(async move {
+                        if let Err(error) = connection(stream, &root, &build).await {
+                            tracing::warn!("weft daemon: a connection ended badly: {error}");
+                        }
+                        *last_left.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
+                        active.fetch_sub(1, Ordering::SeqCst);
+                    });
+                }
+                Err(error) => tracing::warn!("weft daemon: accept failed: {error}"),
+            },
+            _ = tick.tick() => {
+                let quiet = last_left
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .elapsed();
+                if active.load(Ordering::SeqCst) == 0 && quiet >= idle {
+                    break "idle";
+                }
+                if !root.is_dir() {
+                    break "the vault folder is gone";
+                }
+                if std::fs::symlink_metadata(&place.socket).map(|m| m.ino()).ok() != Some(inode) {
+                    break "the socket was removed or replaced";
+                }
+            }
+        }
+    };
+    if std::fs::symlink_metadata(&place.socket)
+        .map(|m| m.ino())
+        .ok()
+        == Some(inode)
+    {
+        let _ = std::fs::remove_file(&place.socket);
+    }
+    let ours = std::fs::read_to_string(&place.pid)
+        .is_ok_and(|pid| pid.trim() == std::process::id().to_string());
+    if ours {
+        let _ = std::fs::remove_file(&place.pid);
+    }
+    if !root.is_dir() {
+        // Nobody will ask for a vault that is gone: leave nothing behind.
+        let _ = std::fs::remove_file(&place.log);
+        let _ = std::fs::remove_file(&place.lock);
+    }
+    Ok(why)
+}
+
+/// One connection: our user only, then the hello, then its session.
+async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), String> {
+    let peer = stream.peer_cred().map_err(|e| e.to_string())?;
+    if peer.uid() != uid() {
+        return Err(format!("refused a connection from user {}", peer.uid()));
+    }
+    let (read, mut write) = stream.into_split();
+    let mut reader = BufReader::new(read);
+    let mut line = String::new();
+    tokio::time::timeout(HELLO_TIMEOUT, reader.read_line(&mut line))
+        .await
+        .map_err(|_| "no hello in time".to_string())?
+        .map_err(|e| e.to_string())?;
+    let hello: Result<Hello, String> =
+        serde_json::from_str(&line).map_err(|e| format!("a bad hello: {e}"));
+    let mut refusal = match &hello {
+        Err(error) => Some(error.clone()),
+        Ok(hello) if hello.weft != build => Some(format!(
+            "this daemon is weft {build}, the face is {}",
+            hello.weft
+        )),
+        Ok(hello) if !same_path(&hello.vault, root) => Some(format!(
+            "this daemon serves {}, not {}",
+            root.display(),
+            hello.vault.display()
+        )),
+        Ok(_) => None,
+    };
+    // An MCP session's state, made before the welcome to warm it up.
+    let mut mcp = None;
+    if let Ok(hello) = &hello
+        && refusal.is_none()
+    {
+        match &hello.face {
+            Face::Mcp { args } => match weft_tools::ToolState::open(root, args.profile()) {
+                Ok(state) => {
+                    if hello.warm {
+                        state.start();
+                        let _ = tokio::time::timeout(WARM_TIMEOUT, state.wait_ready()).await;
+                    }
+                    mcp = Some(state);
+                }
+                Err(error) => refusal = Some(error.to_string()),
+            },
+            Face::Lsp { .. } if hello.warm => {
+                if let Ok(hub) = Hub::get(root) {
+                    hub.start();
+                    let _ = tokio::time::timeout(WARM_TIMEOUT, hub.wait_notes()).await;
+                }
+            }
+            _ => {}
+        }
+    }
+    let welcome = Welcome {
+        ok: refusal.is_none(),
+        error: refusal.clone(),
+    };
+    let mut reply = serde_json::to_string(&welcome).map_err(|e| e.to_string())?;
+    reply.push('\n');
+    write
+        .write_all(reply.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    if let Some(refusal) = refusal {
+        return Err(refusal);
+    }
+    let Ok(hello) = hello else { return Ok(()) };
+    match hello.face {
+        Face::Lsp { vault_override } => {
+            weft_lsp::serve(reader, write, vault_override.then(|| root.to_path_buf())).await;
+        }
+        Face::Mcp { args } => {
+            let state = match mcp {
+                Some(state) => state,
+                None => {
+                    weft_tools::ToolState::open(root, args.profile()).map_err(|e| e.to_string())?
+                }
+            };
+            weft_mcp::serve(state, reader, write)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        Face::Query { argv } => {
+            let argv = argv.into_iter().map(Into::into).collect();
+            let answer = crate::answer::answer(argv, root.to_path_buf()).await;
+            let mut line = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
+            line.push('\n');
+            write
+                .write_all(line.as_bytes())
+                .await
+                .map_err(|e| e.to_string())?;
+            let _ = write.shutdown().await;
+        }
+    }
+    Ok(())
+}
+
+fn signal(kind: SignalKind) -> Option<Signal> {
+    tokio::signal::unix::signal(kind)
+        .inspect_err(|e| tracing::warn!("weft daemon: cannot handle a signal: {e}"))
+        .ok()
+}
+
+async fn recv(signal: &mut Option<Signal>) -> Option<()> {
+    match signal {
+        Some(signal) => signal.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn same_path(a: &Path, b: &Path) -> bool {
+    a == b || a.canonicalize().ok().as_deref() == Some(b)
+}
+
+/// Where a face finds its daemon's files.
+pub fn place_for(vault: &Path) -> Result<Place, String> {
+    Place::new(&runtime_dir(), vault, &build_tag()).map_err(|e| e.to_string())
+}

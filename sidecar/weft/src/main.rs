@@ -1,0 +1,24 @@
+//! The `weft` binary: the command line (`args`, `cli`), its one-shot
+//! answers (`answer`) and the per-vault index daemon (`daemon`) that serves
+//! every editor, agent and query of a vault. The faces themselves are the
+//! `weft-lsp` and `weft-mcp` crates; the agent's answers `weft-tools`.
+//! Logs go to stderr only (stdout carries answers and protocols).
+
+mod answer;
+mod args;
+mod cli;
+#[cfg(unix)]
+mod daemon;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    cli::main()
+}

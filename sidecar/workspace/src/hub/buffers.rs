@@ -1,0 +1,211 @@
+//! The editors' open buffers, from every editor session of the vault: the
+//! truth for their notes while open, so the shared index (and with it every
+//! agent and editor) sees what is typed before it is saved.
+//!
+//! A buffer is *unsaved* when its text differs from the file. A write by
+//! Weft over an unsaved buffer is refused ([`crate::ops::WriteGuard`]); a
+//! write over a saved one goes to disk and leaves that buffer *stale*
+//! (older than the disk, until the editor reloads it and sends its text
+//! again), and a stale buffer is neither indexed nor counted as unsaved.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use super::{Hub, lock};
+use crate::io::LiveVault;
+use crate::ops::{OpError, WriteGuard};
+use weft_vault::parse::parse_text;
+
+/// Open buffers by vault path.
+#[derive(Default)]
+pub struct Buffers {
+    /// Per note, each session's buffer; the last one is the newest. Held
+    /// only briefly and never while taking another lock: readers take it
+    /// while holding the index's read lock.
+    map: Mutex<HashMap<String, Vec<Buffer>>>,
+    /// Serialises putting buffers into the index, so an older text never
+    /// lands after a newer one.
+    writing: Mutex<()>,
+}
+
+struct Buffer {
+    session: u64,
+    text: Arc<String>,
+    stale: bool,
+}
+
+/// How an indexed buffer changed its note: its names (path, title,
+/// aliases) and its link targets, which caches of names and backlink
+/// counts depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reshaped {
+    pub names: bool,
+    pub links: bool,
+}
+
+impl Buffers {
+    /// `session`'s buffer of note `rel` now holds `text`; indexed at once
+    /// when the vault is loaded (`live`).
+    pub fn set(
+        &self,
+        live: Option<&LiveVault>,
+        session: u64,
+        rel: &str,
+        text: Arc<String>,
+    ) -> Reshaped {
+        let _writing = lock(&self.writing);
+        {
+            let mut map = lock(&self.map);
+            let buffers = map.entry(rel.to_string()).or_default();
+            buffers.retain(|b| b.session != session);
+            buffers.push(Buffer {
+                session,
+                text: Arc::clone(&text),
+                stale: false,
+            });
+        }
+        match live {
+            Some(live) => index_text(live, rel, &text),
+            None => Reshaped {
+                names: true,
+                links: true,
+            },
+        }
+    }
+
+    /// `session` closed its buffer of `rel`: another session's buffer is
+    /// indexed, else the file. Returns whether some buffer stays open.
+    pub fn close(&self, live: Option<&LiveVault>, session: u64, rel: &str) -> bool {
+        let _writing = lock(&self.writing);
+        let newest = {
+            let mut map = lock(&self.map);
+            let Some(buffers) = map.get_mut(rel) else {
+                return false;
+            };
+            buffers.retain(|b| b.session != session);
+            let newest = buffers
+                .iter()
+                .rev()
+                .find(|b| !b.stale)
+                .map(|b| Arc::clone(&b.text));
+            if buffers.is_empty() {
+                map.remove(rel);
+            }
+            newest
+        };
+        let Some(live) = live else {
+            return newest.is_some();
+        };
+        match &newest {
+            Some(text) => {
+                index_text(live, rel, text);
+            }
+            None => {
+                live.apply_paths([live.root.join(rel)]);
+            }
+        }
+        newest.is_some()
+    }
+
+    /// Closes every buffer of `session` (it ended without closing them);
+    /// returns their paths.
+    pub fn close_session(&self, live: Option<&LiveVault>, session: u64) -> Vec<String> {
+        let paths: Vec<String> = lock(&self.map)
+            .iter()
+            .filter(|(_, buffers)| buffers.iter().any(|b| b.session == session))
+            .map(|(rel, _)| rel.clone())
+            .collect();
+        for rel in &paths {
+            self.close(live, session, rel);
+        }
+        paths
+    }
+
+    /// Notes with an open buffer.
+    pub fn paths(&self) -> Vec<String> {
+        lock(&self.map).keys().cloned().collect()
+    }
+
+    /// Puts buffers among `paths` back on top of what the index took from
+    /// the disk.
+    pub fn overlay(&self, live: &LiveVault, paths: &[String]) {
+        let _writing = lock(&self.writing);
+        let texts: Vec<(&String, Arc<String>)> = {
+            let map = lock(&self.map);
+            paths
+                .iter()
+                .filter_map(|rel| {
+                    let buffer = map.get(rel)?.iter().rev().find(|b| !b.stale)?;
+                    Some((rel, Arc::clone(&buffer.text)))
+                })
+                .collect()
+        };
+        for (rel, text) in texts {
+            index_text(live, rel, &text);
+        }
+    }
+
+    /// The newest buffer's text of `rel`, unless it is stale.
+    pub fn text(&self, rel: &str) -> Option<Arc<String>> {
+        lock(&self.map)
+            .get(rel)?
+            .iter()
+            .rev()
+            .find(|b| !b.stale)
+            .map(|b| Arc::clone(&b.text))
+    }
+
+    /// The vault path of a buffer of `rel` (or under it, with `folder`)
+    /// whose text is not what the file under `root` holds.
+    pub fn unsaved(&self, root: &Path, rel: &str, folder: bool) -> Option<String> {
+        let map = lock(&self.map);
+        let prefix = format!("{}/", rel.trim_end_matches('/'));
+        map.iter()
+            .filter(|(path, _)| *path == rel || (folder && path.starts_with(&prefix)))
+            .find(|(path, buffers)| {
+                let disk = std::fs::read(root.join(path.as_str())).ok();
+                buffers
+                    .iter()
+                    .any(|b| !b.stale && disk.as_deref() != Some(b.text.as_bytes()))
+            })
+            .map(|(path, _)| path.clone())
+    }
+
+    /// Buffers of `paths` are older than the disk now.
+    pub fn mark_stale(&self, paths: &[String]) {
+        let mut map = lock(&self.map);
+        for rel in paths {
+            if let Some(buffers) = map.get_mut(rel) {
+                for buffer in buffers {
+                    buffer.stale = true;
+                }
+            }
+        }
+    }
+}
+
+impl WriteGuard for Hub {
+    fn check(&self, path: &str, folder: bool) -> Result<(), OpError> {
+        match self.buffers.unsaved(self.root(), path, folder) {
+            Some(path) => Err(OpError::Unsaved { path }),
+            None => Ok(()),
+        }
+    }
+
+    fn written(&self, paths: &[String]) {
+        self.buffers.mark_stale(paths);
+    }
+}
+
+/// Parses `text` as note `rel` and puts it in the index.
+fn index_text(live: &LiveVault, rel: &str, text: &str) -> Reshaped {
+    let note = parse_text(rel, text);
+    live.update_index(|index| {
+        let old = index.id_of(rel).map(|id| index.note(id));
+        let names = !old.is_some_and(|old| old.same_names(&note));
+        let links = names || !old.is_some_and(|old| old.same_links(&note));
+        index.upsert(note);
+        Reshaped { names, links }
+    })
+}

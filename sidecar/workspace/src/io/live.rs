@@ -1,0 +1,969 @@
+//! A vault open on disk: its canonical root, its configuration and the one
+//! shared index, kept equal to the disk path by path ([`LiveVault::apply_paths`])
+//! or, when events were lost, by a full diff ([`LiveVault::rescan`]).
+//!
+//! Files are read and parsed outside the index lock; the write lock is held
+//! only to mutate. This module must not know where paths come from (the
+//! watcher, an editor, a tool's own write) nor any protocol.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
+
+use rayon::prelude::*;
+
+use super::filter::{PathFilter, relative_path};
+use super::load::{Scan, is_ignore_file, read_note, read_notes, scan_with, walk};
+use crate::config::{CONFIG_FILE, Config, ConfigError, LiveConfig, OBSIDIAN_DAILY_NOTES};
+use weft_vault::note::{folder_of, is_note_path};
+use weft_vault::{Note, VaultIndex};
+
+/// A vault on disk with its live index.
+pub struct LiveVault {
+    /// The vault root, canonical.
+    pub root: PathBuf,
+    /// The configuration, reloaded when its files change (shared with
+    /// whoever else serves the vault).
+    config: Arc<LiveConfig>,
+    pub index: Arc<RwLock<VaultIndex>>,
+    /// Built from the configuration's `exclude`; replaced (and the vault
+    /// rescanned) when that changes.
+    filter: RwLock<PathFilter>,
+    /// Files that could not be read: vault path → actionable message.
+    errors: Mutex<BTreeMap<String, String>>,
+    /// Serialises updates, so a slow reader can never overwrite a newer
+    /// state with an older read. Readers of the index do not take it. The
+    /// initial load holds it, so watcher events wait for the load to end.
+    update: Mutex<()>,
+    progress: Progress,
+}
+
+/// How far the initial load has come.
+#[derive(Default)]
+struct Progress {
+    ready: Mutex<bool>,
+    ready_signal: Condvar,
+    /// Notes found by the walk; 0 until the walk ends.
+    found: AtomicUsize,
+    indexed: AtomicUsize,
+    walked: AtomicBool,
+}
+
+/// The state of the initial load, for faces to report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadStatus {
+    pub ready: bool,
+    /// Notes indexed so far.
+    pub indexed: usize,
+    /// Notes to index, once the walk has counted them.
+    pub total: Option<usize>,
+}
+
+/// Notes parsed and inserted per step of the initial load: small enough that
+/// readers see the index grow, large enough to keep both cores busy.
+const LOAD_CHUNK: usize = 1024;
+
+/// Why a vault could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// The root is the file system root.
+    FilesystemRoot(PathBuf),
+    /// The path does not exist or cannot be resolved.
+    Unreachable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    NotADirectory(PathBuf),
+    Config(ConfigError),
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::FilesystemRoot(path) => write!(
+                f,
+                "refusing to open {} as a vault: it is the root of the file system; open the folder that holds your notes",
+                path.display()
+            ),
+            OpenError::Unreachable { path, source } => {
+                write!(f, "cannot open the vault {}: {source}", path.display())
+            }
+            OpenError::NotADirectory(path) => write!(
+                f,
+                "{} is not a folder; a vault is a folder of Markdown notes",
+                path.display()
+            ),
+            OpenError::Config(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpenError::Unreachable { source, .. } => Some(source),
+            OpenError::Config(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ConfigError> for OpenError {
+    fn from(e: ConfigError) -> Self {
+        OpenError::Config(e)
+    }
+}
+
+/// What one update found on disk, before it touches the index.
+#[derive(Default)]
+struct Batch {
+    /// Vault paths that no longer exist, sorted.
+    missing: Vec<String>,
+    /// Vault paths that are folders now: a file indexed there is gone.
+    replaced: Vec<String>,
+    notes: Vec<Note>,
+    attachments: Vec<String>,
+    /// Paths read now (errors for them are cleared).
+    read: Vec<String>,
+    errors: Vec<(String, String)>,
+}
+
+impl LiveVault {
+    /// Opens the vault at `root`: loads `.weft.toml`, scans and indexes it,
+    /// and returns when the index is complete.
+    pub fn open(root: &Path) -> Result<LiveVault, OpenError> {
+        Self::open_with_settings(root, None)
+    }
+
+    /// [`LiveVault::open`] with editor settings overlaid on `.weft.toml`
+    /// (see [`Config::merge_json`]).
+    pub fn open_with_settings(
+        root: &Path,
+        settings: Option<&serde_json::Value>,
+    ) -> Result<LiveVault, OpenError> {
+        let vault = Self::prepare(root, settings)?;
+        vault.load();
+        Ok(vault)
+    }
+
+    /// [`LiveVault::open`] with a configuration shared with its other users
+    /// (the hub's): it follows that configuration as it changes.
+    pub fn open_with_config(root: &Path, config: Arc<LiveConfig>) -> Result<LiveVault, OpenError> {
+        let canonical = check_root(root)?;
+        let vault = Self::with_config(canonical, config);
+        vault.load();
+        Ok(vault)
+    }
+
+    /// Opens the vault at `root` and returns at once with an empty index
+    /// that a background thread fills, chunk by chunk: readers see what is
+    /// indexed so far ([`LiveVault::status`] says how far it is). Root and
+    /// configuration problems are reported before returning.
+    pub fn start(
+        root: &Path,
+        settings: Option<&serde_json::Value>,
+    ) -> Result<Arc<LiveVault>, OpenError> {
+        let vault = Arc::new(Self::prepare(root, settings)?);
+        let loader = Arc::clone(&vault);
+        std::thread::Builder::new()
+            .name("weft-load".into())
+            .spawn(move || loader.load())
+            .map_err(|source| OpenError::Unreachable {
+                path: root.to_path_buf(),
+                source,
+            })?;
+        Ok(vault)
+    }
+
+    /// Checks the root, loads the configuration; the index is empty.
+    fn prepare(root: &Path, settings: Option<&serde_json::Value>) -> Result<LiveVault, OpenError> {
+        let canonical = check_root(root)?;
+        let config = match settings {
+            None => LiveConfig::try_load(&canonical)?,
+            Some(settings) => {
+                let mut config = Config::load(&canonical)?;
+                config.merge_json(settings)?;
+                LiveConfig::fixed(&canonical, config)
+            }
+        };
+        Ok(Self::with_config(canonical, Arc::new(config)))
+    }
+
+    fn with_config(root: PathBuf, config: Arc<LiveConfig>) -> LiveVault {
+        let filter = PathFilter::new(&root, &config.current());
+        LiveVault {
+            root,
+            config,
+            index: Arc::new(RwLock::new(VaultIndex::new())),
+            filter: RwLock::new(filter),
+            errors: Mutex::new(BTreeMap::new()),
+            update: Mutex::new(()),
+            progress: Progress::default(),
+        }
+    }
+
+    /// The configuration now.
+    pub fn config(&self) -> Arc<Config> {
+        self.config.current()
+    }
+
+    /// The configuration as it follows its files.
+    pub fn live_config(&self) -> &Arc<LiveConfig> {
+        &self.config
+    }
+
+    /// Reads the configuration files again when they changed (two `stat`s
+    /// when they did not) and applies a changed `exclude`: the vault is
+    /// rescanned with the new filter. Returns the vault paths whose index
+    /// entries changed.
+    pub fn refresh_config(&self) -> Vec<String> {
+        self.config.refresh();
+        let _update = lock(&self.update);
+        match self.follow_excludes_locked() {
+            true => self.rescan_locked(),
+            false => Vec::new(),
+        }
+    }
+
+    /// Rebuilds the filter when the configuration's `exclude` is no longer
+    /// the one it was built from; whether it did. Under the update lock.
+    fn follow_excludes_locked(&self) -> bool {
+        let config = self.config.current();
+        if self.filter().exclude_globs() == config.exclude.as_slice() {
+            return false;
+        }
+        tracing::info!("`exclude` changed: filtering the vault again");
+        *self.filter.write().unwrap_or_else(PoisonError::into_inner) =
+            PathFilter::new(&self.root, &config);
+        true
+    }
+
+    /// The initial load: walk, then read, parse (in parallel, outside the
+    /// lock) and insert one chunk at a time.
+    fn load(&self) {
+        let _update = lock(&self.update);
+        let filter = self.filter();
+        let found = walk(&filter, filter.root());
+        for temp in &found.temps {
+            super::write::remove_stale_temp(temp);
+        }
+        self.progress
+            .found
+            .store(found.notes.len(), Ordering::Relaxed);
+        self.progress.walked.store(true, Ordering::Release);
+        let mut errors = found.errors;
+        errors.extend(filter.problems().iter().map(|(glob, message)| {
+            (
+                CONFIG_FILE.to_string(),
+                format!("exclude pattern `{glob}` skipped: {message}"),
+            )
+        }));
+        write(&self.index).add_attachments(&found.attachments);
+        for chunk in found.notes.chunks(LOAD_CHUNK) {
+            let scan = read_notes(chunk.to_vec());
+            errors.extend(scan.errors);
+            let count = scan.notes.len();
+            let mut index = write(&self.index);
+            for note in scan.notes {
+                index.upsert(note);
+            }
+            drop(index);
+            self.progress.indexed.fetch_add(count, Ordering::Relaxed);
+        }
+        for (path, message) in &errors {
+            tracing::warn!("{path}: {message}");
+        }
+        *lock(&self.errors) = errors.into_iter().collect();
+        *lock(&self.progress.ready) = true;
+        self.progress.ready_signal.notify_all();
+    }
+
+    /// How far the initial load has come.
+    pub fn status(&self) -> LoadStatus {
+        LoadStatus {
+            ready: *lock(&self.progress.ready),
+            indexed: self.progress.indexed.load(Ordering::Relaxed),
+            total: self
+                .progress
+                .walked
+                .load(Ordering::Acquire)
+                .then(|| self.progress.found.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// Blocks until the initial load is complete.
+    pub fn wait_ready(&self) {
+        let mut ready = lock(&self.progress.ready);
+        while !*ready {
+            ready = self
+                .progress
+                .ready_signal
+                .wait(ready)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// The filter deciding which paths belong to the vault (now).
+    pub fn filter(&self) -> PathFilter {
+        self.filter
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Files that could not be read, as (vault path, actionable message).
+    pub fn errors(&self) -> Vec<(String, String)> {
+        lock(&self.errors)
+            .iter()
+            .map(|(p, m)| (p.clone(), m.clone()))
+            .collect()
+    }
+
+    /// Makes the index agree with the disk for `paths` (absolute paths in the
+    /// vault; others are ignored): an existing note is read and parsed, and
+    /// replaces the indexed one unless its content is the same; an existing
+    /// folder is walked; a missing path is removed, with everything under it.
+    /// A changed `.gitignore` or `.ignore` triggers [`LiveVault::rescan`].
+    /// Returns the vault paths whose entries changed, sorted.
+    pub fn apply_paths(&self, paths: impl IntoIterator<Item = PathBuf>) -> Vec<String> {
+        let _update = lock(&self.update);
+        let filter = self.filter();
+        let mut rels = BTreeSet::new();
+        let mut rules_changed = false;
+        let mut config_changed = false;
+        for path in paths {
+            let Some(rel) = self.vault_path(&path) else {
+                continue;
+            };
+            if rel.is_empty() {
+                continue; // The root itself: its children have their own events.
+            }
+            if rel == CONFIG_FILE || rel == OBSIDIAN_DAILY_NOTES {
+                config_changed = true;
+                continue;
+            }
+            if is_ignore_file(&rel) {
+                rules_changed |= !filter.is_excluded_as(folder_of(&rel), true);
+                continue;
+            }
+            if rel.split('/').any(|part| part.starts_with('.')) {
+                // `.git/…` and friends, cheaply, before any stat; but a
+                // temporary file of a write that died goes.
+                super::write::remove_stale_temp(&path);
+                continue;
+            }
+            rels.insert(rel);
+        }
+        if config_changed {
+            self.config.refresh();
+            rules_changed |= self.follow_excludes_locked();
+        }
+        if rules_changed {
+            return self.rescan_locked();
+        }
+        if rels.is_empty() {
+            return Vec::new();
+        }
+        let batch = self.read_paths(rels);
+        self.commit(batch)
+    }
+
+    /// Changes the index in place, serialised with every other update (the
+    /// disk's and the editors'): for text that is not on disk, such as an
+    /// editor's unsaved buffer.
+    pub fn update_index<T>(&self, change: impl FnOnce(&mut VaultIndex) -> T) -> T {
+        let _update = lock(&self.update);
+        change(&mut write(&self.index))
+    }
+
+    /// Makes the whole index agree with the disk: rereads the ignore files,
+    /// scans the vault, upserts what changed and removes what is gone. For
+    /// lost events only; single changes go through [`LiveVault::apply_paths`].
+    pub fn rescan(&self) -> Vec<String> {
+        let _update = lock(&self.update);
+        self.rescan_locked()
+    }
+
+    fn rescan_locked(&self) -> Vec<String> {
+        let filter = self.filter();
+        filter.clear_cache();
+        let Scan {
+            notes,
+            attachments,
+            errors,
+            ..
+        } = scan_with(&filter);
+        let on_disk: HashSet<&str> = notes
+            .iter()
+            .map(|n| &*n.path)
+            .chain(attachments.iter().map(String::as_str))
+            .collect();
+        let missing: Vec<String> = {
+            let index = read(&self.index);
+            index
+                .notes()
+                .map(|(_, n)| &*n.path)
+                .chain(index.attachments())
+                .filter(|p| !on_disk.contains(p))
+                .map(str::to_string)
+                .collect()
+        };
+        drop(on_disk);
+        lock(&self.errors).clear();
+        self.commit(Batch {
+            missing,
+            replaced: Vec::new(),
+            notes,
+            attachments,
+            read: Vec::new(),
+            errors,
+        })
+    }
+
+    /// The vault path of an absolute path, or `None` when it is outside the
+    /// vault. A path through a symlinked parent is resolved first.
+    fn vault_path(&self, path: &Path) -> Option<String> {
+        if let Some(rel) = relative_path(&self.root, path) {
+            return Some(rel);
+        }
+        let parent = path.parent()?.canonicalize().ok()?;
+        relative_path(&self.root, &parent.join(path.file_name()?))
+    }
+
+    /// Looks at each path on disk (no lock held): reads and parses notes,
+    /// walks folders.
+    fn read_paths(&self, rels: BTreeSet<String>) -> Batch {
+        let filter = self.filter();
+        let mut batch = Batch::default();
+        let mut files: Vec<(String, PathBuf)> = Vec::new();
+        for rel in rels {
+            let abs = self.root.join(&rel);
+            let metadata = match std::fs::symlink_metadata(&abs) {
+                Ok(m) => m,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    // A path in a skipped folder was never indexed.
+                    if !filter.is_excluded_as(&rel, false) || lock(&self.errors).contains_key(&rel)
+                    {
+                        batch.missing.push(rel);
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    batch
+                        .errors
+                        .push((rel, super::load::read_error_message(&e)));
+                    continue;
+                }
+            };
+            let kind = metadata.file_type();
+            if filter.is_excluded_as(&rel, kind.is_dir()) {
+                continue;
+            }
+            if kind.is_dir() {
+                tracing::debug!("{rel}: a folder changed; reading it whole");
+                batch.replaced.push(rel);
+                let found = walk(&filter, &abs);
+                for temp in &found.temps {
+                    super::write::remove_stale_temp(temp);
+                }
+                batch.errors.extend(found.errors);
+                batch.read.extend(found.notes.iter().map(|n| n.0.clone()));
+                files.extend(found.notes);
+                batch.attachments.extend(found.attachments);
+                continue;
+            }
+            let read_from = if kind.is_file() {
+                abs
+            } else if kind.is_symlink() {
+                match filter.symlink_file_in_vault(&abs) {
+                    Some(target) => target,
+                    None => {
+                        batch.missing.push(rel); // Not (or no longer) a file here.
+                        continue;
+                    }
+                }
+            } else {
+                continue;
+            };
+            if is_note_path(&rel) {
+                files.push((rel, read_from));
+            } else {
+                batch.attachments.push(rel);
+            }
+        }
+        if files.len() > 1 {
+            let scan = read_notes(files.clone());
+            let parsed: HashSet<&str> = scan.notes.iter().map(|n| &*n.path).collect();
+            let failed: HashSet<&str> = scan.errors.iter().map(|e| e.0.as_str()).collect();
+            // Files that vanished between the walk and the read.
+            for (rel, _) in &files {
+                if !parsed.contains(rel.as_str()) && !failed.contains(rel.as_str()) {
+                    batch.missing.push(rel.clone());
+                }
+            }
+            batch
+                .read
+                .extend(scan.notes.iter().map(|n| n.path.to_string()));
+            batch.notes = scan.notes;
+            batch.errors.extend(scan.errors);
+        } else {
+            for (rel, path) in files {
+                match read_note(&rel, &path) {
+                    Ok((note, _)) => {
+                        batch.read.push(rel);
+                        batch.notes.push(note);
+                    }
+                    Err(None) => batch.missing.push(rel),
+                    Err(Some(error)) => batch.errors.push(error),
+                }
+            }
+        }
+        batch.missing.sort();
+        batch.missing.dedup();
+        batch
+    }
+
+    /// Applies a batch to the index under the write lock: removals first (so
+    /// a case-only rename ends with the new name), then upserts.
+    fn commit(&self, batch: Batch) -> Vec<String> {
+        let Batch {
+            missing,
+            replaced,
+            notes,
+            attachments,
+            read: read_now,
+            errors,
+        } = batch;
+        {
+            let mut known = lock(&self.errors);
+            for rel in &missing {
+                known.remove(rel);
+                let prefix = format!("{rel}/");
+                known.retain(|p, _| !p.starts_with(&prefix));
+            }
+            for rel in &read_now {
+                known.remove(rel);
+            }
+            for (rel, message) in errors {
+                tracing::warn!("{rel}: {message}");
+                known.insert(rel, message);
+            }
+        }
+        // Unchanged notes are skipped before taking the write lock.
+        let notes: Vec<Note> = {
+            let index = read(&self.index);
+            notes
+                .into_par_iter()
+                .filter(|note| {
+                    index.id_of(&note.path).is_none_or(|id| {
+                        let old = index.note(id);
+                        old.content_hash != note.content_hash || old.path != note.path
+                    })
+                })
+                .collect()
+        };
+        let mut changed = Vec::new();
+        let mut index = write(&self.index);
+        for rel in &replaced {
+            if remove_file_entry(&mut index, rel) {
+                changed.push(rel.clone());
+            }
+        }
+        let mut removed_folders: Vec<String> = Vec::new();
+        for rel in &missing {
+            if removed_folders.iter().any(|f| rel.starts_with(f.as_str())) {
+                continue; // Under a folder removed just now.
+            }
+            if remove_file_entry(&mut index, rel) {
+                changed.push(rel.clone());
+                continue;
+            }
+            // A folder: remove everything under it, by exact (case-sensitive)
+            // path prefix, in one pass over the index.
+            let under = |path: &str| {
+                path.len() > rel.len()
+                    && path.as_bytes()[rel.len()] == b'/'
+                    && path.starts_with(rel.as_str())
+            };
+            let notes_under: Vec<Box<str>> = index
+                .notes()
+                .filter(|(_, n)| under(&n.path))
+                .map(|(_, n)| n.path.clone())
+                .collect();
+            let attachments_under: Vec<String> = index
+                .attachments()
+                .filter(|p| under(p))
+                .map(str::to_string)
+                .collect();
+            for path in notes_under {
+                index.remove(&path);
+                changed.push(path.into());
+            }
+            for path in attachments_under {
+                index.remove_attachment(&path);
+                changed.push(path);
+            }
+            removed_folders.push(format!("{rel}/"));
+        }
+        for note in notes {
+            changed.push(note.path.to_string());
+            index.upsert(note);
+        }
+        for attachment in attachments {
+            let generation = index.generation();
+            index.add_attachment(&attachment);
+            if index.generation() != generation {
+                changed.push(attachment);
+            }
+        }
+        drop(index);
+        changed.sort();
+        changed.dedup();
+        changed
+    }
+}
+
+/// The canonical vault folder, or why `root` cannot be one.
+fn check_root(root: &Path) -> Result<PathBuf, OpenError> {
+    let canonical = root
+        .canonicalize()
+        .map_err(|source| OpenError::Unreachable {
+            path: root.to_path_buf(),
+            source,
+        })?;
+    if canonical.parent().is_none() {
+        return Err(OpenError::FilesystemRoot(canonical));
+    }
+    if !canonical.is_dir() {
+        return Err(OpenError::NotADirectory(canonical));
+    }
+    Ok(canonical)
+}
+
+/// Removes the note or attachment at exactly `rel`; whether there was one.
+/// Only the note at exactly this path: another file may share its
+/// case-insensitive key.
+fn remove_file_entry(index: &mut VaultIndex, rel: &str) -> bool {
+    if is_note_path(rel) {
+        match index.id_of(rel) {
+            Some(id) if *index.note(id).path == *rel => index.remove(rel).is_some(),
+            _ => false,
+        }
+    } else {
+        index.remove_attachment(rel)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::io::scan;
+
+    pub(crate) fn write_file(root: &Path, rel: &str, text: &str) {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    #[test]
+    fn start_returns_at_once_and_loads_in_the_background() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for i in 0..(LOAD_CHUNK * 2 + 10) {
+            write_file(
+                dir.path(),
+                &format!("f{}/n{i}.md", i % 7),
+                &format!("[[n{}]]", i + 1),
+            );
+        }
+        write_file(dir.path(), "pic.png", "");
+        let vault = LiveVault::start(dir.path(), None).expect("start");
+        vault.wait_ready();
+        let status = vault.status();
+        assert_eq!(
+            status,
+            LoadStatus {
+                ready: true,
+                indexed: LOAD_CHUNK * 2 + 10,
+                total: Some(LOAD_CHUNK * 2 + 10)
+            }
+        );
+        assert_eq!(
+            dump_index(&vault),
+            dump_index(&LiveVault::open(dir.path()).expect("open"))
+        );
+        // Problems with the root are reported before anything starts.
+        assert!(matches!(
+            LiveVault::start(Path::new("/"), None),
+            Err(OpenError::FilesystemRoot(_))
+        ));
+    }
+
+    /// The index as (path, content hash) pairs and attachment paths, sorted.
+    pub(crate) type Dump = (Vec<(String, u64)>, Vec<String>);
+
+    pub(crate) fn dump_index(vault: &LiveVault) -> Dump {
+        let index = read(&vault.index);
+        let mut notes: Vec<(String, u64)> = index
+            .notes()
+            .map(|(_, n)| (n.path.to_string(), n.content_hash))
+            .collect();
+        let mut attachments: Vec<String> = index.attachments().map(str::to_string).collect();
+        notes.sort();
+        attachments.sort();
+        (notes, attachments)
+    }
+
+    pub(crate) fn dump_disk(vault: &LiveVault) -> Dump {
+        let scan = scan(&vault.root, &vault.config());
+        let mut notes: Vec<(String, u64)> = scan
+            .notes
+            .iter()
+            .map(|n| (n.path.to_string(), n.content_hash))
+            .collect();
+        notes.sort();
+        (notes, scan.attachments)
+    }
+
+    fn note_paths(vault: &LiveVault) -> Vec<String> {
+        dump_index(vault).0.into_iter().map(|n| n.0).collect()
+    }
+
+    fn vault_with(files: &[(&str, &str)]) -> (tempfile::TempDir, LiveVault) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (rel, text) in files {
+            write_file(dir.path(), rel, text);
+        }
+        let vault = LiveVault::open(dir.path()).expect("opens");
+        (dir, vault)
+    }
+
+    /// Regression: temporary files of writes interrupted by a crash stayed
+    /// beside their notes for ever.
+    #[test]
+    fn opening_removes_temporary_files_of_dead_writers_only() {
+        let dead = ".n.md.weft-4294967290-1.tmp";
+        let (dir, vault) = vault_with(&[
+            ("n.md", "# N"),
+            (dead, "half a note"),
+            ("sub/.m.md.weft-4294967290-2.tmp", "half"),
+            ("sub/m.md", "# M"),
+            (".my-notes.tmp", "the user's"),
+        ]);
+        assert!(!dir.path().join(dead).exists());
+        assert!(!dir.path().join("sub/.m.md.weft-4294967290-2.tmp").exists());
+        assert!(dir.path().join(".my-notes.tmp").exists());
+        assert_eq!(note_paths(&vault), ["n.md", "sub/m.md"]);
+        // One seen by the watcher goes too.
+        write_file(dir.path(), "sub/.m.md.weft-4294967290-3.tmp", "half");
+        vault.apply_paths([dir.path().join("sub/.m.md.weft-4294967290-3.tmp")]);
+        assert!(!dir.path().join("sub/.m.md.weft-4294967290-3.tmp").exists());
+    }
+
+    #[test]
+    fn open_refuses_the_file_system_root_and_files() {
+        let error = LiveVault::open(Path::new("/")).err().expect("refused");
+        assert!(matches!(error, OpenError::FilesystemRoot(_)));
+        assert!(
+            error.to_string().contains("root of the file system"),
+            "{error}"
+        );
+
+        let dir = tempfile::tempdir().expect("temp dir");
+        write_file(dir.path(), "n.md", "x");
+        let error = LiveVault::open(&dir.path().join("n.md"))
+            .err()
+            .expect("refused");
+        assert!(error.to_string().contains("is not a folder"), "{error}");
+        let error = LiveVault::open(&dir.path().join("missing"))
+            .err()
+            .expect("refused");
+        assert!(matches!(error, OpenError::Unreachable { .. }), "{error}");
+
+        write_file(dir.path(), ".weft.toml", "bogus = 1\n");
+        let error = LiveVault::open(dir.path()).err().expect("refused");
+        assert!(
+            error.to_string().contains("unknown field `bogus`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn open_indexes_the_vault_with_settings() {
+        let (dir, vault) = vault_with(&[("a.md", "# A\n[[b]]"), ("b.md", "# B"), ("img.png", "")]);
+        assert_eq!(note_paths(&vault), ["a.md", "b.md"]);
+        assert_eq!(dump_index(&vault).1, ["img.png"]);
+        let settings = serde_json::json!({"exclude": ["b.md"]});
+        let vault = LiveVault::open_with_settings(dir.path(), Some(&settings)).expect("opens");
+        assert_eq!(note_paths(&vault), ["a.md"]);
+    }
+
+    #[test]
+    fn apply_paths_follows_creates_modifies_deletes_and_renames() {
+        let (dir, vault) = vault_with(&[("a.md", "# A\n[[b]]"), ("img.png", "1")]);
+        let root = vault.root.clone();
+        let generation = read(&vault.index).generation();
+
+        // Nothing changed on disk: nothing changes in the index.
+        assert_eq!(
+            vault.apply_paths([root.join("a.md"), root.join("img.png")]),
+            Vec::<String>::new()
+        );
+        assert_eq!(read(&vault.index).generation(), generation);
+
+        // Create.
+        write_file(dir.path(), "b.md", "# B");
+        write_file(dir.path(), "doc.pdf", "%PDF");
+        assert_eq!(
+            vault.apply_paths([root.join("b.md"), root.join("doc.pdf")]),
+            ["b.md", "doc.pdf"]
+        );
+        {
+            let index = read(&vault.index);
+            let a = index.id_of("a").expect("a");
+            let b = index.id_of("b").expect("b");
+            assert_eq!(index.backlinks(b).len(), 1);
+            assert_eq!(index.backlinks(b)[0].source, a);
+        }
+
+        // Modify.
+        write_file(dir.path(), "a.md", "# A again\n");
+        assert_eq!(vault.apply_paths([root.join("a.md")]), ["a.md"]);
+        {
+            let index = read(&vault.index);
+            assert_eq!(&*index.note(index.id_of("a").expect("a")).title, "A again");
+            assert!(index.backlinks(index.id_of("b").expect("b")).is_empty());
+        }
+
+        // Rename (both paths, as a rename event carries them).
+        std::fs::rename(root.join("b.md"), root.join("c.md")).expect("rename");
+        assert_eq!(
+            vault.apply_paths([root.join("b.md"), root.join("c.md")]),
+            ["b.md", "c.md"]
+        );
+        assert_eq!(note_paths(&vault), ["a.md", "c.md"]);
+
+        // A case-only rename, in both orders of the paths.
+        std::fs::rename(root.join("c.md"), root.join("C.md")).expect("rename");
+        vault.apply_paths([root.join("C.md"), root.join("c.md")]);
+        assert_eq!(note_paths(&vault), ["C.md", "a.md"]);
+        std::fs::rename(root.join("C.md"), root.join("c.md")).expect("rename");
+        vault.apply_paths([root.join("c.md"), root.join("C.md")]);
+        assert_eq!(note_paths(&vault), ["a.md", "c.md"]);
+
+        // Delete.
+        std::fs::remove_file(root.join("c.md")).expect("rm");
+        std::fs::remove_file(root.join("img.png")).expect("rm");
+        assert_eq!(
+            vault.apply_paths([root.join("c.md"), root.join("img.png")]),
+            ["c.md", "img.png"]
+        );
+        assert_eq!(dump_index(&vault), dump_disk(&vault));
+
+        // Paths outside the vault or skipped are ignored.
+        write_file(dir.path(), ".obsidian/x.md", "x");
+        assert!(
+            vault
+                .apply_paths([
+                    root.join(".obsidian/x.md"),
+                    PathBuf::from("/elsewhere/y.md")
+                ])
+                .is_empty()
+        );
+        assert_eq!(dump_index(&vault), dump_disk(&vault));
+    }
+
+    #[test]
+    fn apply_paths_follows_folders() {
+        let (dir, vault) = vault_with(&[
+            ("top.md", "x"),
+            ("f/a.md", "a"),
+            ("f/sub/b.md", "b"),
+            ("f/sub/pic.png", ""),
+            ("f.md", "a note named like the folder"),
+            ("f2/keep.md", "a folder sharing a prefix"),
+            (".gitignore", "*.log\n"),
+        ]);
+        let root = vault.root.clone();
+
+        // Folder delete: one event for the folder is enough.
+        std::fs::remove_dir_all(root.join("f")).expect("rm");
+        assert_eq!(
+            vault.apply_paths([root.join("f")]),
+            ["f/a.md", "f/sub/b.md", "f/sub/pic.png"]
+        );
+        assert_eq!(note_paths(&vault), ["f.md", "f2/keep.md", "top.md"]);
+
+        // Folder create (moved in whole, with ignored files).
+        write_file(&root, "new/x.md", "x");
+        write_file(&root, "new/deep/y.md", "y");
+        write_file(&root, "new/deep/z.log", "z");
+        write_file(&root, "new/.hidden/h.md", "h");
+        assert_eq!(
+            vault.apply_paths([root.join("new")]),
+            ["new/deep/y.md", "new/x.md"]
+        );
+
+        // Folder rename.
+        std::fs::rename(root.join("new"), root.join("moved")).expect("rename");
+        assert_eq!(
+            vault.apply_paths([root.join("new"), root.join("moved")]),
+            ["moved/deep/y.md", "moved/x.md", "new/deep/y.md", "new/x.md"]
+        );
+        assert_eq!(dump_index(&vault), dump_disk(&vault));
+
+        // Folders differing only in case are different folders.
+        write_file(&root, "Case/a.md", "a");
+        write_file(&root, "case/b.md", "b");
+        vault.apply_paths([root.join("Case"), root.join("case")]);
+        std::fs::remove_dir_all(root.join("Case")).expect("rm");
+        assert_eq!(vault.apply_paths([root.join("Case")]), ["Case/a.md"]);
+        assert!(note_paths(&vault).contains(&"case/b.md".to_string()));
+
+        // A file replaced by a folder of the same name.
+        std::fs::remove_file(root.join("top.md")).expect("rm");
+        write_file(&root, "top.md/inner.md", "i");
+        vault.apply_paths([root.join("top.md")]);
+        assert_eq!(dump_index(&vault), dump_disk(&vault));
+        drop(dir);
+    }
+
+    #[test]
+    fn apply_paths_rescans_when_an_ignore_file_changes() {
+        let (dir, vault) = vault_with(&[("a.md", "a"), ("b.md", "b")]);
+        let root = vault.root.clone();
+        write_file(dir.path(), ".gitignore", "b.md\n");
+        assert_eq!(vault.apply_paths([root.join(".gitignore")]), ["b.md"]);
+        assert_eq!(note_paths(&vault), ["a.md"]);
+        std::fs::remove_file(root.join(".gitignore")).expect("rm");
+        assert_eq!(vault.apply_paths([root.join(".gitignore")]), ["b.md"]);
+        assert_eq!(note_paths(&vault), ["a.md", "b.md"]);
+    }
+
+    #[test]
+    fn rescan_diffs_the_disk_against_the_index() {
+        let (dir, vault) =
+            vault_with(&[("a.md", "a"), ("b.md", "b"), ("d/c.md", "c"), ("x.png", "")]);
+        write_file(dir.path(), "a.md", "changed");
+        std::fs::remove_file(dir.path().join("b.md")).expect("rm");
+        std::fs::remove_dir_all(dir.path().join("d")).expect("rm");
+        write_file(dir.path(), "e.md", "new");
+        write_file(dir.path(), "y.png", "");
+        assert_eq!(vault.rescan(), ["a.md", "b.md", "d/c.md", "e.md", "y.png"]);
+        assert_eq!(dump_index(&vault), dump_disk(&vault));
+        assert!(vault.rescan().is_empty());
+    }
+}

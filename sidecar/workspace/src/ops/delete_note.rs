@@ -1,0 +1,255 @@
+//! `delete_note`: move a note to the trash (restorable), listing the notes
+//! whose links to it are now broken; with `link_policy: mark_deleted` those
+//! links become `[[name (deleted)]]` (keeping their display text). Link
+//! edits are written first, then the note moves. No protocol.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::error::OpError;
+use super::move_note::{LinkEdit, LinksIn, describe_edits};
+use super::{
+    Change, ChangeKind, Ops, Step, TRASH_FOLDER, WriteOptions, change, folder, lock_writes,
+    sha256_hex,
+};
+use weft_vault::note::strip_md;
+use weft_vault::parse::parse_text;
+use weft_vault::resolve::Resolution;
+use weft_vault::rewrite::{Edit, FileEdits};
+use weft_vault::{Link, LinkKind};
+
+/// What happens to links to the deleted note.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkPolicy {
+    /// Leave them (they become unresolved) and list them.
+    #[default]
+    Keep,
+    /// Rewrite them to `[[name (deleted)]]`.
+    MarkDeleted,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeleteNote {
+    /// The note: a vault path (`.md` optional), a title or an alias.
+    pub path: String,
+    pub link_policy: LinkPolicy,
+    pub options: WriteOptions,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeleteReport {
+    pub path: String,
+    /// Where the note is (or would be) in the trash.
+    pub trash_path: String,
+    pub dry_run: bool,
+    pub changes: Vec<Change>,
+    /// Notes whose links to it are broken now (before any marking).
+    pub broken: Vec<LinksIn>,
+    /// Links rewritten by `mark_deleted`.
+    pub link_edits: Vec<LinkEdit>,
+    pub warnings: Vec<String>,
+}
+
+impl Ops<'_> {
+    /// Moves a note to the trash.
+    pub fn delete_note(&self, request: &DeleteNote) -> Result<DeleteReport, OpError> {
+        self.policy.check_writable()?;
+        let _writes = lock_writes();
+        let rel = self.find_note(&request.path)?;
+        self.policy.check_path(&rel, false)?;
+        let bytes = std::fs::read(self.abs(&rel)).map_err(|e| OpError::Io {
+            path: rel.clone(),
+            action: "read",
+            message: e.to_string(),
+        })?;
+        self.check_expected(&rel, Some(&bytes), &request.options)?;
+        let trash_path = self.trash_path(&rel);
+
+        // Links to the note, by source; an ambiguous one falls to another
+        // candidate once the note is gone, so it does not break.
+        let mut broken: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut warnings = Vec::new();
+        {
+            let index = self.index();
+            if let Some(id) = index.id_of(&rel) {
+                for r in index.backlinks(id) {
+                    if r.source == id {
+                        continue;
+                    }
+                    let source = index.note(r.source).path.to_string();
+                    match index.resolve_ref(r) {
+                        Resolution::Ambiguous { candidates, .. } if candidates.len() > 1 => {
+                            // Notes the agent may not see are never named.
+                            if !self.policy.visible(&source) {
+                                continue;
+                            }
+                            let others: Vec<String> = candidates
+                                .iter()
+                                .filter(|c| **c != id)
+                                .map(|c| index.note(*c).path.to_string())
+                                .map(|p| match self.policy.visible(&p) {
+                                    true => format!("`{p}`"),
+                                    false => "a note this agent may not access".to_string(),
+                                })
+                                .collect();
+                            warnings.push(format!(
+                                "the link on line {} of `{source}` will lead to {} instead",
+                                index.link(r).line + 1,
+                                others.join(" or ")
+                            ));
+                        }
+                        _ => broken
+                            .entry(source)
+                            .or_default()
+                            .push(index.link(r).line as usize + 1),
+                    }
+                }
+            }
+        }
+
+        let dry_run = request.options.dry_run;
+        let mut steps = Vec::new();
+        let mut changes = Vec::new();
+        let mut link_edits = Vec::new();
+        if request.link_policy == LinkPolicy::MarkDeleted {
+            // Marking would write into notes the agent may not access.
+            let refused = broken
+                .keys()
+                .filter(|source| self.policy.check_path(source, false).is_err())
+                .count();
+            if refused > 0 {
+                return Err(OpError::HiddenLinks {
+                    target: rel.clone(),
+                    notes: refused,
+                });
+            }
+            for source in broken.keys() {
+                let Some((file, links)) = self.mark_deleted(source, &rel, &mut warnings)? else {
+                    continue;
+                };
+                let after = file.apply();
+                link_edits.extend(describe_edits(&file, &links));
+                changes.push(change(
+                    source,
+                    None,
+                    Some(&file.text),
+                    Some(&after),
+                    dry_run,
+                ));
+                steps.push(Step::Write {
+                    path: source.clone(),
+                    before: Some(file.text.into_bytes()),
+                    after,
+                });
+            }
+        }
+        changes.push(Change {
+            kind: ChangeKind::Deleted,
+            path: rel.clone(),
+            new_path: Some(trash_path.clone()),
+            bytes_before: Some(bytes.len() as u64),
+            bytes_after: None,
+            sha256: Some(sha256_hex(&bytes)),
+            diff: dry_run.then(String::new),
+        });
+        steps.push(Step::Move {
+            from: rel.clone(),
+            to: trash_path.clone(),
+        });
+        self.perform(dry_run, "delete_note", &rel, &steps)?;
+        Ok(DeleteReport {
+            path: rel,
+            trash_path,
+            dry_run,
+            changes,
+            broken: broken
+                .into_iter()
+                .map(|(path, lines)| LinksIn {
+                    path,
+                    count: lines.len(),
+                    lines,
+                })
+                .collect(),
+            link_edits,
+            warnings,
+        })
+    }
+
+    /// `.trash/<path>`, with ` 1`, ` 2`… before the extension when taken.
+    fn trash_path(&self, rel: &str) -> String {
+        let first = format!("{TRASH_FOLDER}/{rel}");
+        if self.abs(&first).symlink_metadata().is_err() {
+            return first;
+        }
+        let stem = strip_md(rel);
+        let ext = &rel[stem.len()..];
+        (1..)
+            .map(|n| format!("{TRASH_FOLDER}/{stem} {n}{ext}"))
+            .find(|p| self.abs(p).symlink_metadata().is_err())
+            .unwrap_or(first)
+    }
+
+    /// The edits marking `source`'s links to `deleted` as deleted, from a
+    /// fresh read of `source`, with the links of that text.
+    fn mark_deleted(
+        &self,
+        source: &str,
+        deleted: &str,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<(FileEdits, Vec<Link>)>, OpError> {
+        let text = match self.read_current(source) {
+            Ok(Some(current)) => current.text,
+            Ok(None) => return Ok(None),
+            Err(OpError::NotUtf8 { .. }) => {
+                warnings.push(format!(
+                    "`{source}` is not valid UTF-8: its links were not marked as deleted"
+                ));
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        self.policy.check_path(source, false)?;
+        let name = strip_md(deleted).rsplit('/').next().unwrap_or(deleted);
+        let note = parse_text(source, &text);
+        let index = self.index();
+        let Some(target) = index.id_of(deleted) else {
+            return Ok(None);
+        };
+        let mut edits = Vec::new();
+        for link in &note.links {
+            if link.is_self_link() {
+                continue;
+            }
+            let leads_here = matches!(
+                index.resolve(folder(source), &link.target, link.kind),
+                Resolution::Note(id) if id == target
+            );
+            if !leads_here {
+                continue;
+            }
+            let alias = link
+                .alias
+                .as_deref()
+                .map(str::trim)
+                .filter(|a| !a.is_empty() && (link.kind == LinkKind::Wiki || *a != name))
+                .map(|a| format!("|{a}"))
+                .unwrap_or_default();
+            let bang = if link.embed { "!" } else { "" };
+            edits.push(Edit {
+                range: link.span.start as usize..link.span.end as usize,
+                new_text: format!("{bang}[[{name} (deleted){alias}]]"),
+            });
+        }
+        if edits.is_empty() {
+            return Ok(None);
+        }
+        let file = FileEdits {
+            path: source.to_string(),
+            text,
+            edits,
+        };
+        Ok(Some((file, note.links)))
+    }
+}

@@ -1,0 +1,303 @@
+//! Why an operation refused to run or stopped: every variant says what was
+//! wrong and how to fix it, in words an agent or a person can act on. No
+//! protocol types: faces turn these into their own error results.
+
+use std::fmt;
+
+use crate::io::PathError;
+use weft_vault::edit::EditError;
+use weft_vault::frontmatter::FrontmatterError;
+
+/// How many allowed tags an error lists before it says "and N more".
+const LISTED_TAGS: usize = 60;
+
+/// An operation's failure. Except for [`OpError::Partial`], nothing was
+/// written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpError {
+    /// No note answers to `input`. `suggestions` are the closest note paths;
+    /// `linked_from` counts links that already point at the name (a note
+    /// that does not exist yet).
+    NotFound {
+        input: String,
+        suggestions: Vec<String>,
+        linked_from: usize,
+    },
+    /// Several notes answer to `input`.
+    Ambiguous {
+        input: String,
+        candidates: Vec<String>,
+    },
+    /// A path that cannot be used (escapes the vault, hidden, reserved…).
+    Path { input: String, error: PathError },
+    /// A name no link could reach, or that makes no file name.
+    InvalidName { input: String, message: String },
+    /// Writes are switched off for the agent.
+    ReadOnly,
+    /// The path allow/deny lists refuse `path`.
+    Denied { path: String, reason: String },
+    /// The note the caller named is outside what the agent may access (the
+    /// message names only what the caller gave).
+    Hidden { message: String },
+    /// A move would rewrite links in notes the agent may not access (never
+    /// named: the agent does not see them).
+    HiddenLinks { target: String, notes: usize },
+    /// A note (or file) is already at `path`.
+    Exists { path: String },
+    /// The note is not what the caller read: `current` is its sha256 now
+    /// (`None`: it does not exist).
+    Conflict {
+        path: String,
+        expected: String,
+        current: Option<String>,
+    },
+    /// The note is not valid UTF-8; editing it could lose bytes.
+    NotUtf8 { path: String, at: usize },
+    /// The note (or a note in the folder) is open in an editor with
+    /// changes not saved; writing would overwrite them.
+    Unsaved { path: String },
+    /// Edit operation number `op` (0-based) failed.
+    Edit {
+        path: String,
+        op: usize,
+        name: &'static str,
+        error: EditError,
+    },
+    Frontmatter {
+        path: String,
+        error: FrontmatterError,
+    },
+    /// `config.tags.policy = "existing"` and these tags are new to the vault.
+    TagPolicy {
+        path: String,
+        tags: Vec<String>,
+        allowed: Vec<String>,
+    },
+    /// Per-tag rules the write would break, one sentence each.
+    TagRule { path: String, problems: Vec<String> },
+    /// Bad or contradictory arguments; the message says what to give.
+    Invalid(String),
+    /// The link rewrite could not be planned.
+    Rewrite(String),
+    /// The disk refused before anything was written.
+    Io {
+        path: String,
+        action: &'static str,
+        message: String,
+    },
+    /// A multi-file operation failed part way: `done` lists the steps that
+    /// were carried out (they stay), `failed` the step that failed.
+    Partial {
+        done: Vec<String>,
+        failed: String,
+        message: String,
+        /// Vault paths the done steps changed (both ends of a move): what
+        /// a face must tell others about, as after a success.
+        touched: Vec<String>,
+    },
+}
+
+impl OpError {
+    /// A short, stable name for the kind of error (for logs and structured
+    /// results).
+    pub fn code(&self) -> &'static str {
+        match self {
+            OpError::NotFound { .. } => "not_found",
+            OpError::Ambiguous { .. } => "ambiguous",
+            OpError::Path { .. } => "invalid_path",
+            OpError::InvalidName { .. } => "invalid_name",
+            OpError::ReadOnly => "read_only",
+            OpError::Denied { .. } | OpError::HiddenLinks { .. } | OpError::Hidden { .. } => {
+                "denied"
+            }
+            OpError::Exists { .. } => "exists",
+            OpError::Conflict { .. } => "conflict",
+            OpError::NotUtf8 { .. } => "not_utf8",
+            OpError::Unsaved { .. } => "unsaved_in_editor",
+            OpError::Edit { .. } => "edit_failed",
+            OpError::Frontmatter { .. } => "frontmatter",
+            OpError::TagPolicy { .. } => "tag_policy",
+            OpError::TagRule { .. } => "tag_rule",
+            OpError::Invalid(_) => "invalid_argument",
+            OpError::Rewrite(_) => "rewrite",
+            OpError::Io { .. } => "io",
+            OpError::Partial { .. } => "partial",
+        }
+    }
+}
+
+fn quoted(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for OpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpError::NotFound {
+                input,
+                suggestions,
+                linked_from,
+            } => {
+                write!(f, "no note `{input}`")?;
+                if *linked_from > 0 {
+                    write!(
+                        f,
+                        " (it does not exist yet, though {linked_from} link{} point to it; create it with write_note)",
+                        if *linked_from == 1 { "" } else { "s" }
+                    )?;
+                }
+                if suggestions.is_empty() {
+                    write!(
+                        f,
+                        "; give a vault path (with or without .md), a title or an alias; list_notes or search_notes find notes"
+                    )
+                } else {
+                    write!(f, "; did you mean {}?", quoted(suggestions))
+                }
+            }
+            OpError::Ambiguous { input, candidates } => write!(
+                f,
+                "`{input}` names several notes: {}; give the full vault path of one",
+                quoted(candidates)
+            ),
+            OpError::Path { input, error } => write!(f, "cannot use `{input}`: {error}"),
+            OpError::InvalidName { input, message } => {
+                write!(f, "cannot use `{input}` as a note name: {message}")
+            }
+            OpError::ReadOnly => f.write_str(
+                "the vault is read-only for the agent (`agent.read_only` in .weft.toml or --read-only); \
+                 nothing was written. Ask the user to allow writes",
+            ),
+            OpError::Denied { path, reason } => write!(
+                f,
+                "writing `{path}` is not allowed: {reason} (`agent.allow`/`agent.deny` in .weft.toml); \
+                 nothing was written. Ask the user, or choose another path"
+            ),
+            OpError::Hidden { message } => {
+                write!(f, "{}", message.trim_end_matches('.'))?;
+                f.write_str("; nothing was written")
+            }
+            OpError::HiddenLinks { target, notes } => write!(
+                f,
+                "{} this agent may not access link to `{target}`, and the change would rewrite them \
+                 (`agent.allow`/`agent.deny` in .weft.toml); nothing was written. Move with \
+                 update_links: false to leave their links pointing at the old place, or ask the user",
+                if *notes == 1 {
+                    "a note".to_string()
+                } else {
+                    format!("{notes} notes")
+                }
+            ),
+            OpError::Exists { path } => write!(
+                f,
+                "`{path}` already exists; choose another path, or pass overwrite: true to replace it \
+                 (read it first and pass its expected_sha256)"
+            ),
+            OpError::Conflict {
+                path,
+                expected,
+                current: Some(current),
+            } => write!(
+                f,
+                "`{path}` changed since it was read: expected sha256 {expected}, current sha256 {current}; \
+                 nothing was written. Read the note again, then retry with expected_sha256 = {current}"
+            ),
+            OpError::Conflict {
+                path,
+                expected,
+                current: None,
+            } => write!(
+                f,
+                "`{path}` does not exist, but expected_sha256 {expected} was given; nothing was written. \
+                 Omit expected_sha256 to create it"
+            ),
+            OpError::Unsaved { path } => write!(
+                f,
+                "`{path}` has unsaved changes in the editor; nothing was written, so the editor's text is \
+                 kept. read_note shows the editor's text; ask the user to save (or discard) it, then retry"
+            ),
+            OpError::NotUtf8 { path, at } => write!(
+                f,
+                "`{path}` is not valid UTF-8 (at byte {at}); Weft will not edit it, since bytes could be lost. \
+                 Save it as UTF-8 first"
+            ),
+            OpError::Edit {
+                path,
+                op,
+                name,
+                error,
+            } => write!(
+                f,
+                "operation {} ({name}) on `{path}` failed: {error}. Nothing was changed: no operation of the \
+                 list was applied",
+                op + 1
+            ),
+            OpError::Frontmatter { path, error } => write!(f, "`{path}`: {error}"),
+            OpError::TagPolicy {
+                path,
+                tags,
+                allowed,
+            } => {
+                write!(
+                    f,
+                    "`{path}`: the tag policy allows only tags the vault already uses, and {} {} new. ",
+                    quoted(tags),
+                    if tags.len() == 1 { "is" } else { "are" }
+                )?;
+                if allowed.is_empty() {
+                    f.write_str("The vault has no tags yet. ")?;
+                } else {
+                    let shown: Vec<String> = allowed.iter().take(LISTED_TAGS).cloned().collect();
+                    write!(f, "Allowed tags: {}", quoted(&shown))?;
+                    if allowed.len() > LISTED_TAGS {
+                        write!(f, " and {} more (list_tags shows all)", allowed.len() - LISTED_TAGS)?;
+                    }
+                    f.write_str(". ")?;
+                }
+                f.write_str(
+                    "Use one of those, or ask the user to create the new tag; nothing was written",
+                )
+            }
+            OpError::TagRule { path, problems } => write!(
+                f,
+                "`{path}` would break the vault's tag rules: {}; nothing was written",
+                problems.join("; ")
+            ),
+            OpError::Invalid(message) => f.write_str(message),
+            OpError::Rewrite(message) => {
+                write!(f, "cannot rewrite the links: {message}; nothing was written")
+            }
+            OpError::Io {
+                path,
+                action,
+                message,
+            } => write!(
+                f,
+                "cannot {action} `{path}`: {message}; nothing was written"
+            ),
+            OpError::Partial {
+                done,
+                failed,
+                message,
+                ..
+            } => {
+                write!(f, "stopped part way: {failed} failed ({message}). ")?;
+                if done.is_empty() {
+                    f.write_str("Nothing was changed")
+                } else {
+                    write!(
+                        f,
+                        "Already done, and kept: {}. Check the vault (check_vault) and finish by hand",
+                        done.join("; ")
+                    )
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpError {}

@@ -1,0 +1,607 @@
+//! `move_note`: move or rename a note, an attachment or a folder. With
+//! `update_links`, every link to what moves (and every relative link inside
+//! it) is rewritten through `vault::rewrite`, which keeps `|alias`,
+//! `#heading`, `#^block`, embeds and the link style; without it, the report
+//! lists the links that now point to the old place. Link edits are written
+//! first, then files move. No protocol.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::error::OpError;
+use super::pin::{Pin, captured_links};
+use super::{Change, ChangeKind, Ops, Step, WriteOptions, change, line_at, links_of, lock_writes};
+use crate::io::checked_path;
+use weft_vault::Link;
+use weft_vault::key::path_key;
+use weft_vault::note::is_note_path;
+use weft_vault::query::TextSource;
+use weft_vault::rewrite::{self, FileEdits, Plan};
+
+/// What to move.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MoveNote {
+    /// A note (vault path with or without `.md`, title or alias), an
+    /// attachment's vault path, or a folder (`folder/`).
+    pub path: String,
+    /// The new vault path, from the vault root. For a note, `.md` is
+    /// optional; an existing folder (or a path ending in `/`) moves the note
+    /// into it under its own name.
+    pub new_path: String,
+    /// Rewrite every link to what moves.
+    pub update_links: bool,
+    /// Only for a note: its sha256 as read.
+    pub options: WriteOptions,
+}
+
+/// A link that is (or would be) rewritten.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LinkEdit {
+    /// The note holding the link, at its path before the move.
+    pub path: String,
+    /// 1-based.
+    pub line: usize,
+    pub old: String,
+    pub new: String,
+}
+
+/// Links in one note: those that point to the old place of a moved note
+/// (moves without `update_links`), or to a deleted note.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LinksIn {
+    /// The note holding the links (after a move, at its new path).
+    pub path: String,
+    pub count: usize,
+    /// 1-based.
+    pub lines: Vec<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveReport {
+    /// `note`, `folder` or `attachment`.
+    pub kind: &'static str,
+    pub path: String,
+    pub new_path: String,
+    pub dry_run: bool,
+    /// Every file that moves or changes.
+    pub changes: Vec<Change>,
+    /// Links rewritten (`update_links`), or that would be.
+    pub link_edits: Vec<LinkEdit>,
+    /// Without `update_links`: notes whose links still name the old place.
+    pub stale: Vec<LinksIn>,
+    pub warnings: Vec<String>,
+}
+
+enum Source {
+    Note(String),
+    Attachment(String),
+    Folder(String),
+}
+
+/// Note texts read from disk for the rewrite; notes that cannot be read as
+/// UTF-8 are remembered, since their links cannot be rewritten.
+pub(crate) struct DiskTexts<'a> {
+    root: &'a Path,
+    pub(crate) skipped: RefCell<Vec<String>>,
+}
+
+impl<'a> DiskTexts<'a> {
+    pub(crate) fn new(root: &'a Path) -> Self {
+        DiskTexts {
+            root,
+            skipped: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl TextSource for DiskTexts<'_> {
+    fn text(&self, path: &str) -> Option<String> {
+        match std::fs::read(self.root.join(path)).map(String::from_utf8) {
+            Ok(Ok(text)) => Some(text),
+            _ => {
+                self.skipped.borrow_mut().push(path.to_string());
+                None
+            }
+        }
+    }
+}
+
+impl Ops<'_> {
+    /// Moves or renames a note, an attachment or a folder.
+    pub fn move_note(&self, request: &MoveNote) -> Result<MoveReport, OpError> {
+        self.policy.check_writable()?;
+        let _writes = lock_writes();
+        let source = self.move_source(&request.path)?;
+        let (kind, from, to, moves, whole_folder) = match &source {
+            Source::Note(rel) => {
+                let to = self.note_destination(rel, &request.new_path)?;
+                (
+                    "note",
+                    rel.clone(),
+                    to.clone(),
+                    vec![(rel.clone(), to)],
+                    false,
+                )
+            }
+            Source::Attachment(rel) => {
+                let to = self.file_destination(rel, &request.new_path)?;
+                (
+                    "attachment",
+                    rel.clone(),
+                    to.clone(),
+                    vec![(rel.clone(), to)],
+                    false,
+                )
+            }
+            Source::Folder(rel) => {
+                if request.options.expected_sha256.is_some() {
+                    return Err(OpError::Invalid(
+                        "expected_sha256 applies to one note, not to a folder; omit it".into(),
+                    ));
+                }
+                let (to, moves, whole) = self.folder_destination(rel, &request.new_path)?;
+                ("folder", rel.clone(), to, moves, whole)
+            }
+        };
+        if kind == "folder" {
+            self.policy.check_path(&from, true)?;
+            self.policy.check_path(&to, true)?;
+        }
+        // A folder holding notes the agent may not access is not its to
+        // move (and they are never named to it).
+        let unseen = moves
+            .iter()
+            .filter(|(old, _)| !self.policy.visible(old))
+            .count();
+        if kind == "folder" && unseen > 0 {
+            return Err(OpError::Invalid(format!(
+                "`{from}` holds {unseen} file(s) this agent may not access (`agent.allow`/`agent.deny` \
+                 in .weft.toml); nothing was written. Ask the user to move the folder"
+            )));
+        }
+        for (old, new) in &moves {
+            self.policy.check_path(old, false)?;
+            self.policy.check_path(new, false)?;
+        }
+        if let Source::Note(rel) = &source {
+            let current = self.read_existing(rel)?;
+            self.check_expected(rel, Some(&current.bytes), &request.options)?;
+        }
+
+        // The rewrite, planned on the texts as they are on disk now.
+        let texts = DiskTexts::new(&self.vault.root);
+        let (mut plan, pins): (Plan, Vec<Pin>) = {
+            let index = self.index();
+            let plan =
+                rewrite::move_files(&index, &moves, &texts).map_err(|e| OpError::Rewrite(e.0))?;
+            let pins = captured_links(&index, &moves, &plan, &texts);
+            (plan, pins)
+        };
+        // Notes the agent may not access are never named to it.
+        let mut skipped: Vec<String> = texts.skipped.borrow().clone();
+        skipped.retain(|p| self.policy.visible(p));
+        skipped.sort();
+        skipped.dedup();
+        let mut warnings: Vec<String> = skipped
+            .iter()
+            .map(|p| {
+                format!(
+                    "`{p}` could not be read as UTF-8 text: links in it were not looked at; check them by hand"
+                )
+            })
+            .collect();
+        // Links to notes that stay, which the move would send elsewhere.
+        let hidden_pins = pins
+            .iter()
+            .filter(|p| !self.policy.visible(&p.path))
+            .count();
+        if hidden_pins > 0 && (!request.update_links || pins.iter().any(|p| !p.verified)) {
+            warnings.push(format!(
+                "{hidden_pins} link(s) in notes this agent may not access may lead elsewhere after \
+                 the move; the user may want to check them"
+            ));
+        }
+        for pin in pins.iter().filter(|p| self.policy.visible(&p.path)) {
+            let line = line_at(&pin.text, pin.edit.range.start);
+            let written = &pin.text[pin.edit.range.clone()];
+            // Notes the agent may not see are never named.
+            let named = |p: &str| match self.policy.visible(p) {
+                true => format!("`{p}`"),
+                false => "a note outside this agent's access".to_string(),
+            };
+            let elsewhere = pin
+                .captured_by
+                .as_deref()
+                .map_or("nowhere".to_string(), named);
+            let target = named(&pin.target);
+            if !request.update_links {
+                if pin.to_moved {
+                    continue; // Listed in `stale` already.
+                }
+                warnings.push(format!(
+                    "the link `{written}` on line {line} of `{}` leads to {target} and will lead to \
+                     {elsewhere} after the move; update_links would pin it",
+                    pin.path
+                ));
+            } else if !pin.verified {
+                warnings.push(format!(
+                    "the link `{written}` on line {line} of `{}` leads to {target}, and after the move will \
+                     lead to {elsewhere}; Weft could not find a link text that keeps it, check it by hand",
+                    pin.path
+                ));
+            }
+        }
+        if request.update_links {
+            add_pins(&mut plan, pins.iter().filter(|p| p.verified));
+            // Notes the agent may not write keep their links: refuse rather
+            // than leave some links rewritten and others not.
+            let refused = plan
+                .edits
+                .iter()
+                .filter(|file| self.policy.check_path(&file.path, false).is_err())
+                .count();
+            if refused > 0 {
+                return Err(OpError::HiddenLinks {
+                    target: from.clone(),
+                    notes: refused,
+                });
+            }
+        }
+        let edited: BTreeMap<&str, &FileEdits> =
+            plan.edits.iter().map(|f| (f.path.as_str(), f)).collect();
+        let new_path_of: BTreeMap<&str, &str> = moves
+            .iter()
+            .map(|(o, n)| (o.as_str(), n.as_str()))
+            .collect();
+
+        // Tag rules that name files (`name_prefix`) apply to moved notes.
+        if !self.config().tags.rules.is_empty() {
+            for (old, new) in &moves {
+                if !is_note_path(old) {
+                    continue;
+                }
+                let current = self.read_existing(old)?;
+                let after = edited.get(old.as_str()).map(|f| f.apply());
+                let after = after.as_deref().unwrap_or(&current.text);
+                self.check_tags(Some((old, &current.text)), new, after)?;
+            }
+        }
+
+        let dry_run = request.options.dry_run;
+        let mut link_edits = Vec::new();
+        let mut stale: Vec<LinksIn> = Vec::new();
+        for file in &plan.edits {
+            if request.update_links {
+                let index = self.index();
+                let links = links_of(&index, &file.path, &file.text);
+                link_edits.extend(describe_edits(file, &links));
+            } else {
+                let lines: Vec<usize> = file
+                    .edits
+                    .iter()
+                    .map(|e| line_at(&file.text, e.range.start))
+                    .collect();
+                stale.push(LinksIn {
+                    path: new_path_of
+                        .get(file.path.as_str())
+                        .map_or_else(|| file.path.clone(), |p| p.to_string()),
+                    count: file.edits.len(),
+                    lines,
+                });
+            }
+        }
+        stale.sort_by(|a, b| a.path.cmp(&b.path));
+
+        // Steps: link edits first (at the paths before the move), then moves.
+        let mut steps: Vec<Step> = Vec::new();
+        let mut changes: Vec<Change> = Vec::new();
+        if request.update_links {
+            for file in &plan.edits {
+                let after = file.apply();
+                changes.push(change(
+                    &file.path,
+                    new_path_of.get(file.path.as_str()).copied(),
+                    Some(&file.text),
+                    Some(&after),
+                    dry_run,
+                ));
+                steps.push(Step::Write {
+                    path: file.path.clone(),
+                    before: Some(file.text.clone().into_bytes()),
+                    after,
+                });
+            }
+        }
+        for (old, new) in &moves {
+            if request.update_links && edited.contains_key(old.as_str()) {
+                continue; // Reported with its edits above.
+            }
+            changes.push(self.moved_change(old, new, dry_run));
+        }
+        changes.sort_by(|a, b| a.path.cmp(&b.path));
+        if whole_folder {
+            steps.push(Step::Move {
+                from: from.clone(),
+                to: to.clone(),
+            });
+        } else {
+            for (old, new) in &moves {
+                steps.push(Step::Move {
+                    from: old.clone(),
+                    to: new.clone(),
+                });
+            }
+        }
+        self.perform(dry_run, "move_note", &from, &steps)?;
+        if !dry_run && kind == "folder" && !whole_folder {
+            remove_empty_folders(&self.abs(&from));
+            if self.abs(&from).exists() {
+                warnings.push(format!(
+                    "`{from}` still holds files Weft does not index (hidden or excluded); they were not moved"
+                ));
+            }
+        }
+        Ok(MoveReport {
+            kind,
+            path: from,
+            new_path: to,
+            dry_run,
+            changes,
+            link_edits,
+            stale,
+            warnings,
+        })
+    }
+
+    /// What `input` names: a folder (`x/`, or an existing folder that is no
+    /// note), an attachment, or a note.
+    fn move_source(&self, input: &str) -> Result<Source, OpError> {
+        let trimmed = input.trim();
+        let path_error = |error| OpError::Path {
+            input: trimmed.to_string(),
+            error,
+        };
+        if trimmed.ends_with('/') || trimmed.ends_with('\\') {
+            let (rel, abs) = checked_path(&self.vault.root, trimmed).map_err(path_error)?;
+            if !abs.is_dir() {
+                return Err(OpError::NotFound {
+                    input: trimmed.to_string(),
+                    suggestions: Vec::new(),
+                    linked_from: 0,
+                });
+            }
+            return Ok(Source::Folder(rel));
+        }
+        if let Some(path) = {
+            let index = self.index();
+            index
+                .id_of(trimmed)
+                .map(|id| index.note(id).path.to_string())
+        } {
+            return Ok(Source::Note(path));
+        }
+        if let Ok((rel, abs)) = checked_path(&self.vault.root, trimmed) {
+            if abs.is_dir() {
+                return Ok(Source::Folder(rel));
+            }
+            let key = path_key(&rel);
+            let index = self.index();
+            if !is_note_path(&rel)
+                && let Some(found) = index.attachments().find(|a| path_key(a) == key)
+            {
+                return Ok(Source::Attachment(found.to_string()));
+            }
+        }
+        Ok(Source::Note(self.find_note(trimmed)?))
+    }
+
+    /// The new vault path of note `rel`.
+    fn note_destination(&self, rel: &str, new_path: &str) -> Result<String, OpError> {
+        let into_folder = new_path.trim().ends_with(['/', '\\'])
+            || checked_path(&self.vault.root, new_path).is_ok_and(|(_, abs)| abs.is_dir());
+        let target = if into_folder {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            format!("{}/{name}", new_path.trim().trim_end_matches(['/', '\\']))
+        } else {
+            new_path.to_string()
+        };
+        let (to, abs) = self.note_target(&target)?;
+        if to == rel {
+            return Err(OpError::Invalid(format!(
+                "`{rel}` is already at `{to}`; give a different new_path"
+            )));
+        }
+        let index = self.index();
+        let same_note = index.id_of(&to).is_some() && index.id_of(&to) == index.id_of(rel);
+        let other = index
+            .id_of(&to)
+            .filter(|_| !same_note)
+            .map(|id| index.note(id).path.to_string());
+        drop(index);
+        if let Some(other) = other {
+            return Err(OpError::Exists { path: other });
+        }
+        if !same_note && abs.symlink_metadata().is_ok() {
+            return Err(OpError::Exists { path: to });
+        }
+        Ok(to)
+    }
+
+    /// The new vault path of attachment `rel`.
+    fn file_destination(&self, rel: &str, new_path: &str) -> Result<String, OpError> {
+        let path_error = |error| OpError::Path {
+            input: new_path.trim().to_string(),
+            error,
+        };
+        let (mut to, mut abs) = checked_path(&self.vault.root, new_path).map_err(path_error)?;
+        if new_path.trim().ends_with(['/', '\\']) || abs.is_dir() {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            (to, abs) =
+                checked_path(&self.vault.root, &format!("{to}/{name}")).map_err(path_error)?;
+        }
+        if is_note_path(&to) {
+            return Err(OpError::Invalid(format!(
+                "`{rel}` is not a note; it cannot become `{to}`. Keep its extension"
+            )));
+        }
+        if to == rel {
+            return Err(OpError::Invalid(format!("`{rel}` is already there")));
+        }
+        if abs.symlink_metadata().is_ok() {
+            return Err(OpError::Exists { path: to });
+        }
+        Ok(to)
+    }
+
+    /// The new folder path, the file moves, and whether the folder can move
+    /// whole (its new place does not exist yet).
+    #[allow(clippy::type_complexity)]
+    fn folder_destination(
+        &self,
+        rel: &str,
+        new_path: &str,
+    ) -> Result<(String, Vec<(String, String)>, bool), OpError> {
+        let (to, abs) =
+            checked_path(&self.vault.root, new_path).map_err(|error| OpError::Path {
+                input: new_path.trim().to_string(),
+                error,
+            })?;
+        if to == rel {
+            return Err(OpError::Invalid(format!(
+                "`{rel}` is already at `{to}`; give a different new_path"
+            )));
+        }
+        if to.starts_with(&format!("{rel}/")) {
+            return Err(OpError::Invalid(format!(
+                "cannot move the folder `{rel}` into itself (`{to}`)"
+            )));
+        }
+        let moves = {
+            let index = self.index();
+            rewrite::folder_moves(&index, rel, &to)
+        };
+        let whole = abs.symlink_metadata().is_err();
+        if !whole {
+            if !abs.is_dir() {
+                return Err(OpError::Exists { path: to });
+            }
+            for (_, new) in &moves {
+                if self.abs(new).symlink_metadata().is_ok() {
+                    return Err(OpError::Exists { path: new.clone() });
+                }
+                let index = self.index();
+                if let Some(id) = index.id_of(new) {
+                    return Err(OpError::Exists {
+                        path: index.note(id).path.to_string(),
+                    });
+                }
+            }
+        }
+        Ok((to, moves, whole))
+    }
+
+    /// The change for a file that moves without edits.
+    fn moved_change(&self, old: &str, new: &str, dry_run: bool) -> Change {
+        if is_note_path(old)
+            && let Ok(Some(current)) = self.read_current(old)
+        {
+            return change(
+                old,
+                Some(new),
+                Some(&current.text),
+                Some(&current.text),
+                dry_run,
+            );
+        }
+        let size = std::fs::metadata(self.abs(old)).ok().map(|m| m.len());
+        Change {
+            kind: ChangeKind::Moved,
+            path: old.to_string(),
+            new_path: Some(new.to_string()),
+            bytes_before: size,
+            bytes_after: size,
+            sha256: None,
+            diff: dry_run.then(String::new),
+        }
+    }
+}
+
+/// Each edit of a file as the whole link before and after.
+/// `links` are the links of `file.text`.
+pub(crate) fn describe_edits(file: &FileEdits, links: &[Link]) -> Vec<LinkEdit> {
+    file.edits
+        .iter()
+        .map(|edit| {
+            let link = links.iter().find(|l| {
+                (l.span.start as usize) <= edit.range.start && edit.range.end <= l.span.end as usize
+            });
+            let (old, new) = match link {
+                Some(l) => {
+                    let span = l.span.start as usize..l.span.end as usize;
+                    let old = file.text[span.clone()].to_string();
+                    let new = format!(
+                        "{}{}{}",
+                        &file.text[span.start..edit.range.start],
+                        edit.new_text,
+                        &file.text[edit.range.end..span.end]
+                    );
+                    (old, new)
+                }
+                None => (
+                    file.text[edit.range.clone()].to_string(),
+                    edit.new_text.clone(),
+                ),
+            };
+            LinkEdit {
+                path: file.path.clone(),
+                line: line_at(&file.text, edit.range.start),
+                old,
+                new,
+            }
+        })
+        .collect()
+}
+
+/// Adds pin edits to the plan, next to its own edits of the same file.
+fn add_pins<'p>(plan: &mut Plan, pins: impl Iterator<Item = &'p Pin>) {
+    for pin in pins {
+        match plan.edits.iter_mut().find(|f| f.path == pin.path) {
+            Some(file) => {
+                let overlaps = file.edits.iter().any(|e| {
+                    e.range.start < pin.edit.range.end && pin.edit.range.start < e.range.end
+                });
+                if file.text != pin.text {
+                    continue;
+                }
+                // A pin replaces the plan's own edit of that link.
+                if let Some(edit) = file.edits.iter_mut().find(|e| e.range == pin.edit.range) {
+                    edit.new_text = pin.edit.new_text.clone();
+                } else if !overlaps {
+                    file.edits.push(pin.edit.clone());
+                    file.edits.sort_by_key(|e| (e.range.start, e.range.end));
+                }
+            }
+            None => plan.edits.push(FileEdits {
+                path: pin.path.clone(),
+                text: pin.text.clone(),
+                edits: vec![pin.edit.clone()],
+            }),
+        }
+    }
+    plan.edits.sort_by(|a, b| a.path.cmp(&b.path));
+}
+
+/// Removes `dir` and the folders under it that are empty; best effort.
+fn remove_empty_folders(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                remove_empty_folders(&entry.path());
+            }
+        }
+    }
+    let _ = std::fs::remove_dir(dir);
+}

@@ -1,0 +1,277 @@
+//! Keeping every link where it leads across a move. `vault::rewrite`
+//! rewrites links *to* what moves; this checks the outcome and covers what
+//! it cannot see: a note arriving as `x/alpha.md` outranks (or ties with)
+//! the notes that bare `[[alpha]]` links reach today, a note moving to
+//! another folder changes the tie-break of its own bare links, and a
+//! rewritten bare name can meet another note of that name. Such links are
+//! pinned to their target with a path. Both sides are answered by the one
+//! resolver (`VaultIndex`): the state after the move is a small scratch
+//! index holding the notes that could answer those links. No IO (texts come
+//! through `TextSource`), no protocol.
+
+use std::collections::{HashMap, HashSet};
+
+use percent_encoding::percent_decode_str;
+
+use weft_vault::index::{NoteId, VaultIndex};
+use weft_vault::key::{encode_path, relative_path};
+use weft_vault::key::{join_relative, path_key};
+use weft_vault::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
+use weft_vault::parse::parse_text;
+use weft_vault::query::TextSource;
+use weft_vault::rewrite::{Edit, Plan};
+
+use super::links_of;
+
+/// A link the move would capture, and its pinned form.
+pub(crate) struct Pin {
+    /// The note holding the link (path before the move).
+    pub(crate) path: String,
+    pub(crate) text: String,
+    pub(crate) edit: Edit,
+    /// Where the link must lead: its target now, at its new path if it moves.
+    pub(crate) target: String,
+    /// The target moves (the plan rewrites the link, but not well enough).
+    pub(crate) to_moved: bool,
+    /// Where it would lead after the move without the pin.
+    pub(crate) captured_by: Option<String>,
+    /// Whether the pinned form was checked to lead to `target`.
+    pub(crate) verified: bool,
+}
+
+/// The links that `moves` (with the edits of `plan`) would send to another
+/// note than today, each with an edit pinning it to its current target.
+pub(crate) fn captured_links(
+    index: &VaultIndex,
+    moves: &[(String, String)],
+    plan: &Plan,
+    texts: &dyn TextSource,
+) -> Vec<Pin> {
+    let note_moves: HashMap<NoteId, &str> = moves
+        .iter()
+        .filter(|(old, _)| is_note_path(old))
+        .filter_map(|(old, new)| Some((index.id_of(old)?, new.as_str())))
+        .collect();
+    if note_moves.is_empty() {
+        return Vec::new();
+    }
+    let moved_paths: HashSet<&str> = note_moves.values().copied().collect();
+    let edited: HashMap<&str, String> = plan
+        .edits
+        .iter()
+        .map(|f| (f.path.as_str(), f.apply()))
+        .collect();
+    let new_path = |id: NoteId| -> String {
+        note_moves
+            .get(&id)
+            .map_or_else(|| index.note(id).path.to_string(), |p| p.to_string())
+    };
+
+    // The moved notes as they will be: parsed at their new path.
+    let mut arrivals: Vec<Note> = Vec::new();
+    for (&id, new) in &note_moves {
+        let old = &*index.note(id).path;
+        let text = edited.get(old).cloned().or_else(|| texts.text(old));
+        if let Some(text) = text {
+            arrivals.push(parse_text(new, &text));
+        }
+    }
+    let mut arriving: HashSet<String> = HashSet::new();
+    for note in &arrivals {
+        arriving.extend(answers_to(note));
+    }
+
+    // Sources whose links could go astray: the moved notes (their folder
+    // changes the tie-break), the notes linking to them, and those linking
+    // to staying notes that answer to an arriving name.
+    let mut sources: HashSet<NoteId> = note_moves.keys().copied().collect();
+    for &id in note_moves.keys() {
+        sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
+    }
+    for (id, note) in index.notes() {
+        if note_moves.contains_key(&id) {
+            continue;
+        }
+        if answers_to(note).iter().any(|k| arriving.contains(k)) {
+            sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
+        }
+    }
+    let mut sources: Vec<NoteId> = sources.into_iter().collect();
+    sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
+
+    // Candidate links: those resolved today, with their text after the
+    // plan's edits. Links to notes that stay are left to the rules below;
+    // links to moved notes are all checked, since a rewritten bare name can
+    // still meet another note of that name.
+    struct Candidate {
+        text_at: usize,
+        link: Link,
+        /// The target text after the plan (decoded).
+        after: String,
+        new_folder: String,
+        expected: String,
+    }
+    let planned: HashMap<(&str, usize), &Edit> = plan
+        .edits
+        .iter()
+        .flat_map(|f| {
+            f.edits
+                .iter()
+                .map(move |e| ((f.path.as_str(), e.range.start), e))
+        })
+        .collect();
+    let mut read: Vec<(String, String)> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut keys: HashSet<String> = HashSet::new();
+    for source in sources {
+        let path = index.note(source).path.to_string();
+        let Some(text) = texts.text(&path) else {
+            continue;
+        };
+        let links = links_of(index, &path, &text);
+        let old_folder = folder_of(&path);
+        let new_source = new_path(source);
+        let new_folder = folder_of(&new_source);
+        let moved_source = note_moves.contains_key(&source);
+        for link in links.iter() {
+            if link.is_self_link() {
+                continue;
+            }
+            let Some(to) = index.resolve(old_folder, &link.target, link.kind).note() else {
+                continue;
+            };
+            let target_moved = note_moves.contains_key(&to);
+            let written = link.target.trim();
+            let relative = written.starts_with("./") || written.starts_with("../");
+            let after = match planned.get(&(path.as_str(), link.target_span.start as usize)) {
+                Some(edit) if link.kind == LinkKind::Markdown => percent_decode_str(&edit.new_text)
+                    .decode_utf8_lossy()
+                    .into_owned(),
+                Some(edit) => edit.new_text.clone(),
+                None => written.to_string(),
+            };
+            if !target_moved {
+                if relative {
+                    continue; // An exact path, which no arrival changes.
+                }
+                let key = path_key(written.trim_start_matches('/'));
+                let last = key.rsplit('/').next().unwrap_or(&key);
+                if !moved_source && !arriving.contains(&key) && !arriving.contains(last) {
+                    continue;
+                }
+            }
+            let key = path_key(after.trim().trim_start_matches('/'));
+            keys.insert(key.rsplit('/').next().unwrap_or(&key).to_string());
+            keys.insert(key);
+            if let Some(joined) = join_relative(new_folder, after.trim()) {
+                let joined = path_key(&joined);
+                keys.insert(joined.rsplit('/').next().unwrap_or(&joined).to_string());
+            }
+            candidates.push(Candidate {
+                text_at: read.len(),
+                link: link.clone(),
+                after,
+                new_folder: new_folder.to_string(),
+                expected: new_path(to),
+            });
+        }
+        read.push((path, text));
+    }
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+
+    // The state after the move, for the names those links use.
+    let mut scratch = VaultIndex::new();
+    for (id, note) in index.notes() {
+        if !note_moves.contains_key(&id) && answers_to(note).iter().any(|k| keys.contains(k)) {
+            scratch.upsert(note.clone());
+        }
+    }
+    for note in arrivals {
+        scratch.upsert(note);
+    }
+    let after = |folder: &str, target: &str, kind: LinkKind| -> Option<String> {
+        scratch
+            .resolve(folder, target, kind)
+            .note()
+            .map(|id| scratch.note(id).path.to_string())
+    };
+
+    let mut pins = Vec::new();
+    let mut seen: HashSet<(String, usize)> = HashSet::new();
+    for c in candidates {
+        let (path, text) = &read[c.text_at];
+        let now = after(&c.new_folder, &c.after, c.link.kind);
+        if now.as_deref() == Some(c.expected.as_str()) {
+            continue;
+        }
+        let range = c.link.target_span.start as usize..c.link.target_span.end as usize;
+        if !seen.insert((path.clone(), range.start)) {
+            continue;
+        }
+        let written = &text[range.clone()];
+        let angle = text[..range.start].ends_with('<');
+        let (new_text, plain) = pinned(&c.link, written, angle, &c.new_folder, &c.expected);
+        let verified =
+            after(&c.new_folder, &plain, c.link.kind).as_deref() == Some(c.expected.as_str());
+        pins.push(Pin {
+            path: path.clone(),
+            text: text.clone(),
+            edit: Edit { range, new_text },
+            to_moved: moved_paths.contains(c.expected.as_str()),
+            target: c.expected,
+            captured_by: now,
+            verified,
+        });
+    }
+    pins
+}
+
+/// The keys a note answers to: its stem, and its aliases and title.
+fn answers_to(note: &Note) -> Vec<String> {
+    let path = path_key(&note.path);
+    let mut keys = vec![path.rsplit('/').next().unwrap_or(&path).to_string()];
+    keys.extend(note.aliases.iter().map(|a| path_key(a)));
+    keys.push(path_key(&note.title));
+    keys
+}
+
+/// A target text that names `target` by its path, in the link's style: the
+/// vault path for a wikilink in a folder, a relative path otherwise (a
+/// relative path is never matched by name). Returns the text to write and
+/// its decoded form.
+fn pinned(link: &Link, written: &str, angle: bool, folder: &str, target: &str) -> (String, String) {
+    let keep_md = written.trim().len() != strip_md(written.trim()).len();
+    let shown = |p: &str| -> String {
+        if keep_md {
+            p.to_string()
+        } else {
+            strip_md(p).to_string()
+        }
+    };
+    match link.kind {
+        LinkKind::Wiki => {
+            let text = if target.contains('/') {
+                shown(target)
+            } else {
+                let rel = relative_path(folder, target);
+                shown(&if rel.starts_with("../") {
+                    rel
+                } else {
+                    format!("./{rel}")
+                })
+            };
+            (text.clone(), text)
+        }
+        LinkKind::Markdown => {
+            let rel = shown(&relative_path(folder, target));
+            let text = if angle {
+                rel.clone()
+            } else {
+                encode_path(&rel)
+            };
+            (text, rel)
+        }
+    }
+}
