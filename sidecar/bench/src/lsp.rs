@@ -504,18 +504,57 @@ impl LspBenchReport {
 }
 
 /// Where `offset` is as a client that negotiated UTF-8 positions counts
-/// it: the line (after `\n`) and the byte column. The client's own count,
-/// not the server's conversion.
+/// it: the line (after `\n`) and the byte column, at the start of the
+/// character `offset` falls in. The client's own count, not the server's
+/// conversion.
 fn utf8_position(text: &str, offset: usize) -> Position {
-    let before = &text[..offset];
+    let before = &text[..text.floor_char_boundary(offset)];
     Position {
         line: before.matches('\n').count(),
-        character: offset - before.rfind('\n').map_or(0, |i| i + 1),
+        character: before.len() - before.rfind('\n').map_or(0, |i| i + 1),
     }
 }
 
 /// A position in a note: 0-based line and column.
+#[derive(Debug, PartialEq, Eq)]
 struct Position {
     line: usize,
     character: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_and_bytes_and_stay_on_characters() {
+        let text = "a\nb🧠c\n";
+        let at = |line, character| Position { line, character };
+        assert_eq!(utf8_position(text, 0), at(0, 0));
+        assert_eq!(utf8_position(text, 3), at(1, 1));
+        // Inside the emoji: its first byte.
+        assert_eq!(utf8_position(text, 5), at(1, 1));
+        assert_eq!(utf8_position(text, 7), at(1, 5));
+        assert_eq!(utf8_position(text, text.len()), at(2, 0));
+    }
+
+    /// Structural facts only: a benchmark must never fail a test on timing.
+    #[test]
+    fn the_lsp_benchmark_runs_on_a_small_generated_vault() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = crate::generate::GenSpec {
+            notes: 300,
+            seed: 5,
+        };
+        crate::generate::generate(dir.path(), &spec).unwrap();
+        let options = LspBenchOptions {
+            samples: 20,
+            seed: 2,
+        };
+        let report = lsp_bench(dir.path(), &options).unwrap();
+        assert_eq!(report.notes, 300);
+        assert_eq!(report.definition.samples, 20, "{report:#?}");
+        assert!(report.completion_items > 0.0, "{report:#?}");
+        assert!(report.references_found > 0.0, "{report:#?}");
+    }
 }

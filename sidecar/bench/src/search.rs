@@ -260,3 +260,28 @@ impl SearchBenchReport {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Structural facts only: a benchmark must never fail a test on timing.
+    #[test]
+    fn the_search_benchmark_runs_on_a_small_generated_vault() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = crate::generate::GenSpec {
+            notes: 300,
+            seed: 5,
+        };
+        crate::generate::generate(dir.path(), &spec).unwrap();
+        let options = SearchBenchOptions {
+            queries: 20,
+            links: 10,
+            seed: 2,
+        };
+        let report = search_bench(dir.path(), &options).unwrap();
+        assert_eq!(report.notes, 300);
+        assert_eq!(report.search_tool_ms.samples, 20, "{report:#?}");
+        assert_eq!(report.get_links_ms.samples, 10, "{report:#?}");
+    }
+}
