@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/weft/target}"
 vault="${1:-examples/vault}"
 
-cargo install --locked --path sidecar --root "${WEFT_INSTALL_ROOT:-$HOME/.cargo}"
+cargo install --locked --path sidecar/weft --root "${WEFT_INSTALL_ROOT:-$HOME/.cargo}"
 weft="${WEFT_INSTALL_ROOT:-$HOME/.cargo}/bin/weft"
 
 run() { printf '\n$ weft %s\n' "$*"; "$weft" "$@" --vault "$vault" || true; }

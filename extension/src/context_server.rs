@@ -70,7 +70,7 @@ The extension runs the `weft` binary as `weft mcp`. It uses, in order:
 3. a `weft` it downloads from [Weft's GitHub releases](https://github.com/weft-notes/weft/releases).
 
 The vault is the project's folder unless you set `vault` below. To build \
-`weft` yourself: `cargo install --locked --path sidecar` in a clone of the repository.
+`weft` yourself: `cargo install --locked --path sidecar/weft` in a clone of the repository.
 ";
 
 const DEFAULT_SETTINGS: &str = r#"{
