@@ -52,6 +52,7 @@ cargo build --locked --target wasm32-wasip2
 test -f "$CARGO_TARGET_DIR/wasm32-wasip2/debug/weft_extension.wasm"
 
 step "lints"
+python3 scripts/check_modules.py
 cargo clippy --locked --workspace --exclude weft-extension --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-wasip2 -- -D warnings
 

@@ -3,7 +3,7 @@
 //! change (`access`), loading and watching the files into one live index
 //! (`io`), the write operations (`ops`), the note history (`history`) and
 //! the hub that holds one vault's live state for every editor, agent and
-//! query (`hub`).
+//! query (`hub`), and locks that outlive a panic (`sync`).
 //!
 //! Above the domain (`weft-vault`) and the full text (`weft-search`);
 //! knows no protocol (LSP, MCP, JSON-RPC) and no face. Each module's `//!`
@@ -15,3 +15,4 @@ pub mod history;
 pub mod hub;
 pub mod io;
 pub mod ops;
+pub mod sync;

@@ -9,12 +9,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::SystemTime;
 
 use tokio::sync::watch;
 
 use super::{CONFIG_FILE, Config, OBSIDIAN_DAILY_NOTES};
+use crate::sync::{lock, read, write};
 
 /// One file's metadata, enough to tell that it changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,10 +157,7 @@ impl LiveConfig {
     }
 
     pub fn snapshot(&self) -> Snapshot {
-        self.now
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        read(&self.now).clone()
     }
 
     /// [`Snapshot::generation`] now, without copying anything.
@@ -181,7 +179,7 @@ impl LiveConfig {
     /// Whether the files' metadata differs from what was last read (two
     /// `stat`s): [`LiveConfig::refresh`] would read them again.
     pub fn stale(&self) -> bool {
-        *self.stamp.lock().unwrap_or_else(PoisonError::into_inner) != Stamp::of(&self.root)
+        *lock(&self.stamp) != Stamp::of(&self.root)
     }
 
     /// Looks at the files' metadata and, when either changed, reads them
@@ -189,14 +187,14 @@ impl LiveConfig {
     /// when it differs), one that does not is reported and changes nothing.
     /// Costs two `stat`s when nothing changed.
     pub fn refresh(&self) -> Option<Reloaded> {
-        let mut stamp = self.stamp.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut stamp = lock(&self.stamp);
         let fresh = Stamp::of(&self.root);
         if *stamp == fresh {
             return None;
         }
         *stamp = fresh;
         let loaded = Config::load(&self.root);
-        let mut now = self.now.write().unwrap_or_else(PoisonError::into_inner);
+        let mut now = write(&self.now);
         let (reloaded, error) = match loaded {
             Ok(config) if !now.loaded || *now.config != config => {
                 let new = Arc::new(config);

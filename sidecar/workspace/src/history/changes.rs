@@ -10,7 +10,7 @@ use std::path::Path;
 use git2::{ObjectType, Oid, Repository, Tree};
 
 use super::error::HistoryError;
-use super::{ChangeKind, PathChange};
+use super::model::{ChangeKind, PathChange};
 
 /// Renames by similarity are only looked for when there are at most this
 /// many (added × deleted) pairs; git has a similar limit.

@@ -4,9 +4,9 @@
 use similar::{ChangeTag, TextDiff};
 
 use super::error::HistoryError;
+use super::model::{DiffResult, DiffTarget, NoteVersion, Version};
 use super::store::{Store, vault_path};
 use super::walk::{read, version_of};
-use super::{DiffResult, DiffTarget, NoteVersion, Version};
 
 /// One side of a diff: the version, and the note in it (if it existed).
 fn side(

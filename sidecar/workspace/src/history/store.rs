@@ -18,7 +18,7 @@ use git2::{
 
 use super::changes::blob_entry;
 use super::error::HistoryError;
-use super::{Change, CommitId};
+use super::model::{Change, CommitId};
 use weft_vault::note::is_note_path;
 
 /// Weft's branch in its own repository.

@@ -8,10 +8,10 @@ use git2::{Commit, ErrorCode, ObjectType, Oid, Repository, Revwalk, Sort, Tree};
 
 use super::changes::{blob_entry, changes, same_at, subtree};
 use super::error::HistoryError;
-use super::store::{Store, head_id, parse_trailers, short_id, vault_path};
-use super::{
+use super::model::{
     ChangeKind, MAX_LISTED_CHANGES, NoteVersion, Page, PathChange, Version, VersionSource,
 };
+use super::store::{Store, head_id, parse_trailers, short_id, vault_path};
 
 /// How many recent versions an unknown-id error lists.
 const RECENT_IN_ERRORS: usize = 5;

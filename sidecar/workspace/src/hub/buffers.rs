@@ -12,9 +12,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use super::{Hub, lock};
 use crate::io::LiveVault;
-use crate::ops::{OpError, WriteGuard};
+use crate::sync::lock;
 use weft_vault::parse::parse_text;
 
 /// Open buffers by vault path.
@@ -182,19 +181,6 @@ impl Buffers {
                 }
             }
         }
-    }
-}
-
-impl WriteGuard for Hub {
-    fn check(&self, path: &str, folder: bool) -> Result<(), OpError> {
-        match self.buffers.unsaved(self.root(), path, folder) {
-            Some(path) => Err(OpError::Unsaved { path }),
-            None => Ok(()),
-        }
-    }
-
-    fn written(&self, paths: &[String]) {
-        self.buffers.mark_stale(paths);
     }
 }
 

@@ -16,7 +16,7 @@ pub mod buffers;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock, RwLockReadGuard, Weak};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, RwLock, RwLockReadGuard, Weak};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
@@ -24,6 +24,8 @@ use tokio::sync::{broadcast, mpsc, watch};
 use crate::config::{Config, LiveConfig};
 use crate::history::History;
 use crate::io::{LiveVault, Watcher};
+use crate::ops::{OpError, WriteGuard};
+use crate::sync::{lock, read};
 use weft_search::{Change, DiskFiles, DocSource, SearchIndex};
 use weft_vault::VaultIndex;
 use weft_vault::note::is_note_path;
@@ -718,12 +720,17 @@ fn return_free_memory() {
     }
 }
 
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
+impl WriteGuard for Hub {
+    fn check(&self, path: &str, folder: bool) -> Result<(), OpError> {
+        match self.buffers.unsaved(self.root(), path, folder) {
+            Some(path) => Err(OpError::Unsaved { path }),
+            None => Ok(()),
+        }
+    }
 
-pub(crate) fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
-    lock.read().unwrap_or_else(PoisonError::into_inner)
+    fn written(&self, paths: &[String]) {
+        self.buffers.mark_stale(paths);
+    }
 }
 
 #[cfg(test)]

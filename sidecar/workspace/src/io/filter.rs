@@ -8,13 +8,14 @@
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::config::{Config, unsafe_glob};
+use crate::sync::lock;
 
 /// The ignore files read in every folder, highest precedence first (as
 /// `ignore`'s walker does: `.ignore` beats `.gitignore` at any depth).
@@ -104,11 +105,7 @@ impl PathFilter {
 
     /// Forgets every ignore file read; call when one changes.
     pub fn clear_cache(&self) {
-        self.0
-            .folders
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
+        lock(&self.0.folders).clear();
     }
 
     /// Whether the vault path `rel` (`/` separators) is skipped. Looks at the
@@ -170,11 +167,7 @@ impl PathFilter {
     }
 
     fn rules(&self, dir: &Path) -> Arc<FolderRules> {
-        let mut folders = self
-            .0
-            .folders
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut folders = lock(&self.0.folders);
         if let Some(rules) = folders.get(dir) {
             return rules.clone();
         }

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use super::filter::{PathFilter, relative_path};
 use super::load::{Scan, is_ignore_file, read_note, read_notes, scan_with, walk};
 use crate::config::{CONFIG_FILE, Config, ConfigError, LiveConfig, OBSIDIAN_DAILY_NOTES};
+use crate::sync::{lock, read, write};
 use weft_vault::note::{folder_of, is_note_path};
 use weft_vault::{Note, VaultIndex};
 
@@ -235,8 +236,7 @@ impl LiveVault {
             return false;
         }
         tracing::info!("`exclude` changed: filtering the vault again");
-        *self.filter.write().unwrap_or_else(PoisonError::into_inner) =
-            PathFilter::new(&self.root, &config);
+        *write(&self.filter) = PathFilter::new(&self.root, &config);
         true
     }
 
@@ -307,10 +307,7 @@ impl LiveVault {
 
     /// The filter deciding which paths belong to the vault (now).
     pub fn filter(&self) -> PathFilter {
-        self.filter
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        read(&self.filter).clone()
     }
 
     /// Files that could not be read, as (vault path, actionable message).
@@ -654,18 +651,6 @@ fn remove_file_entry(index: &mut VaultIndex, rel: &str) -> bool {
     } else {
         index.remove_attachment(rel)
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
-    lock.read().unwrap_or_else(PoisonError::into_inner)
-}
-
-fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
-    lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! panics on what it finds on disk: problems become [`Scan::errors`].
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use ignore::{DirEntry, WalkBuilder};
 use rayon::prelude::*;
@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::filter::{PathFilter, relative_path, unsafe_ignore_file};
 use super::write::weft_temp_pid;
 use crate::config::{CONFIG_FILE, Config};
+use crate::sync::lock;
 use weft_vault::note::is_note_path;
 use weft_vault::{Note, parse_note};
 
@@ -79,9 +80,7 @@ pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
             && entry.file_type().is_some_and(|t| t.is_file())
             && entry.file_name().to_str().and_then(weft_temp_pid).is_some()
         {
-            seen.lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(entry.path().to_path_buf());
+            lock(&seen).push(entry.path().to_path_buf());
         }
     };
     let mut builder = WalkBuilder::new(dir);
@@ -121,10 +120,7 @@ pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
                 if entry.file_type().is_some_and(|t| t.is_dir())
                     && unsafe_ignore_file(entry.path()).is_some()
                 {
-                    deferred
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(entry.path().to_path_buf());
+                    lock(&deferred).push(entry.path().to_path_buf());
                     return false;
                 }
                 true
@@ -153,8 +149,8 @@ pub(crate) fn walk(filter: &PathFilter, dir: &Path) -> Found {
             Item::Error(rel, message) => found.errors.push((rel, message)),
         }
     }
-    found.temps = std::mem::take(&mut *temps.lock().unwrap_or_else(PoisonError::into_inner));
-    for folder in std::mem::take(&mut *deferred.lock().unwrap_or_else(PoisonError::into_inner)) {
+    found.temps = std::mem::take(&mut *lock(&temps));
+    for folder in std::mem::take(&mut *lock(&deferred)) {
         // Not excluded (the walker reached it): everything the filter keeps.
         let sub = walk(filter, &folder);
         found.notes.extend(sub.notes);

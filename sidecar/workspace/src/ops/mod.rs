@@ -39,6 +39,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Config;
 use crate::io::{LiveVault, checked_path, move_file, write_atomic};
+use crate::sync::{lock, read};
 use weft_vault::key::path_key;
 use weft_vault::note::{folder_of, is_note_path};
 use weft_vault::parse::parse_text;
@@ -255,10 +256,7 @@ impl<'a> Ops<'a> {
     }
 
     pub(crate) fn index(&self) -> RwLockReadGuard<'_, VaultIndex> {
-        self.vault
-            .index
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
+        read(&self.vault.index)
     }
 
     pub(crate) fn abs(&self, rel: &str) -> PathBuf {
@@ -598,7 +596,7 @@ impl<'a> Ops<'a> {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(step) = batch.get(i) else { break };
                         let result = self.run_step(step);
-                        *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+                        *lock(&results[i]) = Some(result);
                     }
                 });
             }
@@ -877,5 +875,5 @@ pub(crate) fn resolved_links(
 }
 
 fn lock_writes() -> std::sync::MutexGuard<'static, ()> {
-    WRITE_LOCK.lock().unwrap_or_else(PoisonError::into_inner)
+    lock(&WRITE_LOCK)
 }

@@ -79,6 +79,27 @@ mod tests {
         assert_eq!(format_moment(day(), time, "YYYY/MM/DD"), "2024/03/09");
     }
 
+    /// The date formats the search module's own (removed) copy of
+    /// `format_moment` was tested with, kept against the one that remains.
+    #[test]
+    fn moment_formats() {
+        let day = Date {
+            year: 2024,
+            month: 1,
+            day: 15,
+        };
+        let time = NaiveTime::from_hms_opt(10, 30, 0).unwrap();
+        assert_eq!(format_moment(day, time, "YYYY-MM-DD"), "2024-01-15");
+        assert_eq!(
+            format_moment(day, time, "dddd, MMMM Do YYYY"),
+            "Monday, January 15th 2024"
+        );
+        assert_eq!(
+            format_moment(day, time, "YYYY/MM/[Week] D"),
+            "2024/01/Week 15"
+        );
+    }
+
     #[test]
     fn templates_fill_known_variables_only() {
         let time = NaiveTime::from_hms_opt(9, 30, 0).unwrap();
