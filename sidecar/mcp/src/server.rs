@@ -29,7 +29,7 @@ use super::{prompts, resources};
 use weft_tools::format::ToolResult;
 use weft_tools::guide::INSTRUCTIONS;
 use weft_tools::state::ToolState;
-use weft_tools::{TOOL_NAMES, context};
+use weft_tools::{context, registry};
 
 /// How long a write waits for indexing to finish before it gives up.
 const WRITE_WAIT: Duration = Duration::from_secs(30);
@@ -300,7 +300,7 @@ impl ServerHandler for Server {
         let name = request.name.to_string();
         let policy = self.state.policy();
         if !self.tools.has_route(&name) || !policy.offers(&name) {
-            if TOOL_NAMES.contains(&name.as_str()) && !policy.offers(&name) {
+            if registry::find(&name).is_some() && !policy.offers(&name) {
                 let message = policy.why_not_offered(&name);
                 self.state.record_failure(&name, String::new(), &message);
                 return Ok(CallToolResult::error(vec![ContentBlock::text(format!(

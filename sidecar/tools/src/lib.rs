@@ -14,6 +14,7 @@ pub mod format;
 pub mod guide;
 pub mod policy;
 pub mod query;
+pub mod registry;
 pub mod state;
 pub mod versions;
 pub mod writing;
@@ -40,30 +41,6 @@ pub mod diff_note;
 pub mod note_history;
 pub mod restore_note;
 
-pub use policy::{Profile, ToolClass, ToolSet, class_of};
+pub use policy::{Profile, ToolClass, ToolSet};
+pub use registry::{TOOLS, ToolInfo, class_of};
 pub use state::{Phase, StartError, ToolState};
-
-/// Every tool of the set (the whole set of MCP_TOOLS.md), in
-/// its order; a name here that a session does not offer is "not offered
-/// by this profile", not "unknown".
-pub const TOOL_NAMES: &[&str] = &[
-    "read_note",
-    "resolve_note",
-    "list_notes",
-    "search_notes",
-    "get_context",
-    "get_links",
-    "related_notes",
-    "list_tags",
-    "check_vault",
-    "vault_info",
-    "write_note",
-    "edit_note",
-    "update_frontmatter",
-    "move_note",
-    "delete_note",
-    "daily_note",
-    "note_history",
-    "diff_note",
-    "restore_note",
-];

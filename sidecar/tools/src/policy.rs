@@ -34,16 +34,6 @@ pub struct Profile {
     pub tools: ToolSet,
 }
 
-impl ToolSet {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolSet::Read => "read",
-            ToolSet::Write => "write",
-            ToolSet::Full => "full",
-        }
-    }
-}
-
 /// What a tool does to the vault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolClass {
@@ -53,15 +43,23 @@ pub enum ToolClass {
     Destructive,
 }
 
-/// The class of a tool by name; unknown names count as destructive, so a
-/// new tool is hidden from restricted profiles until it is classified.
-pub fn class_of(tool: &str) -> ToolClass {
-    match tool {
-        "read_note" | "resolve_note" | "list_notes" | "search_notes" | "get_context"
-        | "get_links" | "related_notes" | "list_tags" | "check_vault" | "vault_info"
-        | "note_history" | "diff_note" => ToolClass::Read,
-        "write_note" | "edit_note" | "update_frontmatter" | "daily_note" => ToolClass::Write,
-        _ => ToolClass::Destructive,
+impl ToolSet {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolSet::Read => "read",
+            ToolSet::Write => "write",
+            ToolSet::Full => "full",
+        }
+    }
+
+    /// Whether this set holds tools of `class`.
+    pub fn offers(self, class: ToolClass) -> bool {
+        match (self, class) {
+            (_, ToolClass::Read) => true,
+            (ToolSet::Read, _) => false,
+            (ToolSet::Write, ToolClass::Destructive) => false,
+            _ => true,
+        }
     }
 }
 
@@ -96,16 +94,6 @@ impl Policy {
             read_only,
             access,
             hidden: Mutex::new(None),
-        }
-    }
-
-    /// Whether the profile offers a tool.
-    pub fn offers(&self, tool: &str) -> bool {
-        match (self.tools, class_of(tool)) {
-            (_, ToolClass::Read) => true,
-            (ToolSet::Read, _) => false,
-            (ToolSet::Write, ToolClass::Destructive) => false,
-            _ => true,
         }
     }
 

@@ -10,38 +10,19 @@
 
 use serde_json::{Value, json};
 
-use super::TOOL_NAMES;
 use super::format::{Reply, ToolError};
+use super::registry;
 use super::state::ToolState;
-use super::{
-    check_vault, get_context, get_links, list_notes, list_tags, read_note, related_notes,
-    resolve_note, search_notes, vault_info,
-};
+use super::{get_links, related_notes};
 
 /// Runs a read tool by name with JSON arguments, as `tools/call` would.
 pub fn call(state: &ToolState, tool: &str, arguments: Value) -> Result<Reply, ToolError> {
-    fn args<T: serde::de::DeserializeOwned>(tool: &str, v: Value) -> Result<T, ToolError> {
-        serde_json::from_value(v)
-            .map_err(|e| ToolError::new(format!("invalid arguments for `{tool}`: {e}")))
-    }
     state.check_usable()?;
-    match tool {
-        "read_note" => read_note::run(state, args(tool, arguments)?),
-        "resolve_note" => resolve_note::run(state, args(tool, arguments)?),
-        "list_notes" => list_notes::run(state, args(tool, arguments)?),
-        "search_notes" => search_notes::run(state, args(tool, arguments)?),
-        "get_context" => get_context::run(state, args(tool, arguments)?),
-        "get_links" => get_links::run(state, args(tool, arguments)?),
-        "related_notes" => related_notes::run(state, args(tool, arguments)?),
-        "list_tags" => list_tags::run(state, args(tool, arguments)?),
-        "check_vault" => check_vault::run(state, args(tool, arguments)?),
-        "vault_info" => {
-            let _: vault_info::VaultInfoArgs = args(tool, arguments)?;
-            vault_info::run(state, TOOL_NAMES.iter().map(|t| t.to_string()).collect())
-        }
-        other => Err(ToolError::new(format!(
-            "unknown tool `{other}`; tools: {}",
-            TOOL_NAMES.join(", ")
+    match registry::find(tool).and_then(|t| t.answer) {
+        Some(answer) => answer(state, arguments),
+        None => Err(ToolError::new(format!(
+            "unknown tool `{tool}`; tools: {}",
+            registry::names().collect::<Vec<_>>().join(", ")
         ))),
     }
 }

@@ -1,5 +1,6 @@
-//! `check_vault` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::check_vault`].
+//! `check_vault` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::check_vault`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -13,11 +14,9 @@ use weft_tools::check_vault::*;
 impl Server {
     #[tool(
         name = "check_vault",
-        title = "Check vault health",
         description = "Vault health, each issue with a fix: broken and ambiguous links, missing headings or block ids, parse problems, orphans, duplicate titles/aliases, tag rules, inconsistent tag spellings. Filter by path_prefix and kinds.",
         input_schema = schema::input::<CheckVaultArgs>(),
-        output_schema = schema::output::<CheckVaultOut>(),
-        annotations(title = "Check vault health", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<CheckVaultOut>()
     )]
     async fn check_vault(&self, Parameters(args): Parameters<CheckVaultArgs>) -> CallToolResult {
         self.run(move |state| run(state, args)).await

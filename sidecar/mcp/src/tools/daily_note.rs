@@ -1,5 +1,6 @@
-//! `daily_note` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::daily_note`].
+//! `daily_note` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::daily_note`].
 
 use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Parameters;
@@ -19,11 +20,9 @@ prepend_section (section \"A::B\").";
 impl Server {
     #[tool(
         name = "daily_note",
-        title = "Daily note",
         description = DESCRIPTION,
         input_schema = schema::input::<DailyNoteArgs>(),
-        output_schema = schema::output::<DailyNoteOut>(),
-        annotations(title = "Daily note", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+        output_schema = schema::output::<DailyNoteOut>()
     )]
     async fn daily_note(
         &self,

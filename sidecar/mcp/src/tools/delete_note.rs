@@ -1,5 +1,6 @@
-//! `delete_note` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::delete_note`].
+//! `delete_note` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::delete_note`].
 
 use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Parameters;
@@ -18,11 +19,9 @@ const DESCRIPTION: &str = "Move a note to the vault's .trash/ (restorable). List
 impl Server {
     #[tool(
         name = "delete_note",
-        title = "Delete note (to trash)",
         description = DESCRIPTION,
         input_schema = schema::input::<DeleteNoteArgs>(),
-        output_schema = schema::output::<DeleteNoteOut>(),
-        annotations(title = "Delete note (to trash)", read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+        output_schema = schema::output::<DeleteNoteOut>()
     )]
     async fn delete_note(
         &self,

@@ -1,5 +1,6 @@
-//! `diff_note` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::diff_note`].
+//! `diff_note` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::diff_note`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -16,11 +17,9 @@ const DESCRIPTION: &str = "Unified diff of a note between two versions (`from`, 
 impl Server {
     #[tool(
         name = "diff_note",
-        title = "Diff note versions",
         description = DESCRIPTION,
         input_schema = schema::input::<DiffNoteArgs>(),
-        output_schema = schema::output::<DiffNoteOut>(),
-        annotations(title = "Diff note versions", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<DiffNoteOut>()
     )]
     async fn diff_note(&self, Parameters(args): Parameters<DiffNoteArgs>) -> CallToolResult {
         self.state.wait_history(HISTORY_WAIT).await;

@@ -1,5 +1,6 @@
-//! `edit_note` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::edit_note`].
+//! `edit_note` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::edit_note`].
 
 use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Parameters;
@@ -21,11 +22,9 @@ Pass expected_sha256 from read_note; dry_run shows the diff.";
 impl Server {
     #[tool(
         name = "edit_note",
-        title = "Edit note",
         description = DESCRIPTION,
         input_schema = schema::input::<EditNoteArgs>(),
-        output_schema = schema::output::<EditNoteOut>(),
-        annotations(title = "Edit note", read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+        output_schema = schema::output::<EditNoteOut>()
     )]
     async fn edit_note(
         &self,

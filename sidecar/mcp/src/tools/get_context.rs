@@ -1,5 +1,6 @@
-//! `get_context` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::get_context`].
+//! `get_context` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::get_context`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -15,11 +16,9 @@ const DESCRIPTION: &str = "Evidence for a question: the best notes for `query` (
 impl Server {
     #[tool(
         name = "get_context",
-        title = "Get context for a question",
         description = DESCRIPTION,
         input_schema = schema::input::<GetContextArgs>(),
-        output_schema = schema::output::<GetContextOut>(),
-        annotations(title = "Get context for a question", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<GetContextOut>()
     )]
     async fn get_context(&self, Parameters(args): Parameters<GetContextArgs>) -> CallToolResult {
         self.run(move |state| run(state, args)).await

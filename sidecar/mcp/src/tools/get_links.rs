@@ -1,5 +1,6 @@
-//! `get_links` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::get_links`].
+//! `get_links` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::get_links`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -15,11 +16,9 @@ const DESCRIPTION: &str = "Links around a note, no bodies. direction in (backlin
 impl Server {
     #[tool(
         name = "get_links",
-        title = "Get links",
         description = DESCRIPTION,
         input_schema = schema::input::<GetLinksArgs>(),
-        output_schema = schema::output::<GetLinksOut>(),
-        annotations(title = "Get links", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<GetLinksOut>()
     )]
     async fn get_links(&self, Parameters(args): Parameters<GetLinksArgs>) -> CallToolResult {
         self.run(move |state| run(state, args)).await

@@ -1,5 +1,6 @@
-//! `list_notes` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::list_notes`].
+//! `list_notes` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::list_notes`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -15,11 +16,9 @@ const DESCRIPTION: &str = "Browse a folder: subfolders with note counts and its 
 impl Server {
     #[tool(
         name = "list_notes",
-        title = "List notes",
         description = DESCRIPTION,
         input_schema = schema::input::<ListNotesArgs>(),
-        output_schema = schema::output::<ListNotesOut>(),
-        annotations(title = "List notes", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<ListNotesOut>()
     )]
     async fn list_notes(&self, Parameters(args): Parameters<ListNotesArgs>) -> CallToolResult {
         self.run(move |state| run(state, args)).await

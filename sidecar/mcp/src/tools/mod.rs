@@ -2,6 +2,9 @@
 //! annotations, calling the tool's answer in `weft_tools`.
 
 use rmcp::handler::server::tool::ToolRouter;
+use rmcp::model::ToolAnnotations;
+use weft_tools::ToolClass;
+use weft_tools::registry::{self, ToolInfo};
 
 use super::server::Server;
 
@@ -25,9 +28,11 @@ mod update_frontmatter;
 mod vault_info;
 mod write_note;
 
-/// Every tool, in the order of [`weft_tools::TOOL_NAMES`].
+/// Every tool, its title and hints from [`weft_tools::registry`]. The list
+/// below only wires each tool's file in; a test checks it holds exactly the
+/// registry's tools.
 pub fn router() -> ToolRouter<Server> {
-    Server::read_note_router()
+    let mut router = Server::read_note_router()
         + Server::resolve_note_router()
         + Server::list_notes_router()
         + Server::search_notes_router()
@@ -45,5 +50,38 @@ pub fn router() -> ToolRouter<Server> {
         + Server::daily_note_router()
         + Server::note_history_router()
         + Server::diff_note_router()
-        + Server::restore_note_router()
+        + Server::restore_note_router();
+    for route in router.map.values_mut() {
+        if let Some(info) = registry::find(&route.attr.name) {
+            route.attr.title = Some(info.title.to_string());
+            route.attr.annotations = Some(annotations(info));
+        }
+    }
+    router
+}
+
+/// A tool's MCP annotations, from its class and hints.
+fn annotations(info: &ToolInfo) -> ToolAnnotations {
+    ToolAnnotations::with_title(info.title)
+        .read_only(info.class == ToolClass::Read)
+        .destructive(info.destructive)
+        .idempotent(info.idempotent)
+        .open_world(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tool the registry names has its MCP declaration, and nothing
+    /// else is declared.
+    #[test]
+    fn the_router_declares_exactly_the_registry() {
+        let router = router();
+        let mut declared: Vec<&str> = router.map.keys().map(|name| name.as_ref()).collect();
+        declared.sort_unstable();
+        let mut registered: Vec<&str> = registry::names().collect();
+        registered.sort_unstable();
+        assert_eq!(declared, registered);
+    }
 }

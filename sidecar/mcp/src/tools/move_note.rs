@@ -1,5 +1,6 @@
-//! `move_note` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::move_note`].
+//! `move_note` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::move_note`].
 
 use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Parameters;
@@ -19,11 +20,9 @@ dry_run lists every file and link that would change.";
 impl Server {
     #[tool(
         name = "move_note",
-        title = "Move or rename note",
         description = DESCRIPTION,
         input_schema = schema::input::<MoveNoteArgs>(),
-        output_schema = schema::output::<MoveNoteOut>(),
-        annotations(title = "Move or rename note", read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+        output_schema = schema::output::<MoveNoteOut>()
     )]
     async fn move_note(
         &self,

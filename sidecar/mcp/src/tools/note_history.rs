@@ -1,5 +1,6 @@
-//! `note_history` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::note_history`].
+//! `note_history` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::note_history`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -16,11 +17,9 @@ const DESCRIPTION: &str = "Versions of a note (following renames; deleted notes 
 impl Server {
     #[tool(
         name = "note_history",
-        title = "Note history",
         description = DESCRIPTION,
         input_schema = schema::input::<NoteHistoryArgs>(),
-        output_schema = schema::output::<NoteHistoryOut>(),
-        annotations(title = "Note history", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<NoteHistoryOut>()
     )]
     async fn note_history(&self, Parameters(args): Parameters<NoteHistoryArgs>) -> CallToolResult {
         self.state.wait_history(HISTORY_WAIT).await;

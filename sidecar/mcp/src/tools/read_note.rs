@@ -1,5 +1,6 @@
-//! `read_note` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::read_note`].
+//! `read_note` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::read_note`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -16,11 +17,9 @@ const DESCRIPTION: &str = "Read a note (or up to 10 with `paths`) with its sha25
 impl Server {
     #[tool(
         name = "read_note",
-        title = "Read note",
         description = DESCRIPTION,
         input_schema = schema::input::<ReadNoteArgs>(),
-        output_schema = schema::output::<ReadNoteOut>(),
-        annotations(title = "Read note", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<ReadNoteOut>()
     )]
     async fn read_note(&self, Parameters(args): Parameters<ReadNoteArgs>) -> CallToolResult {
         if args.version.is_some() {

@@ -1,5 +1,6 @@
-//! `related_notes` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::related_notes`].
+//! `related_notes` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::related_notes`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -13,11 +14,9 @@ use weft_tools::related_notes::*;
 impl Server {
     #[tool(
         name = "related_notes",
-        title = "Related notes",
         description = "Notes related to a note (`path`) or a `text`: by links (direct, shared targets, cited together), shared tags and similar wording, each with its reasons.",
         input_schema = schema::input::<RelatedNotesArgs>(),
-        output_schema = schema::output::<RelatedNotesOut>(),
-        annotations(title = "Related notes", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<RelatedNotesOut>()
     )]
     async fn related_notes(
         &self,

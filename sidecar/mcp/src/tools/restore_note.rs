@@ -1,5 +1,6 @@
-//! `restore_note` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::restore_note`].
+//! `restore_note` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::restore_note`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -17,11 +18,9 @@ const DESCRIPTION: &str = "Restore a note to a version from note_history, as a n
 impl Server {
     #[tool(
         name = "restore_note",
-        title = "Restore note version",
         description = DESCRIPTION,
         input_schema = schema::input::<RestoreNoteArgs>(),
-        output_schema = schema::output::<RestoreNoteOut>(),
-        annotations(title = "Restore note version", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<RestoreNoteOut>()
     )]
     async fn restore_note(
         &self,

@@ -1,5 +1,6 @@
-//! `search_notes` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::search_notes`].
+//! `search_notes` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::search_notes`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -15,11 +16,9 @@ const DESCRIPTION: &str = "Full-text search with snippets. query: words, \"phras
 impl Server {
     #[tool(
         name = "search_notes",
-        title = "Search notes",
         description = DESCRIPTION,
         input_schema = schema::input::<SearchNotesArgs>(),
-        output_schema = schema::output::<SearchNotesOut>(),
-        annotations(title = "Search notes", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<SearchNotesOut>()
     )]
     async fn search_notes(&self, Parameters(args): Parameters<SearchNotesArgs>) -> CallToolResult {
         self.run(move |state| run(state, args)).await

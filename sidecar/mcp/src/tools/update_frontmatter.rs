@@ -1,5 +1,6 @@
-//! `update_frontmatter` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::update_frontmatter`].
+//! `update_frontmatter` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::update_frontmatter`].
 
 use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Parameters;
@@ -19,11 +20,9 @@ expected_sha256, dry_run.";
 impl Server {
     #[tool(
         name = "update_frontmatter",
-        title = "Update frontmatter",
         description = DESCRIPTION,
         input_schema = schema::input::<UpdateFrontmatterArgs>(),
-        output_schema = schema::output::<UpdateFrontmatterOut>(),
-        annotations(title = "Update frontmatter", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<UpdateFrontmatterOut>()
     )]
     async fn update_frontmatter(
         &self,

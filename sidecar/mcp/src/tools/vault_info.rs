@@ -1,5 +1,6 @@
-//! `vault_info` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::vault_info`].
+//! `vault_info` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::vault_info`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -13,11 +14,9 @@ use weft_tools::vault_info::*;
 impl Server {
     #[tool(
         name = "vault_info",
-        title = "Vault info and guide",
         description = "The vault: root, counts, indexing status, configuration and policy, the usage guide (query syntax, views, paging), the auto-context notes, recent tool failures.",
         input_schema = schema::input::<VaultInfoArgs>(),
-        output_schema = schema::output::<VaultInfoOut>(),
-        annotations(title = "Vault info and guide", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<VaultInfoOut>()
     )]
     async fn vault_info(&self, Parameters(_args): Parameters<VaultInfoArgs>) -> CallToolResult {
         let offered: Vec<String> = self

@@ -1,5 +1,6 @@
-//! `write_note` as an MCP tool: its description, schemas and annotations; the
-//! answer is [`weft_tools::write_note`].
+//! `write_note` as an MCP tool: its description and schemas (its title
+//! and hints are in `weft_tools::registry`); the answer is
+//! [`weft_tools::write_note`].
 
 use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Parameters;
@@ -19,11 +20,9 @@ Reports sha256 and unresolved links. dry_run returns the diff.";
 impl Server {
     #[tool(
         name = "write_note",
-        title = "Write note",
         description = DESCRIPTION,
         input_schema = schema::input::<WriteNoteArgs>(),
-        output_schema = schema::output::<WriteNoteOut>(),
-        annotations(title = "Write note", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+        output_schema = schema::output::<WriteNoteOut>()
     )]
     async fn write_note(
         &self,
