@@ -9,9 +9,10 @@
 //!   path, version and build: two versions never talk to each other).
 //! - [`server`]: `weft daemon`: accepts connections from our own user only,
 //!   runs sessions, exits when idle or when its vault or socket is gone.
-//! - [`face`]: connect or start (one daemon even when faces start at
-//!   once), forward, and when the daemon dies start another and replay the
-//!   session ([`replay`]); in-process when no daemon can be had.
+//! - [`face`]: forward a session, and when the daemon dies start another
+//!   and replay the session ([`replay`]); `connect` finds or starts the
+//!   daemon (one even when faces start at once), or serves in-process when
+//!   no daemon can be had.
 //!
 //! A connection starts with one JSON line from the face ([`Hello`]) and one
 //! from the daemon ([`Welcome`]); then the protocol's bytes flow, or for a
@@ -22,6 +23,7 @@
 //! ← {"ok":true}                      (or {"ok":false,"error":"…"}, then the daemon hangs up)
 //! ```
 
+mod connect;
 pub mod face;
 pub mod place;
 pub mod replay;
