@@ -15,8 +15,8 @@ use tower_lsp_server::{ClientSocket, LanguageServer, LspService};
 
 use super::world::World;
 use super::{
-    code_action, code_lens, completion, definition, document_link, folding, hover, lifecycle,
-    references, rename, semantic_tokens, symbols,
+    code_action, code_lens, completion, definition, document_link, folding, handshake, hover,
+    lifecycle, references, rename, semantic_tokens, symbols,
 };
 
 /// The language server: shared state behind an `Arc`, so background tasks
@@ -127,11 +127,11 @@ impl Server {
 
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
-        Ok(lifecycle::initialize(&self.world, params))
+        Ok(handshake::initialize(&self.world, params))
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        lifecycle::initialized(&self.world);
+        handshake::initialized(&self.world);
     }
 
     async fn shutdown(&self) -> Result<()> {
