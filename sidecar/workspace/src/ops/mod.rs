@@ -31,13 +31,13 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, RwLockReadGuard};
+use std::sync::{Arc, Mutex, RwLockReadGuard};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
+use crate::io::pool;
 use crate::io::{LiveVault, checked_path, move_file, write_atomic};
 use crate::sync::{lock, read};
 use weft_vault::key::path_key;
@@ -138,9 +138,6 @@ pub fn unified_diff(
         .header(&a, &b)
         .to_string()
 }
-
-/// Threads writing the files of one operation.
-const WRITE_THREADS: usize = 8;
 
 /// Serialises writes of this process: a check (sha256, existence) and the
 /// write it guards cannot interleave with another operation's.
@@ -578,37 +575,10 @@ impl<'a> Ops<'a> {
         out
     }
 
-    /// Runs independent steps, on several threads when there are many:
-    /// the time goes to fsync, and concurrent fsyncs share journal commits
-    /// (a thousand notes: about 1 s instead of 7–10 s on this kind of disk).
+    /// Runs independent steps, on the IO pool when there are several: the
+    /// time goes to fsync, and concurrent fsyncs share journal commits.
     fn run_steps(&self, batch: &[Step]) -> Vec<Result<(), OpError>> {
-        let threads = batch.len().min(WRITE_THREADS);
-        if threads <= 1 {
-            return batch.iter().map(|step| self.run_step(step)).collect();
-        }
-        let next = AtomicUsize::new(0);
-        let results: Vec<Mutex<Option<Result<(), OpError>>>> =
-            batch.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(step) = batch.get(i) else { break };
-                        let result = self.run_step(step);
-                        *lock(&results[i]) = Some(result);
-                    }
-                });
-            }
-        });
-        results
-            .into_iter()
-            .map(|slot| {
-                slot.into_inner()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .unwrap_or_else(|| Err(OpError::Invalid("a write thread stopped early".into())))
-            })
-            .collect()
+        pool::map(batch, |step| self.run_step(step))
     }
 
     /// Fails unless `path` holds `before` (`None`: does not exist).
