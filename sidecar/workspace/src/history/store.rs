@@ -19,6 +19,7 @@ use git2::{
 use super::changes::blob_entry;
 use super::error::HistoryError;
 use super::model::{Change, CommitId};
+use crate::io::pool;
 use weft_vault::note::is_note_path;
 
 /// Weft's branch in its own repository.
@@ -741,12 +742,16 @@ fn unescape(text: &str) -> String {
 pub(super) fn read_external(vault_root: &Path, paths: &[String]) -> Vec<(String, Option<Vec<u8>>)> {
     let mut out: Vec<(String, Option<Vec<u8>>)> = Vec::new();
     let unique: BTreeSet<&String> = paths.iter().collect();
-    for path in unique {
-        if !is_note_path(path) || vault_path(path).is_err() {
-            continue;
-        }
+    let notes: Vec<&String> = unique
+        .into_iter()
+        .filter(|path| is_note_path(path) && vault_path(path).is_ok())
+        .collect();
+    let read = pool::map(&notes, |path| {
         let abs = vault_root.join(path);
-        match fs::read(&abs) {
+        (fs::read(&abs), abs)
+    });
+    for (path, (read, abs)) in notes.into_iter().zip(read) {
+        match read {
             Ok(bytes) => out.push((path.clone(), Some(bytes))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => out.push((path.clone(), None)),
             Err(e) if abs.is_dir() => {

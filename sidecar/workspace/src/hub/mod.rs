@@ -23,7 +23,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::config::{Config, LiveConfig};
 use crate::history::History;
-use crate::io::{LiveVault, Watcher};
+use crate::io::{LiveVault, Watcher, pool};
 use crate::ops::{OpError, WriteGuard};
 use crate::sync::{lock, read};
 use weft_search::{Change, DiskFiles, DocSource, SearchIndex};
@@ -587,9 +587,10 @@ fn record_vault(history: &History, root: &Path, live: &LiveVault) {
         let index = read(&live.index);
         index.notes().map(|(_, n)| n.path.to_string()).collect()
     };
-    let files = paths
-        .iter()
-        .filter_map(|p| std::fs::read(root.join(p)).ok().map(|bytes| (p, bytes)));
+    // Read a chunk at a time on the IO pool, as the snapshot takes them.
+    let files = pool::map_lazily(&paths, |p| std::fs::read(root.join(p)).ok())
+        .zip(&paths)
+        .filter_map(|(bytes, p)| bytes.map(|bytes| (p, bytes)));
     let started = Instant::now();
     match history.snapshot_all(files) {
         Ok(Some(commit)) => tracing::info!(

@@ -22,3 +22,4 @@ pub use watch::{DEBOUNCE, WatchError, Watcher};
 pub use write::{
     PathError, checked_path, display_rel, move_file, remove_stale_temp, weft_temp_pid, write_atomic,
 };
+pub(crate) use write::{move_unsynced, sync_dirs};

@@ -61,6 +61,22 @@ where
     done.into_iter().map(|(_, result)| result).collect()
 }
 
+/// Items [`map_lazily`] works on at a time: every thread busy, few results
+/// held at once.
+const CHUNK: usize = THREADS * 32;
+
+/// [`map`] a chunk of items at a time, when the iterator reaches it: for
+/// results too large to hold all at once (the contents of every note), and
+/// for callers that must do the work while they hold a lock of their own.
+pub(crate) fn map_lazily<'a, T, R, F>(items: &'a [T], work: F) -> impl Iterator<Item = R> + 'a
+where
+    T: Sync,
+    R: Send + 'a,
+    F: Fn(&T) -> R + Sync + 'a,
+{
+    items.chunks(CHUNK).flat_map(move |items| map(items, &work))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +93,8 @@ mod tests {
         assert_eq!(squares, items.iter().map(|i| i * i).collect::<Vec<_>>());
         assert_eq!(map(&[3], |i| i + 1), [4]);
         assert!(map(&[] as &[usize], |i| *i).is_empty());
+        let lazily: Vec<usize> = map_lazily(&items, |i| i * 2).collect();
+        assert_eq!(lazily, items.iter().map(|i| i * 2).collect::<Vec<_>>());
     }
 
     #[test]

@@ -38,7 +38,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Config;
 use crate::io::pool;
-use crate::io::{LiveVault, checked_path, move_file, write_atomic};
+use crate::io::{LiveVault, checked_path, move_unsynced, sync_dirs, write_atomic};
 use crate::sync::{lock, read};
 use weft_vault::key::path_key;
 use weft_vault::note::{folder_of, is_note_path};
@@ -465,13 +465,21 @@ impl<'a> Ops<'a> {
     /// before, then brings the index up to date for every path touched (also
     /// after a failure, for the steps that were done). Every write's check
     /// runs first, so a conflict found then changes nothing. Runs of writes
-    /// go in parallel (their fsyncs overlap); moves follow in order.
+    /// go in parallel (their fsyncs overlap); moves follow in order, and the
+    /// folders they changed are synced together once the run is done.
     pub(crate) fn execute(&self, tool: &str, path: &str, steps: &[Step]) -> Result<(), OpError> {
         self.check_guard(steps)?;
-        for step in steps {
-            if let Step::Write { path, before, .. } = step {
-                self.check_unchanged(path, before.as_deref())?;
-            }
+        let writes: Vec<(&str, Option<&[u8]>)> = steps
+            .iter()
+            .filter_map(|step| match step {
+                Step::Write { path, before, .. } => Some((path.as_str(), before.as_deref())),
+                Step::Move { .. } => None,
+            })
+            .collect();
+        for checked in pool::map(&writes, |(path, before)| {
+            self.check_unchanged(path, *before)
+        }) {
+            checked?;
         }
         let mut touched: Vec<PathBuf> = Vec::new();
         let mut touched_rel: Vec<String> = Vec::new();
@@ -479,15 +487,17 @@ impl<'a> Ops<'a> {
         let mut done_steps: Vec<&Step> = Vec::new();
         let mut failure: Option<(String, OpError)> = None;
         let mut rest = steps;
-        while !rest.is_empty() && failure.is_none() {
-            let writes = rest
+        while let Some(first) = rest.first()
+            && failure.is_none()
+        {
+            let writes = matches!(first, Step::Write { .. });
+            let run = rest
                 .iter()
-                .take_while(|s| matches!(s, Step::Write { .. }))
-                .count()
-                .max(1);
-            let (batch, next) = rest.split_at(writes);
+                .take_while(|s| matches!(s, Step::Write { .. }) == writes)
+                .count();
+            let (batch, next) = rest.split_at(run);
             rest = next;
-            let results = self.run_steps(batch);
+            let results = self.run_steps(batch, writes);
             for (step, result) in batch.iter().zip(results) {
                 match result {
                     Ok(()) => {
@@ -564,9 +574,11 @@ impl<'a> Ops<'a> {
                     } else {
                         vec![(from.clone(), to.clone())]
                     };
-                    for (from, to) in files {
+                    let contents = pool::map(&files, |(_, to)| {
+                        std::fs::read(self.abs(to)).unwrap_or_default()
+                    });
+                    for ((from, to), bytes) in files.into_iter().zip(contents) {
                         out.retain(|w| !matches!(w, Written::Write { path, .. } if *path == from));
-                        let bytes = std::fs::read(self.abs(&to)).unwrap_or_default();
                         out.push(Written::Move { from, to, bytes });
                     }
                 }
@@ -575,10 +587,33 @@ impl<'a> Ops<'a> {
         out
     }
 
-    /// Runs independent steps, on the IO pool when there are several: the
-    /// time goes to fsync, and concurrent fsyncs share journal commits.
-    fn run_steps(&self, batch: &[Step]) -> Vec<Result<(), OpError>> {
-        pool::map(batch, |step| self.run_step(step))
+    /// Runs a run of steps: independent writes all together on the IO pool
+    /// (the time goes to fsync, and concurrent fsyncs share journal
+    /// commits), or moves one after the other up to the first that fails.
+    /// The folders the moves changed are then synced, each once, together.
+    /// One result per step attempted.
+    fn run_steps(&self, batch: &[Step], independent: bool) -> Vec<Result<(), OpError>> {
+        let outcomes = if independent {
+            pool::map(batch, |step| self.run_step(step))
+        } else {
+            let mut outcomes = Vec::with_capacity(batch.len());
+            for step in batch {
+                let outcome = self.run_step(step);
+                let failed = outcome.is_err();
+                outcomes.push(outcome);
+                if failed {
+                    break;
+                }
+            }
+            outcomes
+        };
+        let mut folders = Vec::new();
+        let results = outcomes
+            .into_iter()
+            .map(|outcome| outcome.map(|changed| folders.extend(changed)))
+            .collect();
+        sync_dirs(folders);
+        results
     }
 
     /// Fails unless `path` holds `before` (`None`: does not exist).
@@ -609,7 +644,9 @@ impl<'a> Ops<'a> {
         })
     }
 
-    fn run_step(&self, step: &Step) -> Result<(), OpError> {
+    /// Carries out one step; for a move, the folders to sync once the run
+    /// of moves is done (a write is durable when it returns).
+    fn run_step(&self, step: &Step) -> Result<Vec<PathBuf>, OpError> {
         match step {
             Step::Write {
                 path,
@@ -621,10 +658,11 @@ impl<'a> Ops<'a> {
                     path: path.clone(),
                     action: "write",
                     message: e.to_string(),
-                })
+                })?;
+                Ok(Vec::new())
             }
             Step::Move { from, to } => {
-                move_file(&self.abs(from), &self.abs(to)).map_err(|e| OpError::Io {
+                move_unsynced(&self.abs(from), &self.abs(to)).map_err(|e| OpError::Io {
                     path: from.clone(),
                     action: "move",
                     message: e.to_string(),

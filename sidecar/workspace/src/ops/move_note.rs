@@ -15,6 +15,7 @@ use super::error::OpError;
 use super::pin::{Pin, captured_links};
 use super::{Change, ChangeKind, Ops, Step, WriteOptions, change, line_at, links_of, lock_writes};
 use crate::io::checked_path;
+use crate::io::pool;
 use weft_vault::Link;
 use weft_vault::key::path_key;
 use weft_vault::note::is_note_path;
@@ -259,11 +260,11 @@ impl Ops<'_> {
 
         // Tag rules that name files (`name_prefix`) apply to moved notes.
         if !self.config().tags.rules.is_empty() {
-            for (old, new) in &moves {
-                if !is_note_path(old) {
-                    continue;
-                }
-                let current = self.read_existing(old)?;
+            let notes: Vec<&(String, String)> =
+                moves.iter().filter(|(old, _)| is_note_path(old)).collect();
+            let currents = pool::map(&notes, |(old, _)| self.read_existing(old));
+            for ((old, new), current) in notes.into_iter().zip(currents) {
+                let current = current?;
                 let after = edited.get(old.as_str()).map(|f| f.apply());
                 let after = after.as_deref().unwrap_or(&current.text);
                 self.check_tags(Some((old, &current.text)), new, after)?;
@@ -315,12 +316,14 @@ impl Ops<'_> {
                 });
             }
         }
-        for (old, new) in &moves {
-            if request.update_links && edited.contains_key(old.as_str()) {
-                continue; // Reported with its edits above.
-            }
-            changes.push(self.moved_change(old, new, dry_run));
-        }
+        // Files moved without edits (those with edits are reported above).
+        let unedited: Vec<&(String, String)> = moves
+            .iter()
+            .filter(|(old, _)| !(request.update_links && edited.contains_key(old.as_str())))
+            .collect();
+        changes.extend(pool::map(&unedited, |(old, new)| {
+            self.moved_change(old, new, dry_run)
+        }));
         changes.sort_by(|a, b| a.path.cmp(&b.path));
         if whole_folder {
             steps.push(Step::Move {
