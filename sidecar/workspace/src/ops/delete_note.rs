@@ -8,10 +8,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::error::OpError;
-use super::move_note::{LinkEdit, LinksIn, describe_edits};
 use super::{
-    Change, ChangeKind, Ops, Step, TRASH_FOLDER, WriteOptions, change, folder, lock_writes,
-    sha256_hex,
+    Change, ChangeKind, LinkEdit, LinksIn, Ops, Step, TRASH_FOLDER, WriteOptions, change,
+    describe_edits, folder, lock_writes, sha256_hex,
 };
 use crate::io::pool;
 use weft_vault::note::strip_md;
