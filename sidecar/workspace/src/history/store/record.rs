@@ -275,10 +275,7 @@ fn signature(name: &str) -> Result<Signature<'static>, HistoryError> {
 /// Reads the notes at `paths` for an external snapshot: content, or `None`
 /// when the file is gone. Paths that are not notes, folders and unreadable
 /// files are skipped (an unreadable file must not be recorded as deleted).
-pub(crate) fn read_external(
-    vault_root: &Path,
-    paths: &[String],
-) -> Vec<(String, Option<Vec<u8>>)> {
+pub(crate) fn read_external(vault_root: &Path, paths: &[String]) -> Vec<(String, Option<Vec<u8>>)> {
     let mut out: Vec<(String, Option<Vec<u8>>)> = Vec::new();
     let unique: BTreeSet<&String> = paths.iter().collect();
     let notes: Vec<&String> = unique
