@@ -34,7 +34,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::config::{HistoryConfig, HistoryMode};
-use crate::io::LiveVault;
+use crate::io::{LiveVault, pool};
 use crate::sync::{lock, read, write};
 
 pub use error::HistoryError;
@@ -194,10 +194,13 @@ impl History {
                 .map(|source| source())
                 .unwrap_or_default();
             let root = store.vault_root.clone();
-            let files = paths
+            let paths: Vec<&String> = paths
                 .iter()
                 .filter(|p| !except.contains(&p.as_str()))
-                .filter_map(|p| std::fs::read(root.join(p)).ok().map(|bytes| (p, bytes)));
+                .collect();
+            let files = pool::map_lazily(&paths, |p| std::fs::read(root.join(p)).ok())
+                .zip(&paths)
+                .filter_map(|(bytes, p)| bytes.map(|bytes| (*p, bytes)));
             store.snapshot_all(files)?;
         }
         f(&mut store)

@@ -1,5 +1,7 @@
 //! The vault on disk: load it ([`scan`]), keep one live index equal to it
-//! ([`LiveVault`]), and follow changes made outside Weft ([`Watcher`]).
+//! ([`LiveVault`]), follow changes made outside Weft ([`Watcher`]), write
+//! safely ([`write_atomic`]), and do file IO in bulk on one pool (`pool`,
+//! for every module of the crate).
 //!
 //! This is the only bridge between the file system and the domain: `vault`
 //! does no IO, and this module must not know any protocol (LSP, MCP,
@@ -9,6 +11,7 @@
 mod filter;
 mod live;
 mod load;
+pub(crate) mod pool;
 mod watch;
 mod write;
 
@@ -19,3 +22,4 @@ pub use watch::{DEBOUNCE, WatchError, Watcher};
 pub use write::{
     PathError, checked_path, display_rel, move_file, remove_stale_temp, weft_temp_pid, write_atomic,
 };
+pub(crate) use write::{move_unsynced, sync_dirs};

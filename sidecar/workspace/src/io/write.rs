@@ -253,6 +253,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// Moves `from` to `to` (same file system), creating `to`'s folders; fails
 /// rather than replace an existing `to`.
 pub fn move_file(from: &Path, to: &Path) -> io::Result<()> {
+    let folders = move_unsynced(from, to)?;
+    for dir in &folders {
+        sync_dir(dir);
+    }
+    Ok(())
+}
+
+/// [`move_file`] without making the rename durable: returns the folders
+/// that changed, for the caller to sync once a run of moves is done
+/// ([`sync_dirs`]), so that each folder is synced once, not once per file.
+pub(crate) fn move_unsynced(from: &Path, to: &Path) -> io::Result<Vec<PathBuf>> {
     if to.symlink_metadata().is_ok() {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
@@ -263,10 +274,20 @@ pub fn move_file(from: &Path, to: &Path) -> io::Result<()> {
         fs::create_dir_all(dir)?;
     }
     fs::rename(from, to)?;
-    for dir in [from.parent(), to.parent()].into_iter().flatten() {
-        sync_dir(dir);
-    }
-    Ok(())
+    Ok([from.parent(), to.parent()]
+        .into_iter()
+        .flatten()
+        .map(Path::to_path_buf)
+        .collect())
+}
+
+/// Makes renames in `dirs` durable: each folder once, all of them together
+/// (on the IO pool); best effort, like [`sync_dir`].
+pub(crate) fn sync_dirs(dirs: impl IntoIterator<Item = PathBuf>) {
+    let mut dirs: Vec<PathBuf> = dirs.into_iter().collect();
+    dirs.sort();
+    dirs.dedup();
+    super::pool::map(&dirs, |dir| sync_dir(dir));
 }
 
 /// Makes a rename durable; best effort where folders cannot be opened.

@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::error::OpError;
-use super::move_note::{LinkEdit, LinksIn, describe_edits};
 use super::{
-    Change, ChangeKind, Ops, Step, TRASH_FOLDER, WriteOptions, change, folder, lock_writes,
-    sha256_hex,
+    Change, ChangeKind, LinkEdit, LinksIn, Ops, Step, TRASH_FOLDER, WriteOptions, change,
+    describe_edits, folder, lock_writes, sha256_hex,
 };
+use crate::io::pool;
 use weft_vault::note::strip_md;
 use weft_vault::parse::parse_text;
 use weft_vault::resolve::Resolution;
@@ -125,8 +125,17 @@ impl Ops<'_> {
                     notes: refused,
                 });
             }
-            for source in broken.keys() {
-                let Some((file, links)) = self.mark_deleted(source, &rel, &mut warnings)? else {
+            // Every source read and marked on the IO pool; the results are
+            // taken in order, as they were one by one.
+            let sources: Vec<&String> = broken.keys().collect();
+            let marked = pool::map(&sources, |source| {
+                let mut found = Vec::new();
+                let marked = self.mark_deleted(source, &rel, &mut found);
+                (marked, found)
+            });
+            for (source, (marked, found)) in sources.into_iter().zip(marked) {
+                warnings.extend(found);
+                let Some((file, links)) = marked? else {
                     continue;
                 };
                 let after = file.apply();

@@ -12,11 +12,13 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::error::OpError;
+use super::move_target::Source;
 use super::pin::{Pin, captured_links};
-use super::{Change, ChangeKind, Ops, Step, WriteOptions, change, line_at, links_of, lock_writes};
-use crate::io::checked_path;
-use weft_vault::Link;
-use weft_vault::key::path_key;
+use super::{
+    Change, ChangeKind, LinkEdit, LinksIn, Ops, Step, WriteOptions, change, describe_edits,
+    line_at, links_of, lock_writes,
+};
+use crate::io::pool;
 use weft_vault::note::is_note_path;
 use weft_vault::query::TextSource;
 use weft_vault::rewrite::{self, FileEdits, Plan};
@@ -37,28 +39,6 @@ pub struct MoveNote {
     pub options: WriteOptions,
 }
 
-/// A link that is (or would be) rewritten.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LinkEdit {
-    /// The note holding the link, at its path before the move.
-    pub path: String,
-    /// 1-based.
-    pub line: usize,
-    pub old: String,
-    pub new: String,
-}
-
-/// Links in one note: those that point to the old place of a moved note
-/// (moves without `update_links`), or to a deleted note.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LinksIn {
-    /// The note holding the links (after a move, at its new path).
-    pub path: String,
-    pub count: usize,
-    /// 1-based.
-    pub lines: Vec<usize>,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveReport {
     /// `note`, `folder` or `attachment`.
@@ -73,12 +53,6 @@ pub struct MoveReport {
     /// Without `update_links`: notes whose links still name the old place.
     pub stale: Vec<LinksIn>,
     pub warnings: Vec<String>,
-}
-
-enum Source {
-    Note(String),
-    Attachment(String),
-    Folder(String),
 }
 
 /// Note texts read from disk for the rewrite; notes that cannot be read as
@@ -259,11 +233,11 @@ impl Ops<'_> {
 
         // Tag rules that name files (`name_prefix`) apply to moved notes.
         if !self.config().tags.rules.is_empty() {
-            for (old, new) in &moves {
-                if !is_note_path(old) {
-                    continue;
-                }
-                let current = self.read_existing(old)?;
+            let notes: Vec<&(String, String)> =
+                moves.iter().filter(|(old, _)| is_note_path(old)).collect();
+            let currents = pool::map(&notes, |(old, _)| self.read_existing(old));
+            for ((old, new), current) in notes.into_iter().zip(currents) {
+                let current = current?;
                 let after = edited.get(old.as_str()).map(|f| f.apply());
                 let after = after.as_deref().unwrap_or(&current.text);
                 self.check_tags(Some((old, &current.text)), new, after)?;
@@ -315,12 +289,14 @@ impl Ops<'_> {
                 });
             }
         }
-        for (old, new) in &moves {
-            if request.update_links && edited.contains_key(old.as_str()) {
-                continue; // Reported with its edits above.
-            }
-            changes.push(self.moved_change(old, new, dry_run));
-        }
+        // Files moved without edits (those with edits are reported above).
+        let unedited: Vec<&(String, String)> = moves
+            .iter()
+            .filter(|(old, _)| !(request.update_links && edited.contains_key(old.as_str())))
+            .collect();
+        changes.extend(pool::map(&unedited, |(old, new)| {
+            self.moved_change(old, new, dry_run)
+        }));
         changes.sort_by(|a, b| a.path.cmp(&b.path));
         if whole_folder {
             steps.push(Step::Move {
@@ -356,153 +332,6 @@ impl Ops<'_> {
         })
     }
 
-    /// What `input` names: a folder (`x/`, or an existing folder that is no
-    /// note), an attachment, or a note.
-    fn move_source(&self, input: &str) -> Result<Source, OpError> {
-        let trimmed = input.trim();
-        let path_error = |error| OpError::Path {
-            input: trimmed.to_string(),
-            error,
-        };
-        if trimmed.ends_with('/') || trimmed.ends_with('\\') {
-            let (rel, abs) = checked_path(&self.vault.root, trimmed).map_err(path_error)?;
-            if !abs.is_dir() {
-                return Err(OpError::NotFound {
-                    input: trimmed.to_string(),
-                    suggestions: Vec::new(),
-                    linked_from: 0,
-                });
-            }
-            return Ok(Source::Folder(rel));
-        }
-        if let Some(path) = {
-            let index = self.index();
-            index
-                .id_of(trimmed)
-                .map(|id| index.note(id).path.to_string())
-        } {
-            return Ok(Source::Note(path));
-        }
-        if let Ok((rel, abs)) = checked_path(&self.vault.root, trimmed) {
-            if abs.is_dir() {
-                return Ok(Source::Folder(rel));
-            }
-            let key = path_key(&rel);
-            let index = self.index();
-            if !is_note_path(&rel)
-                && let Some(found) = index.attachments().find(|a| path_key(a) == key)
-            {
-                return Ok(Source::Attachment(found.to_string()));
-            }
-        }
-        Ok(Source::Note(self.find_note(trimmed)?))
-    }
-
-    /// The new vault path of note `rel`.
-    fn note_destination(&self, rel: &str, new_path: &str) -> Result<String, OpError> {
-        let into_folder = new_path.trim().ends_with(['/', '\\'])
-            || checked_path(&self.vault.root, new_path).is_ok_and(|(_, abs)| abs.is_dir());
-        let target = if into_folder {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            format!("{}/{name}", new_path.trim().trim_end_matches(['/', '\\']))
-        } else {
-            new_path.to_string()
-        };
-        let (to, abs) = self.note_target(&target)?;
-        if to == rel {
-            return Err(OpError::Invalid(format!(
-                "`{rel}` is already at `{to}`; give a different new_path"
-            )));
-        }
-        let index = self.index();
-        let same_note = index.id_of(&to).is_some() && index.id_of(&to) == index.id_of(rel);
-        let other = index
-            .id_of(&to)
-            .filter(|_| !same_note)
-            .map(|id| index.note(id).path.to_string());
-        drop(index);
-        if let Some(other) = other {
-            return Err(OpError::Exists { path: other });
-        }
-        if !same_note && abs.symlink_metadata().is_ok() {
-            return Err(OpError::Exists { path: to });
-        }
-        Ok(to)
-    }
-
-    /// The new vault path of attachment `rel`.
-    fn file_destination(&self, rel: &str, new_path: &str) -> Result<String, OpError> {
-        let path_error = |error| OpError::Path {
-            input: new_path.trim().to_string(),
-            error,
-        };
-        let (mut to, mut abs) = checked_path(&self.vault.root, new_path).map_err(path_error)?;
-        if new_path.trim().ends_with(['/', '\\']) || abs.is_dir() {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            (to, abs) =
-                checked_path(&self.vault.root, &format!("{to}/{name}")).map_err(path_error)?;
-        }
-        if is_note_path(&to) {
-            return Err(OpError::Invalid(format!(
-                "`{rel}` is not a note; it cannot become `{to}`. Keep its extension"
-            )));
-        }
-        if to == rel {
-            return Err(OpError::Invalid(format!("`{rel}` is already there")));
-        }
-        if abs.symlink_metadata().is_ok() {
-            return Err(OpError::Exists { path: to });
-        }
-        Ok(to)
-    }
-
-    /// The new folder path, the file moves, and whether the folder can move
-    /// whole (its new place does not exist yet).
-    #[allow(clippy::type_complexity)]
-    fn folder_destination(
-        &self,
-        rel: &str,
-        new_path: &str,
-    ) -> Result<(String, Vec<(String, String)>, bool), OpError> {
-        let (to, abs) =
-            checked_path(&self.vault.root, new_path).map_err(|error| OpError::Path {
-                input: new_path.trim().to_string(),
-                error,
-            })?;
-        if to == rel {
-            return Err(OpError::Invalid(format!(
-                "`{rel}` is already at `{to}`; give a different new_path"
-            )));
-        }
-        if to.starts_with(&format!("{rel}/")) {
-            return Err(OpError::Invalid(format!(
-                "cannot move the folder `{rel}` into itself (`{to}`)"
-            )));
-        }
-        let moves = {
-            let index = self.index();
-            rewrite::folder_moves(&index, rel, &to)
-        };
-        let whole = abs.symlink_metadata().is_err();
-        if !whole {
-            if !abs.is_dir() {
-                return Err(OpError::Exists { path: to });
-            }
-            for (_, new) in &moves {
-                if self.abs(new).symlink_metadata().is_ok() {
-                    return Err(OpError::Exists { path: new.clone() });
-                }
-                let index = self.index();
-                if let Some(id) = index.id_of(new) {
-                    return Err(OpError::Exists {
-                        path: index.note(id).path.to_string(),
-                    });
-                }
-            }
-        }
-        Ok((to, moves, whole))
-    }
-
     /// The change for a file that moves without edits.
     fn moved_change(&self, old: &str, new: &str, dry_run: bool) -> Change {
         if is_note_path(old)
@@ -527,42 +356,6 @@ impl Ops<'_> {
             diff: dry_run.then(String::new),
         }
     }
-}
-
-/// Each edit of a file as the whole link before and after.
-/// `links` are the links of `file.text`.
-pub(crate) fn describe_edits(file: &FileEdits, links: &[Link]) -> Vec<LinkEdit> {
-    file.edits
-        .iter()
-        .map(|edit| {
-            let link = links.iter().find(|l| {
-                (l.span.start as usize) <= edit.range.start && edit.range.end <= l.span.end as usize
-            });
-            let (old, new) = match link {
-                Some(l) => {
-                    let span = l.span.start as usize..l.span.end as usize;
-                    let old = file.text[span.clone()].to_string();
-                    let new = format!(
-                        "{}{}{}",
-                        &file.text[span.start..edit.range.start],
-                        edit.new_text,
-                        &file.text[edit.range.end..span.end]
-                    );
-                    (old, new)
-                }
-                None => (
-                    file.text[edit.range.clone()].to_string(),
-                    edit.new_text.clone(),
-                ),
-            };
-            LinkEdit {
-                path: file.path.clone(),
-                line: line_at(&file.text, edit.range.start),
-                old,
-                new,
-            }
-        })
-        .collect()
 }
 
 /// Adds pin edits to the plan, next to its own edits of the same file.

@@ -11,7 +11,8 @@ use serde_json::{Map, Value};
 use super::error::OpError;
 use super::update_frontmatter::{clean_names, list_key, merge_lists, string_list};
 use super::{
-    Change, Ops, Step, WriteOptions, change, lock_writes, lost_links, resolved_links, template,
+    Change, NoteLink, Ops, Step, WriteOptions, change, lock_writes, lost_links, resolved_links,
+    template,
 };
 use crate::io::checked_path;
 use weft_vault::edit::{EditOp, apply_ops, body_start};
@@ -43,19 +44,6 @@ pub struct WriteNote {
     /// Replace an existing note.
     pub overwrite: bool,
     pub options: WriteOptions,
-}
-
-/// One link of a note.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct NoteLink {
-    /// The link as written: `[[target#frag|alias]]`, `[text](x.md)`.
-    pub link: String,
-    /// Its target text (no fragment or alias).
-    pub target: String,
-    /// 1-based.
-    pub line: u32,
-    /// The note or attachment it leads to; `None`: unresolved.
-    pub resolved: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
