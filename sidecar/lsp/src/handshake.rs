@@ -14,8 +14,8 @@ use tower_lsp_server::ls_types::*;
 use super::convert::{Encoding, uri_to_path};
 
 use super::loading::{load, new_vault, refresh_loop};
-use super::world::{ClientCaps, Vault, World, lock, unwrap_settings};
 use super::semantic_tokens;
+use super::world::{ClientCaps, Vault, World, lock, unwrap_settings};
 
 /// How long to wait for `workspace/configuration` before loading anyway
 /// (through a face and on a loaded machine an answer can take a while).

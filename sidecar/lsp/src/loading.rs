@@ -15,8 +15,8 @@ use tower_lsp_server::ls_types::*;
 
 use tokio::sync::broadcast;
 
-use super::world::{Vault, World, lock};
 use super::diagnostics;
+use super::world::{Vault, World, lock};
 use weft_workspace::hub::Phase;
 
 pub(super) fn new_vault(root: PathBuf, settings: Option<&Value>) -> Vault {

@@ -129,29 +129,7 @@ fn compact(value: &mut Value, defs: Option<&Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::Deserialize;
-    use weft_tools::args::{choice, lenient};
-
-    choice! {
-        enum View { Full = "full", Body = "body" | "content" }
-    }
-
-    #[derive(Deserialize, JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    #[allow(dead_code)]
-    struct Args {
-        /// The note.
-        #[serde(alias = "note")]
-        path: String,
-        /// How much.
-        #[serde(default, deserialize_with = "lenient::usize")]
-        limit: Option<usize>,
-        /// Which.
-        view: Option<View>,
-        /// Tags.
-        #[serde(default, deserialize_with = "lenient::strings")]
-        tags: Option<Vec<String>>,
-    }
+    use weft_tools::args::fixture::Args;
 
     #[test]
     fn schemas_are_compact() {

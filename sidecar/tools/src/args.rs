@@ -130,31 +130,41 @@ macro_rules! choice {
 
 pub use crate::choice;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Arguments read the lenient way, for the tests of this module and of the
+/// MCP adapter's schemas (one fixture for both).
+#[cfg(any(test, feature = "test-support"))]
+#[doc(hidden)]
+pub mod fixture {
     use schemars::JsonSchema;
+    use serde::Deserialize;
+
+    use super::{choice, lenient};
 
     choice! {
-        enum View { Full = "full", Body = "body" | "content" }
+        pub enum View { Full = "full", Body = "body" | "content" }
     }
 
     #[derive(Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
     #[allow(dead_code)]
-    struct Args {
+    pub struct Args {
         /// The note.
         #[serde(alias = "note")]
-        path: String,
+        pub path: String,
         /// How much.
         #[serde(default, deserialize_with = "lenient::usize")]
-        limit: Option<usize>,
+        pub limit: Option<usize>,
         /// Which.
-        view: Option<View>,
+        pub view: Option<View>,
         /// Tags.
         #[serde(default, deserialize_with = "lenient::strings")]
-        tags: Option<Vec<String>>,
+        pub tags: Option<Vec<String>>,
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixture::{Args, View};
 
     #[test]
     fn lenient_values() {

@@ -11,8 +11,8 @@ use super::args::{choice, lenient};
 use super::format::{Reply, ToolResult, plural};
 use super::state::ToolState;
 use super::writing::{
-    ChangeOut, Changes, LISTED, LinkEditOut, LinksInOut, changes_text, link_edits_text,
-    links_in_text, notify, op_error, options, shown, vault_input, visible_links, warnings_text,
+    ChangeOut, Changes, LinkEditOut, LinksInOut, changes_text, link_edits_text, links_in_text,
+    notify, op_error, options, shown, vault_input, visible_links, warnings_text,
 };
 use weft_workspace::ops::{DeleteNote, LinkPolicy};
 
@@ -73,15 +73,10 @@ pub fn run(state: &ToolState, actor: &str, args: DeleteNoteArgs) -> ToolResult {
         path: shown(&report.path),
         trash_path: report.trash_path.clone(),
         dry_run: report.dry_run,
-        changes: report.changes.iter().map(|c| changes.out(c)).collect(),
+        changes: changes.all(&report.changes),
         broken: visible_links(state, &report.broken, &mut warnings),
         link_edits_total: report.link_edits.len(),
-        link_edits: report
-            .link_edits
-            .iter()
-            .take(LISTED)
-            .map(LinkEditOut::of)
-            .collect(),
+        link_edits: LinkEditOut::listed(&report.link_edits),
         warnings,
     };
     let mut text = format!(

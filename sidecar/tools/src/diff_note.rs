@@ -6,11 +6,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::format::{Reply, ToolError, ToolResult};
+use super::format::{Reply, ToolError, ToolResult, fence};
 use super::state::ToolState;
 use super::versions::{
-    VersionOut, fence, for_agent, hidden_version, history, history_error, history_note, id_text,
-    shown,
+    VersionOut, for_agent, hidden_version, history, history_error, history_note, id_text, shown,
 };
 use weft_workspace::history::DiffTarget;
 

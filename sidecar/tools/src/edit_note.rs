@@ -14,7 +14,7 @@ use super::args::{choice, lenient};
 use super::format::{Reply, ToolError, ToolResult};
 use super::state::ToolState;
 use super::writing::{
-    ChangeOut, Changes, changes_text, lenient_values, notify, op_error, options, shown,
+    ChangeOut, Changes, lenient_values, notify, one_change_text, op_error, options, shown,
     vault_input, warnings_text,
 };
 use weft_vault::edit::EditOp;
@@ -267,19 +267,16 @@ pub fn run(state: &ToolState, actor: &str, args: EditNoteArgs) -> ToolResult {
             .collect(),
         warnings: report.warnings.clone(),
     };
-    let mut text = if out.changed {
-        changes_text(
-            std::slice::from_ref(&out.change),
-            changes.omitted,
-            out.dry_run,
-        )
-    } else {
-        format!(
-            "`{}` is unchanged: the operations leave its text as it was (sha256 `{}`).\n",
-            out.path,
-            out.change.sha256.as_deref().unwrap_or_default()
-        )
-    };
+    let mut text = one_change_text(
+        &out.change,
+        out.changed,
+        changes.omitted,
+        out.dry_run,
+        &format!(
+            "`{}` is unchanged: the operations leave its text as it was",
+            out.path
+        ),
+    );
     let counts: Vec<String> = out
         .ops
         .iter()

@@ -106,3 +106,18 @@ pub fn clip(text: &str, max: usize) -> String {
     out.push('…');
     out
 }
+
+/// A fence longer than any backtick run in `text`.
+pub fn fence(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}

@@ -13,8 +13,8 @@ use super::args::lenient;
 use super::format::{Reply, ToolResult, plural};
 use super::state::ToolState;
 use super::writing::{
-    ChangeOut, Changes, LISTED, LinkEditOut, LinksInOut, changes_text, link_edits_text,
-    links_in_text, notify, op_error, options, shown, vault_input, visible_links, warnings_text,
+    ChangeOut, Changes, LinkEditOut, LinksInOut, changes_text, link_edits_text, links_in_text,
+    notify, op_error, options, shown, vault_input, visible_links, warnings_text,
 };
 use weft_workspace::ops::MoveNote;
 
@@ -85,14 +85,9 @@ pub fn run(state: &ToolState, actor: &str, args: MoveNoteArgs) -> ToolResult {
         new_path: shown(&report.new_path),
         dry_run: report.dry_run,
         update_links,
-        changes: report.changes.iter().map(|c| changes.out(c)).collect(),
+        changes: changes.all(&report.changes),
         link_edits_total: report.link_edits.len(),
-        link_edits: report
-            .link_edits
-            .iter()
-            .take(LISTED)
-            .map(LinkEditOut::of)
-            .collect(),
+        link_edits: LinkEditOut::listed(&report.link_edits),
         stale: visible_links(state, &report.stale, &mut warnings),
         warnings,
     };

@@ -13,7 +13,7 @@ use super::args::lenient;
 use super::format::{Reply, ToolResult, code_list};
 use super::state::ToolState;
 use super::writing::{
-    ChangeOut, Changes, changes_text, lenient_object, notify, op_error, options, shown,
+    ChangeOut, Changes, lenient_object, notify, one_change_text, op_error, options, shown,
     vault_input, warnings_text,
 };
 use weft_workspace::ops::UpdateFrontmatter;
@@ -107,19 +107,16 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         aliases: report.aliases.clone(),
         warnings: report.warnings.clone(),
     };
-    let mut text = if out.changed {
-        changes_text(
-            std::slice::from_ref(&out.change),
-            changes.omitted,
-            out.dry_run,
-        )
-    } else {
-        format!(
-            "`{}` already has this frontmatter; nothing changed (sha256 `{}`).\n",
-            out.path,
-            out.change.sha256.as_deref().unwrap_or_default()
-        )
-    };
+    let mut text = one_change_text(
+        &out.change,
+        out.changed,
+        changes.omitted,
+        out.dry_run,
+        &format!(
+            "`{}` already has this frontmatter; nothing changed",
+            out.path
+        ),
+    );
     text.push_str(&format!(
         "Tags: {}. Aliases: {}.\n",
         if out.tags.is_empty() {

@@ -324,18 +324,3 @@ pub fn kind_text(kind: ChangeKind) -> &'static str {
         ChangeKind::Renamed => "renamed",
     }
 }
-
-/// A fence longer than any backtick run in `text`.
-pub fn fence(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        if c == '`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    "`".repeat((longest + 1).max(3))
-}

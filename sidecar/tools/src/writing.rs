@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use super::common::{shown, vault_input};
-use super::format::ToolError;
+use super::format::{ToolError, fence};
 use super::state::ToolState;
 use weft_vault::edit::EditError;
 use weft_workspace::ops::{Change, ChangeKind, LinkEdit, LinksIn, OpError, WriteOptions};
@@ -123,6 +123,11 @@ impl Changes {
         Changes::default()
     }
 
+    /// Every change of a write, in order.
+    pub fn all(&mut self, changes: &[Change]) -> Vec<ChangeOut> {
+        changes.iter().map(|c| self.out(c)).collect()
+    }
+
     pub fn out(&mut self, c: &Change) -> ChangeOut {
         let diff = match &c.diff {
             Some(d) if d.is_empty() => None,
@@ -223,19 +228,28 @@ pub fn changes_text(changes: &[ChangeOut], omitted: usize, dry_run: bool) -> Str
     out
 }
 
+/// The text of a one-note write: its diff, or `unchanged` followed by the
+/// note's sha256 when the write left the text as it was.
+pub fn one_change_text(
+    change: &ChangeOut,
+    changed: bool,
+    omitted: usize,
+    dry_run: bool,
+    unchanged: &str,
+) -> String {
+    if changed {
+        changes_text(std::slice::from_ref(change), omitted, dry_run)
+    } else {
+        format!(
+            "{unchanged} (sha256 `{}`).\n",
+            change.sha256.as_deref().unwrap_or_default()
+        )
+    }
+}
+
 /// `text` in a code fence longer than any backtick run inside it.
 pub fn fenced(text: &str, lang: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        if c == '`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    let fence = "`".repeat(longest.max(2) + 1);
+    let fence = fence(text);
     let body = text.trim_end_matches(['\n', '\r']);
     format!("{fence}{lang}\n{body}\n{fence}\n")
 }
@@ -252,6 +266,11 @@ pub struct LinkEditOut {
 }
 
 impl LinkEditOut {
+    /// The first [`LISTED`] of `edits`.
+    pub fn listed(edits: &[LinkEdit]) -> Vec<LinkEditOut> {
+        edits.iter().take(LISTED).map(LinkEditOut::of).collect()
+    }
+
     pub fn of(e: &LinkEdit) -> LinkEditOut {
         LinkEditOut {
             path: shown(&e.path),

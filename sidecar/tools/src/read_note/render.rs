@@ -3,23 +3,8 @@
 
 use super::out::NoteOut;
 use crate::common::tags_text;
-use crate::format::{escape, plural};
+use crate::format::{escape, fence, plural};
 use crate::versions::id_text;
-
-/// A fence longer than any backtick run in `text`.
-fn fence(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        if c == '`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    "`".repeat((longest + 1).max(3))
-}
 
 pub(super) fn render(note: &NoteOut) -> String {
     let mut out = format!("**{}** — `{}`", escape(&note.title), note.path);
