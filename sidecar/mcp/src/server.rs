@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
@@ -30,6 +30,7 @@ use weft_tools::format::ToolResult;
 use weft_tools::guide::INSTRUCTIONS;
 use weft_tools::state::ToolState;
 use weft_tools::{context, registry};
+use weft_workspace::sync::lock;
 
 /// How long a write waits for indexing to finish before it gives up.
 const WRITE_WAIT: Duration = Duration::from_secs(30);
@@ -91,11 +92,7 @@ impl Server {
             .map(|t| t.name.to_string())
             .collect();
         let changed = {
-            let mut listed = self
-                .session
-                .listed
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
+            let mut listed = lock(&self.session.listed);
             match listed.as_mut() {
                 Some(listed) if *listed != offered => {
                     *listed = offered;
@@ -230,10 +227,7 @@ impl Server {
                     Err(_) => break,
                 };
                 let uris: Vec<String> = {
-                    let subs = session
-                        .subscriptions
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner);
+                    let subs = lock(&session.subscriptions);
                     resources::updated_uris(&paths)
                         .into_iter()
                         .filter_map(|key| subs.get(&key).cloned())
@@ -354,12 +348,7 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let tools = self.tools();
-        *self
-            .session
-            .listed
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) =
-            Some(tools.iter().map(|t| t.name.to_string()).collect());
+        *lock(&self.session.listed) = Some(tools.iter().map(|t| t.name.to_string()).collect());
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -430,11 +419,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
         let key = resources::subscription_key(&self.state, &request.uri)?;
-        self.session
-            .subscriptions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(key, request.uri);
+        lock(&self.session.subscriptions).insert(key, request.uri);
         self.forward_changes(context.peer);
         Ok(())
     }
@@ -446,11 +431,7 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
         let key = resources::subscription_key(&self.state, &request.uri)?;
-        self.session
-            .subscriptions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&key);
+        lock(&self.session.subscriptions).remove(&key);
         Ok(())
     }
 

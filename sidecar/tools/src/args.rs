@@ -138,7 +138,7 @@ pub mod fixture {
     use schemars::JsonSchema;
     use serde::Deserialize;
 
-    use super::{choice, lenient};
+    use super::lenient;
 
     choice! {
         pub enum View { Full = "full", Body = "body" | "content" }

@@ -5,11 +5,12 @@
 //! Must not know how tools work; tools ask it about names and paths.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use weft_vault::VaultIndex;
 use weft_workspace::access::Access;
 use weft_workspace::config::AgentConfig;
+use weft_workspace::sync::lock;
 
 /// Which tools a server offers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -127,7 +128,7 @@ impl Policy {
         if !self.restricts() {
             return Arc::new(Vec::new());
         }
-        let mut cache = self.hidden.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut cache = lock(&self.hidden);
         if let Some((generation, paths)) = &*cache
             && *generation == index.generation()
         {

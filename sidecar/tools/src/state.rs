@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, PoisonError, RwLockReadGuard};
+use std::sync::{Arc, Mutex, RwLockReadGuard};
 use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast;
@@ -25,6 +25,7 @@ use weft_workspace::hub::Hub;
 pub use weft_workspace::hub::{Phase, StartError};
 use weft_workspace::io::LiveVault;
 use weft_workspace::ops::{OpError, Ops, WriteLog};
+use weft_workspace::sync::lock;
 
 /// One tool call that ended in an error, for `vault_info`.
 #[derive(Debug, Clone)]
@@ -380,8 +381,4 @@ impl ToolState {
     pub fn started_at(&self) -> String {
         format_time(now() - self.started.elapsed().as_secs() as i64)
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -25,6 +25,7 @@ use tokio::signal::unix::{Signal, SignalKind};
 use super::place::{Place, build_tag, runtime_dir, uid};
 use super::{Face, Hello, WARM_TIMEOUT, Welcome};
 use weft_workspace::hub::Hub;
+use weft_workspace::sync::lock;
 
 /// How long a face may take to say hello (it only bounds a broken face).
 const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
@@ -98,16 +99,14 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
                         if let Err(error) = connection(stream, &root, &build).await {
                             tracing::warn!("weft daemon: a connection ended badly: {error}");
                         }
-                        *last_left.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
+                        *lock(&last_left) = Instant::now();
                         active.fetch_sub(1, Ordering::SeqCst);
                     });
                 }
                 Err(error) => tracing::warn!("weft daemon: accept failed: {error}"),
             },
             _ = tick.tick() => {
-                let quiet = last_left
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                let quiet = lock(&last_left)
                     .elapsed();
                 if active.load(Ordering::SeqCst) == 0 && quiet >= idle {
                     break "idle";
