@@ -111,8 +111,7 @@ impl Replay {
         let Ok(message) = serde_json::from_slice::<Value>(body) else {
             return Verdict::Forward;
         };
-        let method = message.get("method").and_then(Value::as_str);
-        let id = message.get("id").filter(|id| !id.is_null());
+        let (method, id) = method_and_id(&message);
         match (method, id) {
             (Some(method), Some(id)) => {
                 self.pending.insert(key(id), id.clone());
@@ -210,8 +209,7 @@ impl Replay {
         let Ok(message) = serde_json::from_slice::<Value>(body) else {
             return Verdict::Forward;
         };
-        let method = message.get("method").and_then(Value::as_str);
-        let id = message.get("id").filter(|id| !id.is_null());
+        let (method, id) = method_and_id(&message);
         match (method, id) {
             (None, Some(id)) => {
                 let key = key(id);
@@ -409,6 +407,13 @@ pub fn is_response(body: &[u8]) -> bool {
         .is_ok_and(|m| m.get("method").is_none() && m.get("id").is_some())
 }
 
+/// A JSON-RPC message's method and id (a null id is none).
+fn method_and_id(message: &Value) -> (Option<&str>, Option<&Value>) {
+    let method = message.get("method").and_then(Value::as_str);
+    let id = message.get("id").filter(|id| !id.is_null());
+    (method, id)
+}
+
 /// A request id as a map key (numbers and strings never collide).
 fn key(id: &Value) -> String {
     id.to_string()
@@ -424,6 +429,22 @@ mod tests {
 
     fn receive(replay: &mut Replay, message: Value) -> Verdict {
         replay.server(message.to_string().as_bytes())
+    }
+
+    /// What a replay sends (the handshake first, alone), and the methods.
+    fn replayed(replay: &mut Replay) -> (Vec<Value>, Vec<String>) {
+        let (now, later) = replay.replay();
+        assert_eq!(now.len(), 1, "the handshake first, alone");
+        let messages: Vec<Value> = now
+            .iter()
+            .chain(&later)
+            .map(|m| serde_json::from_slice(m).unwrap())
+            .collect();
+        let methods = messages
+            .iter()
+            .map(|m| m["method"].as_str().unwrap().to_string())
+            .collect();
+        (messages, methods)
     }
 
     fn change(uri: &str, version: i32, range: Value, text: &str) -> Value {
@@ -520,17 +541,8 @@ mod tests {
         let error: Value = serde_json::from_slice(&errors[0]).unwrap();
         assert_eq!(error["id"], 7);
         assert_eq!(error["error"]["code"], -32801);
-        let (now, later) = replay.replay();
-        assert_eq!(now.len(), 1, "the handshake first, alone");
-        let messages: Vec<Value> = now
-            .iter()
-            .chain(&later)
-            .map(|m| serde_json::from_slice(m).unwrap())
-            .collect();
-        let methods: Vec<&str> = messages
-            .iter()
-            .map(|m| m["method"].as_str().unwrap())
-            .collect();
+        let (messages, methods) = replayed(&mut replay);
+        let methods: Vec<&str> = methods.iter().map(String::as_str).collect();
         assert_eq!(
             methods,
             [
@@ -609,17 +621,8 @@ mod tests {
             (error["id"].clone(), error["error"]["code"].clone()),
             (json!(4), json!(-32603))
         );
-        let (now, later) = replay.replay();
-        assert_eq!(now.len(), 1, "the handshake first, alone");
-        let messages: Vec<Value> = now
-            .iter()
-            .chain(&later)
-            .map(|m| serde_json::from_slice(m).unwrap())
-            .collect();
-        let methods: Vec<&str> = messages
-            .iter()
-            .map(|m| m["method"].as_str().unwrap())
-            .collect();
+        let (messages, methods) = replayed(&mut replay);
+        let methods: Vec<&str> = methods.iter().map(String::as_str).collect();
         assert_eq!(
             methods,
             [
