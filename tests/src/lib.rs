@@ -10,11 +10,14 @@
 //! message saying how to install it.
 
 use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output};
-use std::sync::Arc;
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 /// The `weft` binary built by `cargo build -p weft` into the same target
 /// directory as this test (`target/debug/weft`), or `WEFT_BIN`.
@@ -581,4 +584,110 @@ impl TempVault {
         cmd.args(args).arg("--vault").arg(self.path());
         cmd
     }
+}
+
+/// Runs the Python MCP client script `tests/python/NAME` (official SDK)
+/// with the built `weft`, the vault and `args`, and gives what it printed;
+/// a script that fails fails the test with its output.
+pub fn python_script(sandbox: &Sandbox, name: &str, vault: &Path, args: &[&str]) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("python")
+        .join(name);
+    let output = sandbox
+        .command(python())
+        .arg(script)
+        .arg(weft_bin())
+        .arg(vault)
+        .args(args)
+        .output()
+        .expect("run the Python MCP client");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "`{name} {}` failed:\n{}\n{stdout}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// [`python_script`]'s report, which it prints as one JSON value.
+pub fn python_report(sandbox: &Sandbox, name: &str, vault: &Path, args: &[&str]) -> Value {
+    let stdout = python_script(sandbox, name, vault, args);
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// How long a wire waits for an answer: only a failing run waits this long.
+const WIRE_DEADLINE: Duration = Duration::from_secs(120);
+
+/// A `weft mcp` process spoken to line by line on the raw wire; killed
+/// when dropped. Its stderr is what the command says.
+pub struct McpWire {
+    pub child: Child,
+    /// Shared, so that a test can write from another thread.
+    pub stdin: Arc<Mutex<ChildStdin>>,
+    /// The lines it prints, as they come.
+    pub lines: mpsc::Receiver<String>,
+}
+
+impl McpWire {
+    pub fn start(command: &mut Command) -> McpWire {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start weft mcp");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = Arc::new(Mutex::new(child.stdin.take().unwrap()));
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        McpWire {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    pub fn send(&self, message: &Value) {
+        send_line(&self.stdin, message).expect("the server reads its input");
+    }
+
+    /// The response with this id (other lines are skipped).
+    pub fn response(&self, id: u64) -> Value {
+        let start = Instant::now();
+        loop {
+            let left = WIRE_DEADLINE.saturating_sub(start.elapsed());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no response {id}"));
+            let value: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            if value["id"] == id {
+                return value;
+            }
+        }
+    }
+}
+
+impl Drop for McpWire {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Writes one message as a line.
+pub fn send_line(stdin: &Mutex<ChildStdin>, message: &Value) -> std::io::Result<()> {
+    let mut stdin = stdin
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    writeln!(stdin, "{message}")?;
+    stdin.flush()
 }

@@ -5,14 +5,14 @@
 //! (unknown methods, the working directory as the vault, refusing `/`).
 //! Each test runs in a sandbox of its own and stops the daemons it started.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::path::PathBuf;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use weft_e2e::{Sandbox, TempVault, mcp_inspector, python, weft_bin};
+use weft_e2e::{
+    McpWire, Sandbox, TempVault, mcp_inspector, python_report, python_script, weft_bin,
+};
 
 /// Bounds a failing run only; nothing is timed.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -58,12 +58,6 @@ part_of: "[[Hub]]"
 Weft makes vaults first-class. Search uses tantivy.
 "#;
 
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("python")
-        .join(name)
-}
-
 fn run_python_client(mode: &str) -> Value {
     let sandbox = Sandbox::new();
     let vault = sandbox.vault(VAULT);
@@ -94,21 +88,7 @@ fn same_as_slash_commands(vault: &TempVault, report: &Value) {
 }
 
 fn python_client_on(sandbox: &Sandbox, vault: &TempVault, mode: &str) -> Value {
-    let output = sandbox
-        .command(python())
-        .arg(script("mcp_client.py"))
-        .arg(weft_bin())
-        .arg(vault.path())
-        .arg(mode)
-        .output()
-        .expect("run the Python MCP client");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "Python SDK ({mode}) failed:\n{stderr}\n{stdout}"
-    );
-    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    python_report(sandbox, "mcp_client.py", vault.path(), &[mode])
 }
 
 fn check_report(report: &Value) {
@@ -243,84 +223,33 @@ fn inspector_cli_calls_a_tool() {
     sandbox.stop_daemons();
 }
 
-/// A `weft mcp` process spoken to line by line.
-struct Wire {
-    child: std::process::Child,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Wire {
-    fn start(cmd: &mut Command) -> Wire {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start weft mcp");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Wire { child, lines }
-    }
-
-    fn send(&mut self, message: Value) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{message}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// The response with this id (notifications are skipped).
-    fn response(&self, id: u64) -> Value {
-        let start = Instant::now();
-        loop {
-            let left = DEADLINE.saturating_sub(start.elapsed());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no response {id}"));
-            let value: Value =
-                serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
-            if value["id"] == id {
-                return value;
-            }
-        }
-    }
-}
-
-impl Drop for Wire {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn the_wire_answers_unknown_methods_with_method_not_found_and_uses_the_working_directory() {
     let sandbox = Sandbox::new();
     let vault = sandbox.vault(VAULT);
     // No --vault (nor WEFT_VAULT): the working directory is the vault.
-    let mut wire = Wire::start(sandbox.weft().arg("mcp").current_dir(vault.path()));
-    wire.send(serde_json::json!({
+    let wire = McpWire::start(
+        sandbox
+            .weft()
+            .arg("mcp")
+            .current_dir(vault.path())
+            .stderr(Stdio::inherit()),
+    );
+    wire.send(&serde_json::json!({
         "jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "wire", "version": "0"}}
     }));
     let init = wire.response(0);
     assert_eq!(init["result"]["serverInfo"]["name"], "weft", "{init}");
-    wire.send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    wire.send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     wire.send(
-        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "weft/nonsense", "params": {}}),
+        &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "weft/nonsense", "params": {}}),
     );
     let unknown = wire.response(1);
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
     let start = Instant::now();
     loop {
-        wire.send(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "vault_info", "arguments": {}}}));
+        wire.send(&serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "vault_info", "arguments": {}}}));
         let info = wire.response(2);
         let status = &info["result"]["structuredContent"]["status"];
         if status["phase"] == "ready" {
@@ -415,18 +344,7 @@ png
         "taipan",
         "koala",
     ];
-    let output = sandbox
-        .command(python())
-        .arg(script("privacy_sweep.py"))
-        .arg(weft_bin())
-        .arg(vault.path())
-        .args(secrets)
-        .output()
-        .expect("run the Python MCP client");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}\n{stdout}");
-    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let report = python_report(&sandbox, "privacy_sweep.py", vault.path(), &secrets);
     assert!(report["answers"].as_u64().unwrap() > 40, "{report}");
     sandbox.stop_daemons();
 }
@@ -466,15 +384,6 @@ tags: [c++, \"2024\", good]
 # Tags
 ",
     );
-    let output = sandbox
-        .command(python())
-        .arg(script("notes_trust.py"))
-        .arg(weft_bin())
-        .arg(vault.path())
-        .output()
-        .expect("run the Python MCP client");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}\n{stdout}");
+    python_script(&sandbox, "notes_trust.py", vault.path(), &[]);
     sandbox.stop_daemons();
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-use weft_e2e::{Sandbox, python, weft_bin};
+use weft_e2e::{Sandbox, python_report};
 
 const VAULT: &str = r#"
 //- /Plan.md
@@ -30,22 +30,7 @@ An old note, deleted during the day.
 const MORNING: &str = "# Plan\n\n- buy milk\n- call Ada\n";
 
 fn run_scenario(sandbox: &Sandbox, vault: &Path, scenario: &str) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/history_scenario.py");
-    let output = sandbox
-        .command(python())
-        .arg(script)
-        .arg(weft_bin())
-        .arg(vault)
-        .arg(scenario)
-        .output()
-        .expect("run the Python MCP client");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the history scenario `{scenario}` failed:\n{}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    python_report(sandbox, "history_scenario.py", vault, &[scenario])
 }
 
 /// What the undo scenario must have seen and left, on any vault.

@@ -9,16 +9,15 @@
 //! a sandbox of its own and stops the daemons it started.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use weft_e2e::{Sandbox, TempVault, python, weft_bin};
+use weft_e2e::{McpWire, Sandbox, TempVault, python_report, send_line};
 
 /// Bounds a failing run only; nothing is timed.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -82,22 +81,7 @@ Points at [[Target2]] and [[Target2|the target]].
 
 fn run_scenario(sandbox: &Sandbox, mode: &str) -> (TempVault, Value) {
     let vault = scenario_vault(sandbox);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/writes_scenario.py");
-    let output = sandbox
-        .command(python())
-        .arg(script)
-        .arg(weft_bin())
-        .arg(vault.path())
-        .arg(mode)
-        .output()
-        .expect("run the Python MCP client");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the write scenario ({mode}) failed:\n{stderr}\n{stdout}"
-    );
-    let report = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let report = python_report(sandbox, "writes_scenario.py", vault.path(), &[mode]);
     (vault, report)
 }
 
@@ -166,41 +150,34 @@ fn python_sdk_legacy_mode_runs_the_seed_write_scenarios() {
     sandbox.stop_daemons();
 }
 
-/// A `weft mcp` process spoken to line by line on the raw wire.
-struct Wire {
-    child: std::process::Child,
-    stdin: Arc<Mutex<std::process::ChildStdin>>,
-    lines: mpsc::Receiver<String>,
+/// A `weft mcp` process spoken to line by line on the raw wire, past its
+/// handshake.
+struct Wire(McpWire);
+
+impl std::ops::Deref for Wire {
+    type Target = McpWire;
+    fn deref(&self) -> &McpWire {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Wire {
+    fn deref_mut(&mut self) -> &mut McpWire {
+        &mut self.0
+    }
 }
 
 impl Wire {
     fn start(sandbox: &Sandbox, vault: &Path) -> Wire {
         // In-process: the SIGKILL must hit the process that writes (the
         // daemon's own death is tests/tests/daemon.rs's business).
-        let mut child = sandbox
-            .weft()
-            .args(["--no-daemon", "mcp", "--vault"])
-            .arg(vault)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start weft mcp");
-        let stdout = child.stdout.take().unwrap();
-        let stdin = Arc::new(Mutex::new(child.stdin.take().unwrap()));
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut wire = Wire {
-            child,
-            stdin,
-            lines,
-        };
+        let wire = McpWire::start(
+            sandbox
+                .weft()
+                .args(["--no-daemon", "mcp", "--vault"])
+                .arg(vault)
+                .stderr(Stdio::null()),
+        );
         wire.send(&json!({
             "jsonrpc": "2.0", "id": 0, "method": "initialize",
             "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "crash-test", "version": "0"}}
@@ -208,28 +185,7 @@ impl Wire {
         let init = wire.response(0);
         assert_eq!(init["result"]["serverInfo"]["name"], "weft", "{init}");
         wire.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        wire
-    }
-
-    fn send(&mut self, message: &Value) {
-        send(&self.stdin, message).expect("the server reads its input");
-    }
-
-    /// The response with this id (other lines are skipped).
-    fn response(&self, id: u64) -> Value {
-        let start = Instant::now();
-        loop {
-            let left = DEADLINE.saturating_sub(start.elapsed());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no response {id}"));
-            let value: Value =
-                serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
-            if value["id"] == id {
-                return value;
-            }
-        }
+        Wire(wire)
     }
 
     fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
@@ -250,19 +206,6 @@ impl Wire {
         }
         unreachable!()
     }
-}
-
-impl Drop for Wire {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn send(stdin: &Mutex<std::process::ChildStdin>, message: &Value) -> std::io::Result<()> {
-    let mut stdin = stdin.lock().unwrap();
-    writeln!(stdin, "{message}")?;
-    stdin.flush()
 }
 
 /// The full text of version `v` of note `name`: large enough that writing
@@ -409,7 +352,7 @@ fn a_server_killed_during_writes_leaves_no_torn_note() {
                     json!({"path": name, "content": version_text(&name, v), "overwrite": true})
                 };
                 let message = json!({"jsonrpc": "2.0", "id": 100 + k, "method": "tools/call", "params": {"name": "write_note", "arguments": args}});
-                if send(&stdin, &message).is_err() {
+                if send_line(&stdin, &message).is_err() {
                     break;
                 }
                 writer_count.fetch_add(1, Ordering::SeqCst);

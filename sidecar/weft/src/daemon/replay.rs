@@ -431,6 +431,13 @@ mod tests {
         replay.server(message.to_string().as_bytes())
     }
 
+    /// The one error a replay answers for the requests in flight.
+    fn orphaned_one(replay: &mut Replay) -> Value {
+        let errors = replay.orphaned();
+        assert_eq!(errors.len(), 1);
+        serde_json::from_slice(&errors[0]).unwrap()
+    }
+
     /// What a replay sends (the handshake first, alone), and the methods.
     fn replayed(replay: &mut Replay) -> (Vec<Value>, Vec<String>) {
         let (now, later) = replay.replay();
@@ -536,13 +543,10 @@ mod tests {
             &mut replay,
             json!({"jsonrpc": "2.0", "id": 3, "method": "workspace/configuration", "params": {}}),
         );
-        let errors = replay.orphaned();
-        assert_eq!(errors.len(), 1);
-        let error: Value = serde_json::from_slice(&errors[0]).unwrap();
+        let error = orphaned_one(&mut replay);
         assert_eq!(error["id"], 7);
         assert_eq!(error["error"]["code"], -32801);
         let (messages, methods) = replayed(&mut replay);
-        let methods: Vec<&str> = methods.iter().map(String::as_str).collect();
         assert_eq!(
             methods,
             [
@@ -614,15 +618,12 @@ mod tests {
                 json!({"jsonrpc": "2.0", "id": id, "result": {}}),
             );
         }
-        let errors = replay.orphaned();
-        assert_eq!(errors.len(), 1);
-        let error: Value = serde_json::from_slice(&errors[0]).unwrap();
+        let error = orphaned_one(&mut replay);
         assert_eq!(
             (error["id"].clone(), error["error"]["code"].clone()),
             (json!(4), json!(-32603))
         );
         let (messages, methods) = replayed(&mut replay);
-        let methods: Vec<&str> = methods.iter().map(String::as_str).collect();
         assert_eq!(
             methods,
             [
