@@ -18,13 +18,14 @@ use std::time::{Duration, Instant};
 use fastrand::Rng;
 use serde::Serialize;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::BufReader;
 use tokio::sync::oneshot;
 
 use crate::index::Summary;
 use tower_lsp_server::ls_types::Uri;
 use weft_vault::note::is_note_path;
 use weft_vault::parse_note;
+use weft_wire::Framing;
 
 /// What to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,9 +97,7 @@ impl Client {
     async fn send(&self, message: &Value) -> io::Result<()> {
         let body = serde_json::to_string(message)?;
         let mut w = self.writer.lock().await;
-        w.write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes())
-            .await?;
-        w.flush().await
+        Framing::Lsp.write(&mut *w, body.as_bytes()).await
     }
 
     /// Sends a request; returns the raw response (parsed by the caller,
@@ -170,25 +169,7 @@ async fn read_loop(
     pending: Pending,
 ) {
     let mut reader = BufReader::new(read);
-    loop {
-        let mut length = 0usize;
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
-                return;
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(v) = line.strip_prefix("Content-Length: ") {
-                length = v.parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).await.is_err() {
-            return;
-        }
+    while let Ok(Some(body)) = Framing::Lsp.read(&mut reader, usize::MAX).await {
         let Ok(envelope) = serde_json::from_slice::<Envelope>(&body) else {
             continue;
         };
@@ -204,12 +185,10 @@ async fn read_loop(
             }
             (true, Some(id)) => {
                 let answer = json!({"jsonrpc": "2.0", "id": id, "result": null});
-                let body = answer.to_string();
                 let mut w = writer.lock().await;
-                let _ = w
-                    .write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes())
+                let _ = Framing::Lsp
+                    .write(&mut *w, answer.to_string().as_bytes())
                     .await;
-                let _ = w.flush().await;
             }
             _ => {}
         }

@@ -11,10 +11,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::sync::{Notify, oneshot};
 
 use crate::convert::{Encoding, LineIndex, path_to_uri};
+use weft_wire::Framing;
 
 /// How long any single wait may take before the test fails (generous: the
 /// machine may be loaded).
@@ -107,9 +108,7 @@ async fn write_message(writer: &Writer, message: &Value) {
 async fn try_write_message(writer: &Writer, message: &Value) -> std::io::Result<()> {
     let body = serde_json::to_string(message).expect("json");
     let mut w = writer.lock().await;
-    w.write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes())
-        .await?;
-    w.flush().await
+    Framing::Lsp.write(&mut *w, body.as_bytes()).await
 }
 
 async fn read_loop(
@@ -120,25 +119,8 @@ async fn read_loop(
     configuration: Option<Value>,
 ) {
     let mut reader = BufReader::new(read);
-    loop {
-        let mut length = None;
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
-                return;
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(v) = line.strip_prefix("Content-Length: ") {
-                length = v.parse::<usize>().ok();
-            }
-        }
-        let mut body = vec![0; length.expect("Content-Length header")];
-        if reader.read_exact(&mut body).await.is_err() {
-            return;
-        }
+    // The server's frames, read as the product reads frames.
+    while let Ok(Some(body)) = Framing::Lsp.read(&mut reader, usize::MAX).await {
         let message: Value = serde_json::from_slice(&body).expect("server sent JSON");
         let has_method = message.get("method").is_some();
         let id = message.get("id").cloned();
@@ -346,14 +328,17 @@ impl TestClient {
         uri
     }
 
+    /// The next version of an open note's text.
+    fn next_version(&self, rel: &str) -> i32 {
+        let mut versions = self.versions.lock().unwrap();
+        let v = versions.entry(rel.to_string()).or_insert(1);
+        *v += 1;
+        *v
+    }
+
     /// Replaces the whole text of an open note.
     pub async fn change(&self, rel: &str, text: &str) {
-        let version = {
-            let mut versions = self.versions.lock().unwrap();
-            let v = versions.entry(rel.to_string()).or_insert(1);
-            *v += 1;
-            *v
-        };
+        let version = self.next_version(rel);
         self.notify(
             "textDocument/didChange",
             json!({
@@ -366,12 +351,7 @@ impl TestClient {
 
     /// An incremental edit of an open note: replace `range` by `text`.
     pub async fn edit(&self, rel: &str, range: Value, text: &str) {
-        let version = {
-            let mut versions = self.versions.lock().unwrap();
-            let v = versions.entry(rel.to_string()).or_insert(1);
-            *v += 1;
-            *v
-        };
+        let version = self.next_version(rel);
         self.notify(
             "textDocument/didChange",
             json!({
