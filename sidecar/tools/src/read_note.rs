@@ -18,6 +18,7 @@ use super::versions::{
 };
 use weft_search::index::{body_start, sha256_hex};
 use weft_vault::headings::{heading_path, heading_paths, resolve_section, section_parts};
+use weft_vault::lines::line_of;
 use weft_vault::parse::parse_note;
 use weft_vault::{Note, NoteId, VaultIndex};
 
@@ -334,7 +335,7 @@ fn read_one(
             let (index_of, path) = find_section(&note, wanted)?;
             let span = note.section_span(index_of);
             let body = &text[span.start as usize..(span.end as usize).min(text.len())];
-            let last = note.headings[index_of].line + body.trim_end().matches('\n').count() as u32;
+            let last = note.headings[index_of].line + line_of(body, body.trim_end().len()) as u32;
             out.section = Some(path);
             out.lines = Some([note.headings[index_of].line + 1, last + 1]);
             page(&mut out, body, offset, max_chars);
@@ -669,7 +670,7 @@ fn read_version(state: &ToolState, args: &ReadNoteArgs, version: &str) -> ToolRe
             let (index_of, path) = find_section(&note, wanted)?;
             let span = note.section_span(index_of);
             let body = &text[span.start as usize..(span.end as usize).min(text.len())];
-            let last = note.headings[index_of].line + body.trim_end().matches('\n').count() as u32;
+            let last = note.headings[index_of].line + line_of(body, body.trim_end().len()) as u32;
             out.section = Some(path);
             out.lines = Some([note.headings[index_of].line + 1, last + 1]);
             page(&mut out, body, offset, max_chars);

@@ -80,7 +80,7 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = super::lines::line_start_at(text, offset);
     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let before = &text[line_start..offset];
     let after = &text[offset..line_end];

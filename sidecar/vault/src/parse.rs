@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
+use super::lines::{LineIndex, line_of};
 use super::note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md};
 use super::tags;
 
@@ -24,10 +25,7 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Note {
             let text = String::from_utf8_lossy(bytes);
             let mut note = parse_text(path, &text);
             let at = error.valid_up_to().min(note.len as usize) as u32;
-            let line = text.as_bytes()[..at as usize]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count() as u32;
+            let line = line_of(&*text, at as usize) as u32;
             note.diagnostics.insert(
                 0,
                 NoteDiagnostic {
@@ -77,41 +75,13 @@ fn utf16_len(text: &str) -> u32 {
     }
 }
 
-/// Offsets of line starts, to turn byte offsets into 0-based line numbers.
-pub struct LineStarts(Vec<u32>);
-
-impl LineStarts {
-    pub fn new(text: &str) -> Self {
-        let mut starts = Vec::with_capacity(text.len() / 40 + 1);
-        starts.push(0);
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
-        LineStarts(starts)
-    }
-
-    pub fn line(&self, offset: u32) -> u32 {
-        (self.0.partition_point(|&start| start <= offset) - 1) as u32
-    }
-
-    pub fn line_start(&self, line: u32) -> Option<u32> {
-        self.0.get(line as usize).copied()
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-}
-
 struct NoteParser<'a> {
     path: &'a str,
     /// The whole text; offsets are into it.
     text: &'a str,
     /// Where the Markdown starts (after a BOM).
     base: usize,
-    lines: LineStarts,
+    lines: LineIndex,
     title_h1: Option<Box<str>>,
     frontmatter: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     frontmatter_span: Option<Span>,
@@ -133,7 +103,7 @@ impl<'a> NoteParser<'a> {
             path,
             text,
             base: block.as_ref().map_or(bom, |b| b.body),
-            lines: LineStarts::new(text),
+            lines: LineIndex::new(text),
             title_h1: None,
             frontmatter: None,
             frontmatter_span: block.as_ref().map(|b| bom as u32..b.fence_end as u32),
@@ -147,13 +117,13 @@ impl<'a> NoteParser<'a> {
     }
 
     fn line(&self, offset: usize) -> u32 {
-        self.lines.line(offset as u32)
+        self.lines.line(offset)
     }
 
     /// (bytes, UTF-16 units) from the start of `line` to `span`, and the
     /// span's UTF-16 length when it stays on that line (else `u16::MAX`).
-    fn columns(lines: &LineStarts, text: &str, line: u32, span: &Span) -> (u32, u32, u16) {
-        let start = lines.line_start(line).unwrap_or(0);
+    fn columns(lines: &LineIndex, text: &str, line: u32, span: &Span) -> (u32, u32, u16) {
+        let start = lines.line_start(line).unwrap_or(0) as u32;
         let col = span.start.saturating_sub(start);
         let prefix = text.get(start as usize..span.start as usize);
         let body = text.get(span.start as usize..span.end as usize);
