@@ -1,70 +1,23 @@
-//! Parsing one note's text into a [`Note`]: frontmatter, title, aliases,
-//! tags, headings, block ids and every link form.
+//! The Markdown of a note, read once: pulldown-cmark's events give the
+//! headings, links (wikilinks, embeds, Markdown links), block ids and inline
+//! tags, each with its byte span and line; then the frontmatter's findings
+//! join them and the [`Note`] is assembled (title, aliases, the UTF-16
+//! columns the language server reads, the content hash).
 //!
-//! Parsing never fails: any bytes give a note, with diagnostics for what was
-//! wrong (invalid UTF-8, malformed YAML, duplicate block ids). Nothing inside
-//! code spans, code blocks, math or HTML (comments included) counts.
+//! Nothing inside code spans, code blocks, math or HTML counts. It must not
+//! read YAML nor decide where the frontmatter is: `properties.rs` and
+//! `crate::frontmatter` own those rules, and this file only asks them.
 
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use super::lines::{LineIndex, line_of};
-use super::note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md};
-use super::tags;
-
-/// Notes are indexed with `u32` offsets; text past this is not parsed.
-const MAX_PARSED_LEN: usize = u32::MAX as usize - 1;
-
-/// Parses a note from raw bytes; invalid UTF-8 is replaced and reported.
-pub fn parse_note(path: &str, bytes: &[u8]) -> Note {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse_text(path, text),
-        Err(error) => {
-            let text = String::from_utf8_lossy(bytes);
-            let mut note = parse_text(path, &text);
-            let at = error.valid_up_to().min(note.len as usize) as u32;
-            let line = line_of(&*text, at as usize) as u32;
-            note.diagnostics.insert(
-                0,
-                NoteDiagnostic {
-                    span: at..at,
-                    line,
-                    message: format!(
-                        "invalid UTF-8 at byte {}: the note was read with replacement characters; \
-                         save it as UTF-8 before editing it with Weft",
-                        error.valid_up_to()
-                    )
-                    .into(),
-                },
-            );
-            note
-        }
-    }
-}
-
-/// Parses a note from its text.
-pub fn parse_text(path: &str, text: &str) -> Note {
-    let mut text = text;
-    let mut diagnostics = Vec::new();
-    if text.len() > MAX_PARSED_LEN {
-        let mut end = MAX_PARSED_LEN;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text = &text[..end];
-        diagnostics.push(NoteDiagnostic {
-            span: end as u32..end as u32,
-            line: 0,
-            message: "the note is larger than 4 GiB; only its beginning is indexed".into(),
-        });
-    }
-    let mut parser = NoteParser::new(path, text);
-    parser.diagnostics = diagnostics;
-    parser.run();
-    parser.finish()
-}
+use super::links::{markdown_link, wiki_link};
+use super::properties;
+use crate::lines::LineIndex;
+use crate::note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md};
+use crate::tags;
 
 /// The length of `text` in UTF-16 code units.
 fn utf16_len(text: &str) -> u32 {
@@ -75,7 +28,8 @@ fn utf16_len(text: &str) -> u32 {
     }
 }
 
-struct NoteParser<'a> {
+/// One note being read: what the walk has found so far.
+pub(super) struct NoteParser<'a> {
     path: &'a str,
     /// The whole text; offsets are into it.
     text: &'a str,
@@ -83,6 +37,7 @@ struct NoteParser<'a> {
     base: usize,
     lines: LineIndex,
     title_h1: Option<Box<str>>,
+    /// The properties, once `properties.rs` has read them.
     frontmatter: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     frontmatter_span: Option<Span>,
     yaml: Option<Range<usize>>,
@@ -90,15 +45,15 @@ struct NoteParser<'a> {
     headings: Vec<Heading>,
     blocks: Vec<Block>,
     links: Vec<Link>,
-    diagnostics: Vec<NoteDiagnostic>,
+    pub(super) diagnostics: Vec<NoteDiagnostic>,
 }
 
 impl<'a> NoteParser<'a> {
-    fn new(path: &'a str, text: &'a str) -> Self {
+    pub(super) fn new(path: &'a str, text: &'a str) -> Self {
         let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
         // The frontmatter by the one rule every reader follows; the
         // Markdown starts after it.
-        let block = super::frontmatter::block(text);
+        let block = crate::frontmatter::block(text);
         NoteParser {
             path,
             text,
@@ -139,7 +94,7 @@ impl<'a> NoteParser<'a> {
         range.start as u32..range.end as u32
     }
 
-    fn run(&mut self) {
+    pub(super) fn run(&mut self) {
         let body = &self.text[self.base..];
         // Frontmatter is found before (`frontmatter::block`): a `---` block
         // further down is Markdown, as Obsidian reads it.
@@ -343,154 +298,18 @@ impl<'a> NoteParser<'a> {
         }
     }
 
-    fn frontmatter(&mut self) {
-        let Some(yaml_range) = self.yaml.clone() else {
-            if self.frontmatter_span.is_some() {
-                self.frontmatter = Some(Box::default());
-            }
-            return;
-        };
-        let yaml = &self.text[yaml_range.clone()];
-        match super::frontmatter::parse_mapping(yaml) {
-            Ok(Some(object)) => self.frontmatter = Some(Box::new(object)),
-            Ok(None) => self.diagnostics.push(NoteDiagnostic {
-                span: Self::span(&yaml_range),
-                line: self.line(yaml_range.start),
-                message: "the frontmatter is not a mapping of `key: value` lines; it is ignored"
-                    .into(),
-            }),
-            Err((error, at)) => {
-                let at = (yaml_range.start + at).min(yaml_range.end);
-                self.diagnostics.push(NoteDiagnostic {
-                    span: at as u32..at as u32,
-                    line: self.line(at),
-                    message: format!(
-                        "malformed YAML frontmatter ({error}); its properties are ignored"
-                    )
-                    .into(),
-                });
-            }
-        }
-        // Where keys, values and scalars are, as YAML reads them: links and
-        // tags are found in values only, never in comments or keys.
-        match super::yaml::layout(yaml) {
-            Ok(layout) => {
-                self.frontmatter_links(yaml_range.start, &layout);
-                self.frontmatter_tags(yaml_range.start, &layout);
-            }
-            // serde_norway reported it above when it did not load.
-            Err(error) => tracing::debug!("{}: frontmatter layout: {error}", self.path),
-        }
-    }
-
-    /// `[[wikilinks]]` inside frontmatter values (each scalar on its own),
-    /// each tagged with its top-level key.
-    fn frontmatter_links(&mut self, base: usize, layout: &super::yaml::Layout) {
-        for entry in &layout.entries {
-            for scalar in &entry.scalars {
-                let source = &self.text[base + scalar.span.start..base + scalar.span.end];
-                let mut search = 0;
-                while let Some(open) = source[search..].find("[[") {
-                    let open = search + open;
-                    let Some(close) = source[open + 2..].find("]]") else {
-                        break;
-                    };
-                    let close = open + 2 + close;
-                    search = close + 2;
-                    if source[open..close].contains('\n') {
-                        search = open + 2;
-                        continue;
-                    }
-                    let start = base + scalar.span.start + open;
-                    let embed = source[..open].ends_with('!');
-                    let whole = if embed {
-                        start - 1..start + close - open + 2
-                    } else {
-                        start..start + close - open + 2
-                    };
-                    let inner = start + 2..base + scalar.span.start + close;
-                    let mut link = wiki_link(self.text, inner, whole, embed);
-                    link.line = self.line(start);
-                    link.rel = Some(entry.key.as_str().into());
-                    self.links.push(link);
-                }
-            }
-        }
-    }
-
-    /// The tags of the frontmatter's `tags` (or `tag`) value: a list, or a
-    /// comma or space separated string; each name found where it is written.
-    /// A name that is no tag is reported and not counted (one rule, in
-    /// `vault::tags`, for every reader and writer).
-    fn frontmatter_tags(&mut self, base: usize, layout: &super::yaml::Layout) {
-        for entry in layout
-            .entries
-            .iter()
-            .filter(|e| e.key == "tags" || e.key == "tag")
-        {
-            // A list of names (each item one name), or one string of names
-            // separated by commas or spaces; anything else holds no tags.
-            let list = match self.frontmatter.as_ref().and_then(|fm| fm.get(&entry.key)) {
-                Some(serde_json::Value::Array(items)) => {
-                    if items.iter().any(|i| i.is_array() || i.is_object()) {
-                        continue;
-                    }
-                    true
-                }
-                Some(serde_json::Value::Object(_)) | None => continue,
-                Some(_) => false,
-            };
-            for scalar in &entry.scalars {
-                let source_start = base + scalar.span.start;
-                let source = &self.text[source_start..base + scalar.span.end];
-                let mut from = 0;
-                let names = match list {
-                    true => {
-                        let name = scalar.value.trim().trim_start_matches('#');
-                        vec![name].into_iter().filter(|n| !n.is_empty()).collect()
-                    }
-                    false => tags::frontmatter_pieces(&scalar.value)
-                        .into_iter()
-                        .map(|(_, name)| name)
-                        .collect::<Vec<_>>(),
-                };
-                for name in names {
-                    // Where the name is written in the scalar (its parsed
-                    // value can differ from the source: quotes, escapes).
-                    let found = source[from..].find(name).map(|i| from + i);
-                    let span = found.map(|i| {
-                        from = i + name.len();
-                        (source_start + i) as u32..(source_start + i + name.len()) as u32
-                    });
-                    let at = span.as_ref().map_or(source_start, |s| s.start as usize);
-                    if let Some(why) = tags::problem(name) {
-                        self.diagnostics.push(NoteDiagnostic {
-                            span: span.clone().unwrap_or(at as u32..at as u32),
-                            line: self.line(at),
-                            message: format!(
-                                "`{name}` in `{}` is not a tag ({why}); it is not counted",
-                                entry.key
-                            )
-                            .into(),
-                        });
-                        continue;
-                    }
-                    self.tags.push(TagUse {
-                        name: name.into(),
-                        span,
-                        line: self.line(at),
-                        col: 0,
-                        col16: 0,
-                        len16: u16::MAX,
-                        in_frontmatter: true,
-                    });
-                }
-            }
-        }
-    }
-
-    fn finish(mut self) -> Note {
-        self.frontmatter();
+    pub(super) fn finish(mut self) -> Note {
+        let properties = properties::read(
+            self.path,
+            self.text,
+            self.yaml.clone(),
+            self.frontmatter_span.is_some(),
+            &self.lines,
+        );
+        self.frontmatter = properties.map;
+        self.links.extend(properties.links);
+        self.tags.extend(properties.tags);
+        self.diagnostics.extend(properties.diagnostics);
         self.links.sort_by_key(|l| l.span.start);
         for link in &mut self.links {
             (link.col, link.col16, link.len16) =
@@ -549,99 +368,5 @@ impl<'a> NoteParser<'a> {
             len: self.text.len() as u32,
             content_hash: hasher.finish(),
         }
-    }
-}
-
-/// Reads `target#fragment|alias` between `[[` and `]]`.
-fn wiki_link(text: &str, inner: Range<usize>, whole: Range<usize>, embed: bool) -> Link {
-    let inner_text = &text[inner.clone()];
-    let (dest, alias) = match inner_text.find('|') {
-        // In a table Obsidian writes `[[target\|alias]]`.
-        Some(bar) => (
-            inner_text[..bar]
-                .strip_suffix('\\')
-                .unwrap_or(&inner_text[..bar]),
-            Some(inner_text[bar + 1..].trim()),
-        ),
-        None => (inner_text, None),
-    };
-    let (target, fragment) = match dest.find('#') {
-        Some(hash) => (&dest[..hash], Some(dest[hash + 1..].trim())),
-        None => (dest, None),
-    };
-    let lead = target.len() - target.trim_start().len();
-    let target_trimmed = target.trim();
-    let start = inner.start + lead;
-    Link {
-        kind: LinkKind::Wiki,
-        embed,
-        target: target_trimmed.into(),
-        fragment: fragment.filter(|f| !f.is_empty()).map(Into::into),
-        alias: alias.filter(|a| !a.is_empty()).map(Into::into),
-        span: whole.start as u32..whole.end as u32,
-        target_span: start as u32..(start + target_trimmed.len()) as u32,
-        line: 0,
-        col: 0,
-        col16: 0,
-        len16: u16::MAX,
-        rel: None,
-    }
-}
-
-/// A Markdown link `[text](dest)` into the vault; `None` for URLs.
-fn markdown_link(raw: &str, dest: &str, range: Range<usize>, embed: bool) -> Option<Link> {
-    let dest = dest.trim();
-    if dest.is_empty() || has_scheme(dest) || dest.starts_with("//") {
-        return None;
-    }
-    let (path, fragment) = match dest.find('#') {
-        Some(hash) => (&dest[..hash], Some(&dest[hash + 1..])),
-        None => (dest, None),
-    };
-    let path = path.split('?').next().unwrap_or(path);
-    let decode = |s: &str| {
-        percent_encoding::percent_decode_str(s)
-            .decode_utf8_lossy()
-            .into_owned()
-    };
-    let target = decode(path);
-    // Where the destination stands in the source, when it is written inline.
-    let target_span = raw
-        .rfind("](")
-        .and_then(|open| raw[open + 2..].find(path).map(|i| open + 2 + i))
-        .filter(|_| !path.is_empty())
-        .map_or(range.start..range.end, |i| {
-            range.start + i..range.start + i + path.len()
-        });
-    Some(Link {
-        kind: LinkKind::Markdown,
-        embed,
-        target: target.into(),
-        fragment: fragment
-            .map(decode)
-            .filter(|f| !f.is_empty())
-            .map(Into::into),
-        alias: None,
-        span: range.start as u32..range.end as u32,
-        target_span: target_span.start as u32..target_span.end as u32,
-        line: 0,
-        col: 0,
-        col16: 0,
-        len16: u16::MAX,
-        rel: None,
-    })
-}
-
-/// `https:`, `mailto:`, `obsidian:`: a URL scheme (not a Windows drive).
-fn has_scheme(dest: &str) -> bool {
-    match dest.find(':') {
-        Some(colon) if colon > 1 => {
-            let scheme = &dest[..colon];
-            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        }
-        _ => false,
     }
 }
