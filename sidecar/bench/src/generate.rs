@@ -392,19 +392,11 @@ fn note_name(rng: &mut Rng) -> String {
     }
 }
 
-/// `YYYY-MM-DD` of a day counted from 2021-01-01.
+/// `YYYY-MM-DD` of a day counted from 2021-01-01 (day 18,628 since
+/// 1970-01-01).
 fn date(day: u32) -> String {
-    // Civil-from-days (Howard Hinnant), from 1970-01-01.
-    let z = 18_628 + day as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    let date = weft_vault::daily::Date::from_days(18_628 + i64::from(day));
+    weft_vault::daily::format_date(date, "YYYY-MM-DD")
 }
 
 fn block_id(rng: &mut Rng) -> String {

@@ -3,18 +3,11 @@
 //!
 //! It must not know notes, the index or the protocol.
 
-use chrono::Datelike;
-
 use weft_vault::daily::Date;
 
 /// Today in the local time zone.
 pub fn today() -> Date {
-    let now = chrono::Local::now();
-    Date {
-        year: now.year(),
-        month: now.month() as u8,
-        day: now.day() as u8,
-    }
+    Date::from(chrono::Local::now().date_naive())
 }
 
 /// The local time of day.

@@ -2,13 +2,16 @@
 //! ↔ LSP positions (UTF-8 or UTF-16 code units, as negotiated), and `file:`
 //! URIs ↔ file system paths (percent-encoded, spaces, non-ASCII).
 //!
-//! It must not know the vault, the index or any feature: it converts
-//! numbers and names, nothing else.
+//! Lines are the domain's (`weft_vault::lines`: which line an offset is on,
+//! where a line starts); this file adds only what the protocol needs on top,
+//! columns in the client's unit. It must not know the vault, the index or
+//! any feature: it converts numbers and names, nothing else.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range as LspRange, Uri};
+use weft_vault::lines::LineIndex as Lines;
 
 /// How the client counts characters in a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -47,29 +50,27 @@ struct Wide {
     len16: u8,
 }
 
-/// Line starts of a text and its non-ASCII characters, enough to convert
-/// positions without keeping the text.
+/// A text's lines (the domain's [`Lines`]: byte offsets ↔ lines and byte
+/// columns) and its non-ASCII characters, enough to convert positions in
+/// either encoding without keeping the text.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LineIndex {
-    starts: Vec<u32>,
+    lines: Lines,
     /// For each line holding non-ASCII characters: (line, its characters).
     wide: Vec<(u32, Box<[Wide]>)>,
-    len: u32,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        let bytes = text.as_bytes();
-        let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
-        starts.push(0u32);
-        starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i as u32 + 1));
+        let lines = Lines::new(text);
         let mut wide = Vec::new();
         if !text.is_ascii() {
-            for (line, &start) in starts.iter().enumerate() {
-                let end = starts
-                    .get(line + 1)
-                    .map_or(text.len(), |&next| next as usize);
-                let slice = &text[start as usize..end];
+            for line in 0..lines.line_count() {
+                let (Some(start), Some(end)) = (lines.line_start(line), lines.line_end(line))
+                else {
+                    break;
+                };
+                let slice = &text[start..end];
                 if slice.is_ascii() {
                     continue;
                 }
@@ -82,19 +83,15 @@ impl LineIndex {
                         len16: c.len_utf16() as u8,
                     })
                     .collect();
-                wide.push((line as u32, chars));
+                wide.push((line, chars));
             }
         }
-        LineIndex {
-            starts,
-            wide,
-            len: text.len() as u32,
-        }
+        LineIndex { lines, wide }
     }
 
     /// Heap bytes held, for cache budgets.
     pub fn heap_bytes(&self) -> usize {
-        self.starts.capacity() * 4
+        self.lines.heap_bytes()
             + self.wide.capacity() * std::mem::size_of::<(u32, Box<[Wide]>)>()
             + self
                 .wide
@@ -105,15 +102,15 @@ impl LineIndex {
 
     /// The text's length in bytes.
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.lines.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.lines.is_empty()
     }
 
     pub fn line_count(&self) -> u32 {
-        self.starts.len() as u32
+        self.lines.line_count()
     }
 
     fn wide_of(&self, line: u32) -> &[Wide] {
@@ -125,25 +122,19 @@ impl LineIndex {
 
     /// Byte offset where `line` starts (the end of the text past the last).
     pub fn line_start(&self, line: u32) -> usize {
-        self.starts.get(line as usize).map_or(self.len, |&s| s) as usize
+        self.lines.line_start(line).unwrap_or(self.len())
     }
 
-    /// Bytes of `line` without its line break (`\n`; a `\r` before it is
-    /// counted as part of the line).
-    fn line_len(&self, line: u32) -> u32 {
-        let start = self.line_start(line) as u32;
-        match self.starts.get(line as usize + 1) {
-            Some(&next) => next - 1 - start,
-            None => self.len - start,
-        }
+    /// Byte offset where `line` ends, before its `\n` (a `\r` before it is
+    /// part of the line); the end of the text past the last line.
+    fn line_end(&self, line: u32) -> usize {
+        self.lines.line_end(line).unwrap_or(self.len())
     }
 
     /// The position of byte `offset` (clamped to the text, snapped back to
     /// a character start).
     pub fn position(&self, offset: usize, encoding: Encoding) -> Position {
-        let offset = (offset as u32).min(self.len);
-        let line = (self.starts.partition_point(|&s| s <= offset) - 1) as u32;
-        let mut col8 = offset - self.starts[line as usize];
+        let (line, mut col8) = self.lines.position(offset);
         let wide = self.wide_of(line);
         // Inside a character: snap to its start.
         if let Some(w) = wide
@@ -170,11 +161,11 @@ impl LineIndex {
     /// the text means the end of the text).
     pub fn offset(&self, position: Position, encoding: Encoding) -> usize {
         let line = position.line;
-        if line as usize >= self.starts.len() {
-            return self.len as usize;
+        if line >= self.line_count() {
+            return self.len();
         }
-        let start = self.starts[line as usize];
-        let line_len = self.line_len(line);
+        let start = self.line_start(line);
+        let line_len = (self.line_end(line) - start) as u32;
         let wanted = position.character;
         let col8 = match encoding {
             Encoding::Utf8 => {
@@ -203,7 +194,7 @@ impl LineIndex {
                 col.unwrap_or(wanted + extra).min(line_len)
             }
         };
-        (start + col8) as usize
+        start + col8 as usize
     }
 
     pub fn range(&self, range: Range<usize>, encoding: Encoding) -> LspRange {
@@ -218,9 +209,7 @@ impl LineIndex {
     pub fn span(&self, span: &Range<u32>, encoding: Encoding) -> LspRange {
         let mut range = self.range(span.start as usize..span.end as usize, encoding);
         if range.end.character == 0 && range.end.line > range.start.line {
-            let line = range.end.line - 1;
-            let end = self.line_start(line) + self.line_len(line) as usize;
-            range.end = self.position(end, encoding);
+            range.end = self.position(self.line_end(range.end.line - 1), encoding);
         }
         range
     }
@@ -233,7 +222,7 @@ impl LineIndex {
 
     /// The position just past the end of the text.
     pub fn end(&self, encoding: Encoding) -> Position {
-        self.position(self.len as usize, encoding)
+        self.position(self.len(), encoding)
     }
 }
 

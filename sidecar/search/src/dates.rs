@@ -2,9 +2,14 @@
 //! `7d`, `today`, `yesterday`; and back to ISO text. Unix seconds, UTC.
 //!
 //! Pure functions of their input and a given "now"; no clock reads except
-//! [`now`]. Must not know the index or any protocol.
+//! [`now`]. The calendar itself (month lengths, leap years, day numbers) is
+//! chrono's, as it is for the domain's daily notes: this module reads and
+//! writes the text and never counts days by hand. Must not know the index or
+//! any protocol.
 
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use chrono::{Datelike, Months, NaiveDate};
 
 const DAY: i64 = 86_400;
 
@@ -101,24 +106,28 @@ fn relative(s: &str, now: i64) -> Option<i64> {
         "d" | "D" | "day" | "days" => DAY,
         "w" | "W" | "week" | "weeks" => 7 * DAY,
         "M" | "mo" | "month" | "months" => {
-            return Some(add_months(now, sign * amount));
+            return add_months(now, sign * amount);
         }
         "y" | "Y" | "year" | "years" => {
-            return Some(add_months(now, sign * amount * 12));
+            return add_months(now, (sign * amount).checked_mul(12)?);
         }
         _ => return None,
     };
     Some(now + sign * amount * seconds)
 }
 
-fn add_months(t: i64, months: i64) -> i64 {
-    let days = t.div_euclid(DAY);
-    let secs = t.rem_euclid(DAY);
-    let (y, m, d) = civil_from_days(days);
-    let total = y * 12 + (m as i64 - 1) + months;
-    let (ny, nm) = (total.div_euclid(12), total.rem_euclid(12) as u32 + 1);
-    let nd = d.min(days_in_month(ny, nm));
-    days_from_civil(ny, nm, nd) * DAY + secs
+/// `t` moved by whole months, the day of the month kept or, when the new
+/// month is shorter, its last day (Jan 31 + 1 month = Feb 29 in 2024).
+/// `None` past the calendar's ends.
+fn add_months(t: i64, months: i64) -> Option<i64> {
+    let date = date_of_day(t.div_euclid(DAY))?;
+    let by = Months::new(u32::try_from(months.unsigned_abs()).ok()?);
+    let moved = if months < 0 {
+        date.checked_sub_months(by)?
+    } else {
+        date.checked_add_months(by)?
+    };
+    Some(day_of_date(moved) * DAY + t.rem_euclid(DAY))
 }
 
 fn day_bound(day: i64, end: End) -> i64 {
@@ -156,29 +165,25 @@ fn absolute(s: &str, end: End) -> Option<i64> {
     {
         return None;
     }
+    let ymd = |m: i64, d: i64| NaiveDate::from_ymd_opt(year as i32, m as u32, d as u32);
     if let (Some(m), Some(d)) = (month, day)
-        && (d < 1 || d > days_in_month(year, m as u32) as i64)
+        && ymd(m, d).is_none()
     {
         return None;
     }
     let Some(time) = time else {
-        return Some(match (month, day) {
-            (Some(m), Some(d)) => day_bound(days_from_civil(year, m as u32, d as u32), end),
-            (Some(m), None) => {
-                let first = days_from_civil(year, m as u32, 1);
-                match end {
-                    End::Start => first * DAY,
-                    End::Finish => (first + days_in_month(year, m as u32) as i64) * DAY - 1,
-                }
-            }
-            _ => match end {
-                End::Start => days_from_civil(year, 1, 1) * DAY,
-                End::Finish => days_from_civil(year + 1, 1, 1) * DAY - 1,
-            },
+        // A period's last second is the second before the next one starts.
+        let (first, next) = match (month, day) {
+            (Some(m), Some(d)) => (ymd(m, d)?, ymd(m, d)?.succ_opt()?),
+            (Some(m), None) => (ymd(m, 1)?, ymd(m, 1)?.checked_add_months(Months::new(1))?),
+            _ => (ymd(1, 1)?, ymd(1, 1)?.checked_add_months(Months::new(12))?),
+        };
+        return Some(match end {
+            End::Start => day_of_date(first) * DAY,
+            End::Finish => day_of_date(next) * DAY - 1,
         });
     };
-    let (m, d) = (month?, day?);
-    let days = days_from_civil(year, m as u32, d as u32);
+    let days = day_of_date(ymd(month?, day?)?);
     // HH:MM[:SS[.fff]][Z|±HH:MM]
     let (clock, offset) = split_offset(time)?;
     let fields: Vec<&str> = clock.split(':').collect();
@@ -235,39 +240,47 @@ pub fn format_date(t: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// (year, month, day) of a day number since 1970-01-01 (Howard Hinnant's
-/// algorithm).
+/// Chrono counts days from 0001-01-01 (its day 1); 1970-01-01 is its day
+/// 719,163.
+const EPOCH_FROM_CE: i64 = 719_163;
+
+/// The date of a day number since 1970-01-01; `None` past the calendar's
+/// ends (chrono's, about 262,000 years either way).
+fn date_of_day(day: i64) -> Option<NaiveDate> {
+    NaiveDate::from_num_days_from_ce_opt(i32::try_from(day.checked_add(EPOCH_FROM_CE)?).ok()?)
+}
+
+/// The day number since 1970-01-01 of a date.
+fn day_of_date(date: NaiveDate) -> i64 {
+    i64::from(date.num_days_from_ce()) - EPOCH_FROM_CE
+}
+
+/// (year, month, day) of a day number since 1970-01-01; a day past the
+/// calendar's ends gives its first or last day.
 pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
+    let date = date_of_day(z).unwrap_or(if z < 0 {
+        NaiveDate::MIN
+    } else {
+        NaiveDate::MAX
+    });
+    (i64::from(date.year()), date.month(), date.day())
 }
 
-/// Day number since 1970-01-01 of a civil date.
+/// Day number since 1970-01-01 of a civil date. Days and months past their
+/// ends count on (`2024-02-30` is `2024-03-01`, month 13 the next January);
+/// a year past the calendar's ends gives its first or last day.
 pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let m = m as i64;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn days_in_month(y: i64, m: u32) -> u32 {
-    match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        _ if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        _ => 28,
-    }
+    let months = y.saturating_mul(12).saturating_add(i64::from(m) - 1);
+    let (year, month) = (months.div_euclid(12), months.rem_euclid(12) as u32 + 1);
+    let first = i32::try_from(year)
+        .ok()
+        .and_then(|year| NaiveDate::from_ymd_opt(year, month, 1))
+        .unwrap_or(if year < 0 {
+            NaiveDate::MIN
+        } else {
+            NaiveDate::MAX
+        });
+    day_of_date(first) + i64::from(d) - 1
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::schema::terms;
+use weft_vault::lines::line_of;
 
 /// A stretch of a note.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,7 +46,7 @@ fn blocks(text: &str, body_start: usize) -> Vec<Block> {
         .enumerate()
         .map(|(i, h)| (h.line, i))
         .collect();
-    let first_line = text[..body_start.min(text.len())].matches('\n').count() as u32;
+    let first_line = line_of(text, body_start) as u32;
     let mut out: Vec<Block> = Vec::new();
     let mut current: Option<Block> = None;
     let mut section: Option<String> = None;
@@ -67,7 +68,7 @@ fn blocks(text: &str, body_start: usize) -> Vec<Block> {
             let end = (note.headings[h].span.end as usize)
                 .saturating_sub(1)
                 .min(text.len());
-            heading_until = Some(text[..end].matches('\n').count() as u32 + 1);
+            heading_until = Some(line_of(text, end) as u32 + 1);
             out.push(Block {
                 start_line: number,
                 end_line: number,

@@ -2,13 +2,18 @@
 //! moment.js date formats (`YYYY-MM-DD`, `dddd D MMMM`, `GGGG-[W]WW`), the
 //! daily note's path for a date and the note that is today's. One rule for
 //! the language server, the tools and the prompts. Pure: callers pass the
-//! date in.
+//! date in. The calendar itself (day numbers, weekdays, ISO weeks) is
+//! chrono's, as it is for the search's times: only the moment.js tokens are
+//! written here, never a day count.
+
+use chrono::{Datelike, NaiveDate};
 
 use super::index::{NoteId, VaultIndex};
 use super::note::strip_md;
 use super::query::{Lookup, lookup};
 
-/// A calendar date (proleptic Gregorian).
+/// A calendar date (proleptic Gregorian). Its fields are a real date (made
+/// from chrono's, or written by hand); the arithmetic is chrono's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Date {
     pub year: i32,
@@ -18,32 +23,40 @@ pub struct Date {
     pub day: u8,
 }
 
+/// Chrono counts days from 0001-01-01 (its day 1); 1970-01-01 is its day
+/// 719,163.
+const EPOCH_FROM_CE: i64 = 719_163;
+
+/// The date `days` days after 1970-01-01; a day past the calendar's ends
+/// (chrono's, about 262,000 years either way) gives its first or last day.
+fn date_of_day(days: i64) -> NaiveDate {
+    days.checked_add(EPOCH_FROM_CE)
+        .and_then(|ce| i32::try_from(ce).ok())
+        .and_then(NaiveDate::from_num_days_from_ce_opt)
+        .unwrap_or(if days < 0 {
+            NaiveDate::MIN
+        } else {
+            NaiveDate::MAX
+        })
+}
+
 impl Date {
     /// The date `days` days after 1970-01-01.
     pub fn from_days(days: i64) -> Date {
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z.rem_euclid(146_097);
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
-        let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
-        Date { year, month, day }
+        Date::from(date_of_day(days))
     }
 
-    /// Days since 1970-01-01.
+    /// Days since 1970-01-01. A day past the end of its month counts on
+    /// into the next (`2024-02-30` is `2024-03-01`); a month outside 1..=12
+    /// is read as the nearest.
     pub fn days(self) -> i64 {
-        let y = i64::from(self.year) - i64::from(self.month <= 2);
-        let era = y.div_euclid(400);
-        let yoe = y.rem_euclid(400);
-        let m = i64::from(self.month);
-        let mp = if m > 2 { m - 3 } else { m + 9 };
-        let doy = (153 * mp + 2) / 5 + i64::from(self.day) - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        era * 146_097 + doe - 719_468
+        let month = u32::from(self.month.clamp(1, 12));
+        let first = NaiveDate::from_ymd_opt(self.year, month, 1).unwrap_or(if self.year < 0 {
+            NaiveDate::MIN
+        } else {
+            NaiveDate::MAX
+        });
+        i64::from(first.num_days_from_ce()) - EPOCH_FROM_CE + i64::from(self.day) - 1
     }
 
     pub fn add_days(self, n: i64) -> Date {
@@ -52,27 +65,33 @@ impl Date {
 
     /// 0 = Sunday … 6 = Saturday.
     pub fn weekday(self) -> u8 {
-        (self.days() + 4).rem_euclid(7) as u8
+        self.naive().weekday().num_days_from_sunday() as u8
     }
 
     /// 1-based day of the year.
     pub fn ordinal(self) -> u32 {
-        (self.days()
-            - Date {
-                year: self.year,
-                month: 1,
-                day: 1,
-            }
-            .days()
-            + 1) as u32
+        self.naive().ordinal()
     }
 
     /// ISO 8601 week-numbering year and week.
     pub fn iso_week(self) -> (i32, u32) {
-        let iso_weekday = i64::from((self.weekday() + 6) % 7) + 1; // Mon=1..Sun=7
-        let thursday = Date::from_days(self.days() - iso_weekday + 4);
-        let week = (thursday.ordinal() - 1) / 7 + 1;
-        (thursday.year, week)
+        let week = self.naive().iso_week();
+        (week.year(), week.week())
+    }
+
+    /// The chrono date this one is.
+    fn naive(self) -> NaiveDate {
+        date_of_day(self.days())
+    }
+}
+
+impl From<NaiveDate> for Date {
+    fn from(date: NaiveDate) -> Date {
+        Date {
+            year: date.year(),
+            month: date.month() as u8,
+            day: date.day() as u8,
+        }
     }
 }
 

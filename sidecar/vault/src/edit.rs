@@ -10,6 +10,7 @@ use std::fmt;
 use std::ops::Range;
 
 use super::headings::{SectionError, resolve_section};
+use super::lines;
 use super::parse::parse_text;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -345,14 +346,14 @@ fn splice(text: &str, range: Range<usize>, insert: &str) -> String {
 
 pub use super::frontmatter::body_start;
 
+/// Where each line starts, as people count lines: a final line break does
+/// not start one.
 fn line_starts(text: &str) -> Vec<usize> {
-    let mut starts = vec![0];
-    starts.extend(
-        text.match_indices('\n')
-            .map(|(i, _)| i + 1)
-            .filter(|&i| i < text.len()),
-    );
-    starts
+    lines::starts(text)
+        .enumerate()
+        .filter(|&(n, at)| n == 0 || at < text.len())
+        .map(|(_, at)| at)
+        .collect()
 }
 
 /// Lines as people count them: a final line break does not start a line.
@@ -379,8 +380,9 @@ fn line_range(text: &str, from: usize, to: usize) -> Result<Range<usize>, EditEr
     Ok(starts[from - 1]..end)
 }
 
+/// The 1-based line holding byte `offset`.
 fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset].matches('\n').count() + 1
+    lines::line_of(text, offset) + 1
 }
 
 fn not_unique(what: &'static str, find: &str, text: &str, found: &[usize]) -> EditError {
@@ -398,12 +400,12 @@ fn unique_line(text: &str, anchor: &str) -> Result<Range<usize>, EditError> {
         return Err(EditError::EmptyFind);
     }
     let found: Vec<usize> = text.match_indices(anchor).map(|(i, _)| i).collect();
-    let mut lines: Vec<usize> = found.iter().map(|&i| line_of(text, i)).collect();
-    lines.dedup();
-    if lines.len() != 1 {
+    let mut numbers: Vec<usize> = found.iter().map(|&i| line_of(text, i)).collect();
+    numbers.dedup();
+    if numbers.len() != 1 {
         return Err(not_unique("anchor", anchor, text, &found));
     }
-    let start = text[..found[0]].rfind('\n').map_or(0, |i| i + 1);
+    let start = lines::line_start_at(text, found[0]);
     let end = found[0]
         + text[found[0]..]
             .find('\n')

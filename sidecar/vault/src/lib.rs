@@ -13,6 +13,7 @@ pub mod frontmatter;
 pub mod headings;
 pub mod index;
 pub mod key;
+pub mod lines;
 pub mod matcher;
 pub mod note;
 pub mod parse;

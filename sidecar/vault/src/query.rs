@@ -182,7 +182,7 @@ pub fn with_context(index: &VaultIndex, refs: &[LinkRef], texts: &dyn TextSource
 pub fn line_context(text: &str, span: &Span, max: usize) -> String {
     let start = (span.start as usize).min(text.len());
     let end = (span.end as usize).clamp(start, text.len());
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = super::lines::line_start_at(text, start);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
     let line = &text[line_start..line_end];
     if line.chars().count() <= max {

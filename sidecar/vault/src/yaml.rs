@@ -254,7 +254,7 @@ fn finish(entries: &mut Vec<Entry>, entry: Option<Entry>, yaml: &str) {
 }
 
 fn line_start(text: &str, at: usize) -> usize {
-    text[..at].rfind('\n').map_or(0, |i| i + 1)
+    super::lines::line_start_at(text, at)
 }
 
 /// The end of the line holding `at`, its line break included.

@@ -20,6 +20,7 @@ use super::versions::{
 use render::render;
 use weft_search::index::body_start;
 use weft_vault::headings::{heading_path, heading_paths, resolve_section, section_parts};
+use weft_vault::lines::line_of;
 use weft_vault::parse::parse_note;
 use weft_vault::{Note, NoteId, VaultIndex};
 
@@ -206,7 +207,7 @@ fn fill_text(
             let (index_of, path) = find_section(note, wanted)?;
             let span = note.section_span(index_of);
             let body = &text[span.start as usize..(span.end as usize).min(text.len())];
-            let last = note.headings[index_of].line + body.trim_end().matches('\n').count() as u32;
+            let last = note.headings[index_of].line + line_of(body, body.trim_end().len()) as u32;
             out.section = Some(path);
             out.lines = Some([note.headings[index_of].line + 1, last + 1]);
             page(out, body, offset, max_chars);

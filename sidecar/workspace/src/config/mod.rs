@@ -442,14 +442,13 @@ impl Config {
 
 /// 1-based line and column (in characters) of a byte offset.
 fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let before = &bytes[..offset.min(bytes.len())];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
-    (line, column)
+    let offset = offset.min(bytes.len());
+    let start = weft_vault::lines::line_start_at(bytes, offset);
+    let column = String::from_utf8_lossy(&bytes[start..offset])
+        .chars()
+        .count()
+        + 1;
+    (weft_vault::lines::line_of(bytes, offset) + 1, column)
 }
 
 /// The deepest `{ }` nesting a glob may have. The glob compiler (globset)

@@ -38,7 +38,7 @@ pub(crate) fn folder(path: &str) -> &str {
 
 /// 1-based line of a byte offset.
 pub(crate) fn line_at(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
+    weft_vault::lines::line_of(text, offset) + 1
 }
 
 /// The links of the note at `path` whose text is `text`: the index's own

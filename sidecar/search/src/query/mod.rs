@@ -1,0 +1,219 @@
+//! The search query language, parsed by hand into an expression and
+//! compiled into tantivy queries.
+//!
+//! Syntax: `word`, `"a phrase"`, `field:value` (`title:`, `alias:`, `body:`,
+//! `tag:`/`#tag`, `folder:`/`path:`, `file:`, `modified:`/`created:` with
+//! `[now-7d TO now]`, `{a TO b}`, `>2024-01-01`, `2024-01`; any frontmatter
+//! key: `status:draft`, `status:*`), `field:( … )`, `AND`/`&&`, `OR`/`||`,
+//! `NOT`/`-`/`!`, `+`, `( … )`. Juxtaposition means AND.
+//!
+//! Negation is compiled as a `MustNot` clause next to the positive clauses,
+//! with an all-documents clause when there is none. That is exactly the
+//! `a -b` form: tantivy 0.27 matches nothing for a negative-only sub-clause
+//! (`a AND NOT b` through its own parser), so `a AND NOT b`, `NOT a` and
+//! `(a OR b) AND NOT c` all go through this rewrite. Must not know the
+//! vault index or any protocol.
+//!
+//! The parts: `lex` reads the words, `parse` the grammar, `expr` is the
+//! tree between them and the compiler, `compile` turns it into tantivy
+//! queries.
+
+mod compile;
+mod expr;
+mod lex;
+mod parse;
+
+pub use compile::{Compiler, folder_terms};
+pub(crate) use compile::{boolean, keyword};
+pub use expr::{DateField, Expr, QueryError, Target};
+pub use parse::{Context, MAX_DEPTH, parse};
+
+#[cfg(test)]
+mod tests {
+    use std::ops::Bound;
+
+    use super::*;
+
+    fn p(input: &str) -> Result<Expr, QueryError> {
+        let keys = vec!["status".to_string(), "type".to_string()];
+        parse(
+            input,
+            &Context {
+                now: 1_705_314_600,
+                keys: &keys,
+            },
+        )
+    }
+
+    fn text(t: &str) -> Expr {
+        Expr::Text {
+            target: Target::Default,
+            text: t.into(),
+            phrase: false,
+        }
+    }
+
+    #[test]
+    fn words_fields_and_operators() {
+        assert_eq!(p("mcp").unwrap(), text("mcp"));
+        assert_eq!(
+            p("mcp tag:research -tag:archived").unwrap(),
+            Expr::And(vec![
+                text("mcp"),
+                Expr::Tag("research".into()),
+                Expr::Not(Box::new(Expr::Tag("archived".into())))
+            ])
+        );
+        assert_eq!(
+            p("(tag:urgent OR tag:priority) folder:projects").unwrap(),
+            Expr::And(vec![
+                Expr::Or(vec![
+                    Expr::Tag("urgent".into()),
+                    Expr::Tag("priority".into())
+                ]),
+                Expr::Path("projects".into())
+            ])
+        );
+        assert_eq!(
+            p("a AND NOT b").unwrap(),
+            Expr::And(vec![text("a"), Expr::Not(Box::new(text("b")))])
+        );
+        assert_eq!(
+            p("title:\"more rust\"").unwrap(),
+            Expr::Text {
+                target: Target::Title,
+                text: "more rust".into(),
+                phrase: true
+            }
+        );
+        assert_eq!(
+            p("title:(a OR b)").unwrap(),
+            Expr::Or(vec![
+                Expr::Text {
+                    target: Target::Title,
+                    text: "a".into(),
+                    phrase: false
+                },
+                Expr::Text {
+                    target: Target::Title,
+                    text: "b".into(),
+                    phrase: false
+                }
+            ])
+        );
+        assert_eq!(
+            p("status:draft type:*").unwrap(),
+            Expr::And(vec![
+                Expr::Property {
+                    key: "status".into(),
+                    value: Some("draft".into())
+                },
+                Expr::Property {
+                    key: "type".into(),
+                    value: None
+                }
+            ])
+        );
+        assert_eq!(p("#vc/project").unwrap(), Expr::Tag("vc/project".into()));
+        // A URL is a word, not a field.
+        assert_eq!(
+            p("https://example.com").unwrap(),
+            text("https://example.com")
+        );
+        // Dashes inside words are not negation.
+        assert_eq!(p("wiki-ai").unwrap(), text("wiki-ai"));
+    }
+
+    #[test]
+    fn dates() {
+        let day = 86_400;
+        let now = 1_705_314_600;
+        assert_eq!(
+            p("modified:[now-7d TO now]").unwrap(),
+            Expr::Range {
+                field: DateField::Modified,
+                lo: Bound::Included(now - 7 * day),
+                hi: Bound::Included(now)
+            }
+        );
+        assert_eq!(
+            p("created:>=2024-01-01").unwrap(),
+            Expr::Range {
+                field: DateField::Created,
+                lo: Bound::Included(1_704_067_200),
+                hi: Bound::Unbounded
+            }
+        );
+        assert_eq!(
+            p("modified:{* TO 2024-01-01}").unwrap(),
+            Expr::Range {
+                field: DateField::Modified,
+                lo: Bound::Unbounded,
+                hi: Bound::Excluded(1_704_067_200)
+            }
+        );
+        assert_eq!(
+            p("modified:7d").unwrap(),
+            Expr::Range {
+                field: DateField::Modified,
+                lo: Bound::Included(now - 7 * day),
+                hi: Bound::Unbounded
+            }
+        );
+    }
+
+    #[test]
+    fn errors_say_how_to_fix() {
+        let e = p("\"unclosed").unwrap_err();
+        assert!(e.hint.contains("Close the phrase"), "{e}");
+        let e = p("(a OR b").unwrap_err();
+        assert!(e.message.contains("without its `)`"), "{e}");
+        let e = p("a)").unwrap_err();
+        assert!(e.message.contains("without its `(`"), "{e}");
+        let e = p("titel:foo").unwrap_err();
+        assert!(e.message.contains("Did you mean `title:`?"), "{e}");
+        let e = p("statsu:x").unwrap_err();
+        assert!(e.message.contains("Did you mean `status:`?"), "{e}");
+        let e = p("modified:[2024-13-01 TO now]").unwrap_err();
+        assert!(e.message.contains("cannot read `2024-13-01`"), "{e}");
+        let e = p("title:").unwrap_err();
+        assert!(e.message.contains("needs a value"), "{e}");
+        let e = p("a OR").unwrap_err();
+        assert!(e.message.contains("empty"), "{e}");
+        let e = p("   ").unwrap_err();
+        assert!(e.message.contains("empty"), "{e}");
+        let e = p("tag:[a TO b]").unwrap_err();
+        assert!(e.message.contains("does not take a range"), "{e}");
+    }
+
+    /// Regression: thousands of nested `(`, `-`, `!`, `NOT` or `+` used to
+    /// recurse in the parser, the compiler and the drop until the stack
+    /// overflowed and the daemon serving the vault aborted.
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = 100_000;
+        for query in [
+            format!("{}a{}", "(".repeat(deep), ")".repeat(deep)),
+            format!("{}a", "-".repeat(deep)),
+            format!("{}a", "!".repeat(deep)),
+            format!("{}a", "+".repeat(deep)),
+            format!("{}a", "NOT ".repeat(deep)),
+            format!("{}a", "- ( ".repeat(deep)),
+            format!("title:{}a{}", "(".repeat(deep), ")".repeat(deep)),
+        ] {
+            let e = p(&query).unwrap_err();
+            assert!(e.message.contains("nested too deeply"), "{e}");
+        }
+        // The limit itself parses, and compiles.
+        let ok = format!("{}a{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+        assert_eq!(p(&ok).unwrap(), text("a"));
+        let ok = format!("{}a", "-".repeat(MAX_DEPTH));
+        assert!(p(&ok).is_ok());
+        let over = format!(
+            "{}a{}",
+            "(".repeat(MAX_DEPTH + 1),
+            ")".repeat(MAX_DEPTH + 1)
+        );
+        assert!(p(&over).is_err());
+    }
+}

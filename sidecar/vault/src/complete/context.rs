@@ -1,0 +1,253 @@
+//! What is being typed at a byte offset of a note: a wikilink's target, a
+//! heading or block fragment, a tag, or a Markdown link's path or heading
+//! slug, with the byte range a completion replaces.
+//!
+//! It reads the text alone and must not know the index, the candidates or
+//! their ranking: the context is decided before anything is looked up, so
+//! that it can be tested on strings and a face can tell "nothing to complete
+//! here" without touching the vault.
+
+use std::ops::Range;
+
+use crate::lines::line_start_at;
+
+/// What is being typed at the cursor. Ranges are byte ranges of the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Context {
+    /// `[[typed` or `![[typed`: a note name.
+    Note { typed: String, link: LinkSlot },
+    /// `[[target#H1#typed`: a heading of `target` (`""`: this note) under
+    /// the headings already named in `scope`.
+    Heading {
+        target: String,
+        scope: Vec<String>,
+        typed: String,
+        link: LinkSlot,
+    },
+    /// `[[target#^typed`: a block id of `target` (`""`: this note).
+    Block {
+        target: String,
+        typed: String,
+        link: LinkSlot,
+    },
+    /// `#typed`: a tag.
+    Tag {
+        typed: String,
+        replace: Range<usize>,
+    },
+    /// `[text](typed`: a path from the note's folder, with `#typed` a
+    /// heading slug of that note.
+    MarkdownPath {
+        typed: String,
+        replace: Range<usize>,
+        /// `)` follows already.
+        closed: bool,
+        /// The path is written `<like this>` (no percent-encoding).
+        angle: bool,
+        /// For `](path#typed`: the path before `#`, percent-decoded.
+        fragment_of: Option<String>,
+    },
+}
+
+/// Where a wikilink's completion goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkSlot {
+    /// The bytes the completion replaces.
+    pub replace: Range<usize>,
+    /// `]]` closes the link already (on the same line).
+    pub closed: bool,
+    /// A `#fragment` or `|alias` follows the replaced part.
+    pub has_tail: bool,
+    pub embed: bool,
+}
+
+/// Finds what is being typed at byte `offset` of `text` (on its line).
+pub fn context(text: &str, offset: usize) -> Option<Context> {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let line_start = line_start_at(text, offset);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let before = &text[line_start..offset];
+    let after = &text[offset..line_end];
+    if in_code_span(before) {
+        return None;
+    }
+    if let Some(open) = before.rfind("[[")
+        && !before[open..].contains("]]")
+    {
+        let inner_start = line_start + open + 2;
+        let embed = before[..open].ends_with('!');
+        return wiki_context(text, inner_start, offset, after, embed);
+    }
+    if let Some(open) = before.rfind("](") {
+        let dest = &before[open + 2..];
+        let open_dest = match dest.strip_prefix('<') {
+            Some(inner) => !inner.contains('>'),
+            None => !dest.contains(')') && !dest.contains(char::is_whitespace),
+        };
+        if open_dest {
+            return markdown_context(line_start + open + 2, offset, before, after);
+        }
+    }
+    tag_context(text, line_start, offset)
+}
+
+/// An odd number of backticks before the cursor: inside a code span.
+fn in_code_span(before: &str) -> bool {
+    before.bytes().filter(|&b| b == b'`').count() % 2 == 1
+}
+
+fn wiki_context(
+    text: &str,
+    inner_start: usize,
+    offset: usize,
+    after: &str,
+    embed: bool,
+) -> Option<Context> {
+    let typed_all = &text[inner_start..offset];
+    if typed_all.contains('|') || typed_all.contains('[') {
+        return None;
+    }
+    // The link is closed on this line when `]]` comes before any `[[`.
+    let close_at = after
+        .find("]]")
+        .filter(|&c| after.find("[[").is_none_or(|o| o > c));
+    let closed = close_at.is_some();
+    // After the cursor, the part being replaced runs to the next `#`, `|`
+    // or `]]`; a `#fragment` or `|alias` there is kept.
+    let (extra, has_tail) = match close_at {
+        Some(close) => match after[..close].find(['#', '|']) {
+            Some(i) => (i, true),
+            None => (close, false),
+        },
+        None => (0, false),
+    };
+    match typed_all.find('#') {
+        None => Some(Context::Note {
+            typed: typed_all.to_string(),
+            link: LinkSlot {
+                replace: inner_start..offset + extra,
+                closed,
+                has_tail,
+                embed,
+            },
+        }),
+        Some(hash) => {
+            let target = typed_all[..hash].trim().to_string();
+            let fragment = &typed_all[hash + 1..];
+            let fragment_start = inner_start + hash + 1;
+            if let Some(block) = fragment.strip_prefix('^') {
+                return Some(Context::Block {
+                    target,
+                    typed: block.to_string(),
+                    link: LinkSlot {
+                        replace: fragment_start + 1..offset + extra,
+                        closed,
+                        has_tail,
+                        embed,
+                    },
+                });
+            }
+            let (scope_text, typed, typed_start) = match fragment.rfind('#') {
+                Some(last) => (
+                    &fragment[..last],
+                    &fragment[last + 1..],
+                    fragment_start + last + 1,
+                ),
+                None => ("", fragment, fragment_start),
+            };
+            let scope = scope_text
+                .split('#')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+            Some(Context::Heading {
+                target,
+                scope,
+                typed: typed.to_string(),
+                link: LinkSlot {
+                    replace: typed_start..offset + extra,
+                    closed,
+                    has_tail,
+                    embed,
+                },
+            })
+        }
+    }
+}
+
+fn markdown_context(
+    dest_start: usize,
+    offset: usize,
+    before: &str,
+    after: &str,
+) -> Option<Context> {
+    let open = before.rfind("](")?;
+    let mut typed = &before[open + 2..];
+    let mut start = dest_start;
+    let angle = typed.starts_with('<');
+    if angle {
+        typed = &typed[1..];
+        start += 1;
+    }
+    let close_char = if angle { '>' } else { ')' };
+    let end_in_after = after
+        .find(|c: char| c == close_char || (!angle && c.is_whitespace()))
+        .unwrap_or(0);
+    let closed = after[end_in_after..].starts_with(close_char);
+    let extra = if closed { end_in_after } else { 0 };
+    let decode = |s: &str| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    if let Some(hash) = typed.find('#') {
+        return Some(Context::MarkdownPath {
+            typed: decode(&typed[hash + 1..]),
+            replace: start + hash + 1..offset + extra,
+            closed,
+            angle,
+            fragment_of: Some(decode(&typed[..hash])),
+        });
+    }
+    Some(Context::MarkdownPath {
+        typed: decode(typed),
+        replace: start..offset + extra,
+        closed,
+        angle,
+        fragment_of: None,
+    })
+}
+
+fn tag_context(text: &str, line_start: usize, offset: usize) -> Option<Context> {
+    let before = &text[line_start..offset];
+    let hash = before.rfind('#')?;
+    let typed = &before[hash + 1..];
+    if !typed
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
+    {
+        return None;
+    }
+    let ok_before = before[..hash]
+        .chars()
+        .next_back()
+        .is_none_or(|c| c.is_whitespace() || matches!(c, '(' | '[' | ',' | ';'));
+    // `#` at the start of a line with nothing typed is a heading in the
+    // making, `##` is one for sure.
+    if !ok_before || (hash == 0 && typed.is_empty()) || before[..hash].ends_with('#') {
+        return None;
+    }
+    let after = &text[offset..];
+    let rest = after
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '/')))
+        .unwrap_or(after.len());
+    let start = line_start + hash + 1;
+    Some(Context::Tag {
+        typed: typed.to_string(),
+        replace: start..offset + rest,
+    })
+}

@@ -1,0 +1,111 @@
+//! How a link's source text becomes a [`Link`]: `target#fragment|alias`
+//! between `[[` and `]]` (Obsidian's `\|` in tables included), and a
+//! Markdown destination, percent-decoded, when it points into the vault
+//! rather than to a URL.
+//!
+//! It must not know where the link was found (the body or a frontmatter
+//! value) nor its line: both callers place the link themselves, so one
+//! reading of the link syntax serves them both.
+
+use std::ops::Range;
+
+use crate::note::{Link, LinkKind};
+
+/// Reads `target#fragment|alias` between `[[` and `]]`.
+pub(super) fn wiki_link(text: &str, inner: Range<usize>, whole: Range<usize>, embed: bool) -> Link {
+    let inner_text = &text[inner.clone()];
+    let (dest, alias) = match inner_text.find('|') {
+        // In a table Obsidian writes `[[target\|alias]]`.
+        Some(bar) => (
+            inner_text[..bar]
+                .strip_suffix('\\')
+                .unwrap_or(&inner_text[..bar]),
+            Some(inner_text[bar + 1..].trim()),
+        ),
+        None => (inner_text, None),
+    };
+    let (target, fragment) = match dest.find('#') {
+        Some(hash) => (&dest[..hash], Some(dest[hash + 1..].trim())),
+        None => (dest, None),
+    };
+    let lead = target.len() - target.trim_start().len();
+    let target_trimmed = target.trim();
+    let start = inner.start + lead;
+    Link {
+        kind: LinkKind::Wiki,
+        embed,
+        target: target_trimmed.into(),
+        fragment: fragment.filter(|f| !f.is_empty()).map(Into::into),
+        alias: alias.filter(|a| !a.is_empty()).map(Into::into),
+        span: whole.start as u32..whole.end as u32,
+        target_span: start as u32..(start + target_trimmed.len()) as u32,
+        line: 0,
+        col: 0,
+        col16: 0,
+        len16: u16::MAX,
+        rel: None,
+    }
+}
+
+/// A Markdown link `[text](dest)` into the vault; `None` for URLs.
+pub(super) fn markdown_link(
+    raw: &str,
+    dest: &str,
+    range: Range<usize>,
+    embed: bool,
+) -> Option<Link> {
+    let dest = dest.trim();
+    if dest.is_empty() || has_scheme(dest) || dest.starts_with("//") {
+        return None;
+    }
+    let (path, fragment) = match dest.find('#') {
+        Some(hash) => (&dest[..hash], Some(&dest[hash + 1..])),
+        None => (dest, None),
+    };
+    let path = path.split('?').next().unwrap_or(path);
+    let decode = |s: &str| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    let target = decode(path);
+    // Where the destination stands in the source, when it is written inline.
+    let target_span = raw
+        .rfind("](")
+        .and_then(|open| raw[open + 2..].find(path).map(|i| open + 2 + i))
+        .filter(|_| !path.is_empty())
+        .map_or(range.start..range.end, |i| {
+            range.start + i..range.start + i + path.len()
+        });
+    Some(Link {
+        kind: LinkKind::Markdown,
+        embed,
+        target: target.into(),
+        fragment: fragment
+            .map(decode)
+            .filter(|f| !f.is_empty())
+            .map(Into::into),
+        alias: None,
+        span: range.start as u32..range.end as u32,
+        target_span: target_span.start as u32..target_span.end as u32,
+        line: 0,
+        col: 0,
+        col16: 0,
+        len16: u16::MAX,
+        rel: None,
+    })
+}
+
+/// `https:`, `mailto:`, `obsidian:`: a URL scheme (not a Windows drive).
+fn has_scheme(dest: &str) -> bool {
+    match dest.find(':') {
+        Some(colon) if colon > 1 => {
+            let scheme = &dest[..colon];
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,70 @@
+//! Parsing one note's text into a [`Note`]: frontmatter, title, aliases,
+//! tags, headings, block ids and every link form.
+//!
+//! Parsing never fails: any bytes give a note, with diagnostics for what was
+//! wrong (invalid UTF-8, malformed YAML, duplicate block ids). Nothing inside
+//! code spans, code blocks, math or HTML (comments included) counts.
+//!
+//! The parts: `markdown` walks the body and assembles the note,
+//! `properties` reads the frontmatter, `links` reads one link's syntax; this
+//! file is the entry point (bytes or text in, a note out).
+
+mod links;
+mod markdown;
+mod properties;
+
+use crate::lines::line_of;
+use crate::note::{Note, NoteDiagnostic};
+use markdown::NoteParser;
+
+/// Notes are indexed with `u32` offsets; text past this is not parsed.
+const MAX_PARSED_LEN: usize = u32::MAX as usize - 1;
+
+/// Parses a note from raw bytes; invalid UTF-8 is replaced and reported.
+pub fn parse_note(path: &str, bytes: &[u8]) -> Note {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_text(path, text),
+        Err(error) => {
+            let text = String::from_utf8_lossy(bytes);
+            let mut note = parse_text(path, &text);
+            let at = error.valid_up_to().min(note.len as usize) as u32;
+            let line = line_of(&*text, at as usize) as u32;
+            note.diagnostics.insert(
+                0,
+                NoteDiagnostic {
+                    span: at..at,
+                    line,
+                    message: format!(
+                        "invalid UTF-8 at byte {}: the note was read with replacement characters; \
+                         save it as UTF-8 before editing it with Weft",
+                        error.valid_up_to()
+                    )
+                    .into(),
+                },
+            );
+            note
+        }
+    }
+}
+
+/// Parses a note from its text.
+pub fn parse_text(path: &str, text: &str) -> Note {
+    let mut text = text;
+    let mut diagnostics = Vec::new();
+    if text.len() > MAX_PARSED_LEN {
+        let mut end = MAX_PARSED_LEN;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text = &text[..end];
+        diagnostics.push(NoteDiagnostic {
+            span: end as u32..end as u32,
+            line: 0,
+            message: "the note is larger than 4 GiB; only its beginning is indexed".into(),
+        });
+    }
+    let mut parser = NoteParser::new(path, text);
+    parser.diagnostics = diagnostics;
+    parser.run();
+    parser.finish()
+}

@@ -1,0 +1,26 @@
+//! Rewriting links when something they name changes: a note or attachment
+//! moves or is renamed (alone or with its folder), a heading's text, a block
+//! id or a tag is renamed. The result is a [`Plan`]: byte edits per note plus
+//! the file moves, for a face to apply (the editor through a workspace edit,
+//! the agent by writing files).
+//!
+//! Each affected note is re-parsed from the text the caller supplies, so
+//! edits always fit that text (an unsaved buffer included). Links keep their
+//! style: wikilink or Markdown, bare name, vault path or relative path,
+//! `.md` or not, `|alias`, `#fragment` and embeds. This module must not
+//! know any protocol, nor do IO: texts come through
+//! [`TextSource`](crate::query::TextSource).
+//!
+//! The parts: `plan` holds the result and the collector every rename fills;
+//! `moves`, `fragments` (headings and blocks) and `tags` are one file per
+//! kind of rename.
+
+mod fragments;
+mod moves;
+mod plan;
+mod tags;
+
+pub use fragments::{heading_text_range, rename_block, rename_heading};
+pub use moves::{folder_moves, move_files, note_path_for};
+pub use plan::{Edit, FileEdits, Plan, RewriteError};
+pub use tags::rename_tag;

@@ -1,0 +1,301 @@
+//! Moving or renaming notes and attachments (alone or with their folder):
+//! the new paths, and every link that must change, both links to what moves
+//! and the relative links inside moved notes. Links keep their style
+//! (wikilink or Markdown, bare name, vault path or relative path, `.md` or
+//! not, angle brackets or percent-encoding).
+//!
+//! It must not know fragments or tags: a move changes only the path part of
+//! a link, so headings, block ids and tags are other files' business.
+
+use std::collections::{HashMap, HashSet};
+
+use super::plan::{Collector, Edit, Plan, RewriteError, error};
+use crate::index::{NoteId, VaultIndex};
+use crate::key::{encode_path, name_key, path_key, relative_path};
+use crate::note::{Link, LinkKind, folder_of, is_note_path, strip_md};
+use crate::query::TextSource;
+use crate::resolve::Resolution;
+
+/// Checks a new name for a note: a vault path or a bare name, with or
+/// without `.md`. Returns the vault path (with `.md`) in `folder`.
+pub fn note_path_for(folder: &str, new_name: &str) -> Result<String, RewriteError> {
+    let name = new_name.trim().trim_start_matches('/');
+    let name = strip_md(name).trim_end_matches('/');
+    if name.is_empty() {
+        return error("the new name is empty");
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|c| matches!(c, '[' | ']' | '|' | '#' | '^' | '\\' | '\0') || c.is_control())
+    {
+        return error(format!(
+            "a note name cannot contain `{}`: links could not name it",
+            bad.escape_default()
+        ));
+    }
+    if name
+        .split('/')
+        .any(|part| part.is_empty() || part == "." || part == ".." || part.starts_with('.'))
+    {
+        return error(format!(
+            "`{name}` is not a usable vault path (empty, `.`/`..` or hidden parts)"
+        ));
+    }
+    let path = if name.contains('/') || folder.is_empty() {
+        format!("{name}.md")
+    } else {
+        format!("{folder}/{name}.md")
+    };
+    Ok(path)
+}
+
+/// The notes and attachments under `folder`, each with its new path under
+/// `new_folder`.
+pub fn folder_moves(index: &VaultIndex, folder: &str, new_folder: &str) -> Vec<(String, String)> {
+    let folder = folder.trim_matches('/');
+    let new_folder = new_folder.trim_matches('/');
+    let prefix = format!("{}/", name_key(folder));
+    let moved = |path: &str| -> Option<(String, String)> {
+        if !name_key(path).starts_with(&prefix) {
+            return None;
+        }
+        let rest = &path[folder.len() + 1..];
+        let new = if new_folder.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{new_folder}/{rest}")
+        };
+        Some((path.to_string(), new))
+    };
+    let mut out: Vec<(String, String)> = index
+        .notes()
+        .filter_map(|(_, n)| moved(&n.path))
+        .chain(index.attachments().filter_map(moved))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Moves notes and attachments (old vault path → new vault path) and
+/// rewrites every link to them, and the relative links inside moved notes.
+pub fn move_files(
+    index: &VaultIndex,
+    moves: &[(String, String)],
+    texts: &dyn TextSource,
+) -> Result<Plan, RewriteError> {
+    let mut note_moves: HashMap<NoteId, String> = HashMap::new();
+    let mut attachment_moves: HashMap<String, String> = HashMap::new();
+    let mut targets: HashSet<String> = HashSet::new();
+    for (old, new) in moves {
+        let new_key = path_key(new);
+        if !targets.insert(new_key.clone()) {
+            return error(format!("two files would move to `{new}`"));
+        }
+        if is_note_path(old) {
+            let Some(id) = index.id_of(old) else {
+                return error(format!("`{old}` is not a note of the vault"));
+            };
+            if !is_note_path(new) {
+                return error(format!("`{new}` must end with `.md` to stay a note"));
+            }
+            if let Some(other) = index.id_of(new)
+                && other != id
+                && !moves.iter().any(|(o, _)| index.id_of(o) == Some(other))
+            {
+                return error(format!(
+                    "a note already exists at `{}`; choose another name",
+                    index.note(other).path
+                ));
+            }
+            note_moves.insert(id, new.clone());
+        } else {
+            attachment_moves.insert(path_key(old), new.clone());
+        }
+    }
+    let mover = Mover {
+        index,
+        note_moves: &note_moves,
+        attachment_moves: &attachment_moves,
+    };
+
+    // Notes that may hold links to rewrite: those linking to a moved note,
+    // the moved notes (their relative links), and for attachments the notes
+    // with a link naming the file.
+    let mut sources: HashSet<NoteId> = note_moves.keys().copied().collect();
+    for &id in note_moves.keys() {
+        sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
+    }
+    if !attachment_moves.is_empty() {
+        let names: HashSet<String> = attachment_moves
+            .keys()
+            .map(|k| k.rsplit('/').next().unwrap_or(k).to_string())
+            .collect();
+        for (id, note) in index.notes() {
+            if note.links.iter().any(|l| {
+                let key = path_key(&l.target);
+                names.contains(key.rsplit('/').next().unwrap_or(&key))
+            }) {
+                sources.insert(id);
+            }
+        }
+    }
+    let mut sources: Vec<NoteId> = sources.into_iter().collect();
+    sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
+
+    let mut collector = Collector::new(texts);
+    for source in sources {
+        let path = index.note(source).path.to_string();
+        let Some((text, fresh)) = collector.read(&path) else {
+            continue;
+        };
+        let new_folder = note_moves.get(&source).map_or_else(
+            || folder_of(&path).to_string(),
+            |p| folder_of(p).to_string(),
+        );
+        for link in &fresh.links {
+            if let Some(new_target) = mover.rewrite(source, &path, &new_folder, link, &text) {
+                let range = link.target_span.start as usize..link.target_span.end as usize;
+                collector.push(
+                    &path,
+                    &text,
+                    Edit {
+                        range,
+                        new_text: new_target,
+                    },
+                );
+            }
+        }
+    }
+    Ok(collector.finish(moves.to_vec(), Vec::new()))
+}
+
+struct Mover<'a> {
+    index: &'a VaultIndex,
+    note_moves: &'a HashMap<NoteId, String>,
+    attachment_moves: &'a HashMap<String, String>,
+}
+
+impl Mover<'_> {
+    /// The new target text of `link` (in the note `source` at `path`, moving
+    /// to `new_folder`), or `None` when it stays as written.
+    fn rewrite(
+        &self,
+        source: NoteId,
+        path: &str,
+        new_folder: &str,
+        link: &Link,
+        text: &str,
+    ) -> Option<String> {
+        if link.is_self_link() {
+            return None;
+        }
+        let written = text.get(link.target_span.start as usize..link.target_span.end as usize)?;
+        let folder = folder_of(path);
+        // What the link names now, and where that is after the moves.
+        let (new_path, target_note, target_moved) =
+            match self.index.resolve(folder, &link.target, link.kind) {
+                Resolution::Note(id) | Resolution::Ambiguous { chosen: id, .. } => {
+                    match self.note_moves.get(&id) {
+                        Some(new) => (new.clone(), Some(id), true),
+                        None => (self.index.note(id).path.to_string(), Some(id), false),
+                    }
+                }
+                Resolution::Attachment(p) => match self.attachment_moves.get(&path_key(&p)) {
+                    Some(new) => (new.clone(), None, true),
+                    None => (p.to_string(), None, false),
+                },
+                Resolution::Unresolved => return None,
+            };
+        let source_moved = self.note_moves.contains_key(&source);
+        if !target_moved && !source_moved {
+            return None;
+        }
+        let target = link.target.trim();
+        let keep_md = target.len() != strip_md(target).len() || !is_note_path(&new_path);
+        let shown = |p: &str| -> String {
+            if keep_md {
+                p.to_string()
+            } else {
+                strip_md(p).to_string()
+            }
+        };
+        let new_text = match link.kind {
+            LinkKind::Wiki => {
+                if target.starts_with("./") || target.starts_with("../") {
+                    let rel = relative_path(new_folder, &new_path);
+                    let rel = if rel.starts_with("../") {
+                        rel
+                    } else {
+                        format!("./{rel}")
+                    };
+                    shown(&rel)
+                } else if target.contains('/') {
+                    let lead = if target.starts_with('/') { "/" } else { "" };
+                    format!("{lead}{}", shown(&new_path))
+                } else {
+                    if !target_moved {
+                        return None;
+                    }
+                    // A bare name: the stem, unless it was an alias or a
+                    // title (those move with the note).
+                    if let Some(id) = target_note {
+                        let note = self.index.note(id);
+                        let key = path_key(target);
+                        if key != name_key(note.stem()) {
+                            return None;
+                        }
+                        let stem = new_path
+                            .rsplit('/')
+                            .next()
+                            .map(strip_md)
+                            .unwrap_or_default();
+                        if self.stem_is_unique(id, stem) {
+                            if keep_md {
+                                format!("{stem}.md")
+                            } else {
+                                stem.to_string()
+                            }
+                        } else {
+                            shown(&new_path)
+                        }
+                    } else {
+                        // An attachment by file name.
+                        new_path.rsplit('/').next().unwrap_or(&new_path).to_string()
+                    }
+                }
+            }
+            LinkKind::Markdown => {
+                let angle = text[..link.target_span.start as usize].ends_with('<');
+                let encode = |p: &str| {
+                    if angle { p.to_string() } else { encode_path(p) }
+                };
+                if target.starts_with('/') {
+                    format!("/{}", encode(&shown(&new_path)))
+                } else {
+                    encode(&shown(&relative_path(new_folder, &new_path)))
+                }
+            }
+        };
+        let same = match link.kind {
+            LinkKind::Wiki => path_key(&new_text) == path_key(written),
+            LinkKind::Markdown => new_text == written,
+        };
+        (!same).then_some(new_text)
+    }
+
+    /// Whether `stem` names only `id` once the moves are done.
+    fn stem_is_unique(&self, id: NoteId, stem: &str) -> bool {
+        let key = name_key(stem);
+        let stays = self
+            .index
+            .by_stem
+            .get(key.as_str())
+            .into_iter()
+            .flatten()
+            .any(|&other| other != id && !self.note_moves.contains_key(&other));
+        let arrives = self.note_moves.iter().any(|(&other, new)| {
+            other != id && name_key(new.rsplit('/').next().map(strip_md).unwrap_or_default()) == key
+        });
+        !stays && !arrives
+    }
+}

@@ -1,0 +1,139 @@
+//! What a rename changes, as data: byte edits per note and file moves (a
+//! [`Plan`]), why a rename cannot be done, and the collector every rename
+//! fills, which reads and parses each affected note once from the text the
+//! caller supplies.
+//!
+//! It must not know which rename it serves (moves, headings, blocks, tags):
+//! each lives in its own file and only adds edits here, so the rules that
+//! make a plan safe to apply (edits sorted, never overlapping, no-ops
+//! dropped) are written once.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+use crate::note::Note;
+use crate::parse::parse_text;
+use crate::query::TextSource;
+
+/// Replace the bytes `range` of a note's text by `new_text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub range: Range<usize>,
+    pub new_text: String,
+}
+
+/// The edits to one note, against `text` (the text they were computed on).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEdits {
+    /// The note's vault path before any move of the plan.
+    pub path: String,
+    pub text: String,
+    /// Sorted by start, never overlapping.
+    pub edits: Vec<Edit>,
+}
+
+impl FileEdits {
+    /// The text with the edits applied.
+    pub fn apply(&self) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        let mut at = 0;
+        for edit in &self.edits {
+            out.push_str(&self.text[at..edit.range.start]);
+            out.push_str(&edit.new_text);
+            at = edit.range.end;
+        }
+        out.push_str(&self.text[at..]);
+        out
+    }
+}
+
+/// What a rename changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Text edits, by note path. Apply them before the moves.
+    pub edits: Vec<FileEdits>,
+    /// Files to move: (old vault path, new vault path).
+    pub moves: Vec<(String, String)>,
+    /// Uses that could not be rewritten (a frontmatter tag the parser could
+    /// not place), as (note path, what).
+    pub skipped: Vec<(String, String)>,
+}
+
+impl Plan {
+    /// How many links or uses the plan rewrites.
+    pub fn edit_count(&self) -> usize {
+        self.edits.iter().map(|f| f.edits.len()).sum()
+    }
+}
+
+/// Why a rename cannot be done. The message says what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RewriteError(pub String);
+
+impl fmt::Display for RewriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RewriteError {}
+
+pub(super) fn error<T>(message: impl Into<String>) -> Result<T, RewriteError> {
+    Err(RewriteError(message.into()))
+}
+
+/// Collects edits per note, reading and parsing each note once.
+pub(super) struct Collector<'a> {
+    texts: &'a dyn TextSource,
+    files: BTreeMap<String, (String, Vec<Edit>)>,
+}
+
+impl<'a> Collector<'a> {
+    pub(super) fn new(texts: &'a dyn TextSource) -> Self {
+        Collector {
+            texts,
+            files: BTreeMap::new(),
+        }
+    }
+
+    /// The note's text and a fresh parse of it.
+    pub(super) fn read(&self, path: &str) -> Option<(String, Note)> {
+        let text = self.texts.text(path)?;
+        let note = parse_text(path, &text);
+        Some((text, note))
+    }
+
+    pub(super) fn push(&mut self, path: &str, text: &str, edit: Edit) {
+        if text.get(edit.range.clone()) == Some(edit.new_text.as_str()) {
+            return;
+        }
+        let entry = self
+            .files
+            .entry(path.to_string())
+            .or_insert_with(|| (text.to_string(), Vec::new()));
+        entry.1.push(edit);
+    }
+
+    pub(super) fn finish(
+        self,
+        moves: Vec<(String, String)>,
+        skipped: Vec<(String, String)>,
+    ) -> Plan {
+        let edits = self
+            .files
+            .into_iter()
+            .filter(|(_, (_, edits))| !edits.is_empty())
+            .map(|(path, (text, mut edits))| {
+                edits.sort_by_key(|e| (e.range.start, e.range.end));
+                edits.dedup_by(|b, a| a.range.end > b.range.start);
+                FileEdits { path, text, edits }
+            })
+            .collect();
+        Plan {
+            edits,
+            moves,
+            skipped,
+        }
+    }
+}
