@@ -20,8 +20,7 @@ use weft_search::index::{body_start, sha256_hex};
 use weft_search::names::match_names;
 use weft_search::passages::best_passages;
 use weft_vault::NoteId;
-use weft_vault::query::GraphNode;
-use weft_vault::related::{Direction, walk};
+use weft_vault::graph::{Direction, GraphNode, walk};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -14,9 +14,9 @@ use super::common::{
 };
 use super::format::{Reply, ToolResult, escape, plural};
 use super::state::ToolState;
+use weft_vault::graph::{Direction, GraphNode, walk};
 use weft_vault::key::name_key;
-use weft_vault::query::{GraphNode, outgoing};
-use weft_vault::related::{Direction, walk};
+use weft_vault::query::outgoing;
 use weft_vault::resolve::{FragmentTarget, Resolution};
 use weft_vault::{LinkRef, VaultIndex};
 

@@ -10,6 +10,7 @@ pub mod complete;
 pub mod daily;
 pub mod edit;
 pub mod frontmatter;
+pub mod graph;
 pub mod headings;
 pub mod index;
 pub mod key;

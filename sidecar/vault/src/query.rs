@@ -5,7 +5,7 @@
 //! Note text is supplied by the caller through [`TextSource`], so that the
 //! domain does no IO and editors can supply unsaved buffers.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::HashMap;
 
 use super::index::{LinkRef, NoteId, VaultIndex};
 use super::key::{name_key, path_key};
@@ -249,117 +249,6 @@ fn fragment_target(
     let fragment = link.fragment.as_deref()?;
     let target = resolution.note()?;
     Some(lookup_fragment(index.note(target), fragment))
-}
-
-/// A node of a link graph: a note, or a target that does not exist yet.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum GraphNode {
-    Note(NoteId),
-    Unresolved(String),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Graph {
-    /// Nodes with their distance from the start, in breadth-first order.
-    pub nodes: Vec<(GraphNode, u32)>,
-    /// Directed edges `from → to` with how many links make them.
-    pub edges: Vec<(usize, usize, u32)>,
-    /// Whether `max_nodes` cut the walk short.
-    pub truncated: bool,
-}
-
-/// Walks links both ways from `start` up to `depth` steps, at most
-/// `max_nodes` nodes. Edges are every link between nodes that were reached.
-pub fn graph(index: &VaultIndex, start: GraphNode, depth: u32, max_nodes: usize) -> Graph {
-    let mut order: Vec<(GraphNode, u32)> = vec![(start.clone(), 0)];
-    let mut seen: HashMap<GraphNode, usize> = HashMap::from([(start.clone(), 0)]);
-    let mut queue = VecDeque::from([(start, 0u32)]);
-    let mut truncated = false;
-    while let Some((node, d)) = queue.pop_front() {
-        if d >= depth {
-            continue;
-        }
-        for next in neighbours(index, &node) {
-            if seen.contains_key(&next) {
-                continue;
-            }
-            if order.len() >= max_nodes {
-                truncated = true;
-                break;
-            }
-            seen.insert(next.clone(), order.len());
-            order.push((next.clone(), d + 1));
-            queue.push_back((next, d + 1));
-        }
-    }
-    let mut edges: BTreeMap<(usize, usize), u32> = BTreeMap::new();
-    for (from_index, (node, _)) in order.iter().enumerate() {
-        let GraphNode::Note(id) = node else { continue };
-        for out in outgoing(index, *id) {
-            let to = match &out.resolution {
-                r if r.note().is_some() => GraphNode::Note(r.note().unwrap_or(*id)),
-                Resolution::Unresolved => {
-                    GraphNode::Unresolved(unresolved_key(index, *id, out.link))
-                }
-                _ => continue,
-            };
-            if let Some(&to_index) = seen.get(&to)
-                && to_index != from_index
-            {
-                *edges.entry((from_index, to_index)).or_default() += 1;
-            }
-        }
-    }
-    Graph {
-        nodes: order,
-        edges: edges.into_iter().map(|((a, b), n)| (a, b, n)).collect(),
-        truncated,
-    }
-}
-
-fn unresolved_key(index: &VaultIndex, source: NoteId, link: u32) -> String {
-    let link = &index.note(source).links[link as usize];
-    path_key(link.target.trim_start_matches('/'))
-}
-
-/// Linked notes in both directions, in a stable order.
-fn neighbours(index: &VaultIndex, node: &GraphNode) -> Vec<GraphNode> {
-    let mut out: Vec<GraphNode> = Vec::new();
-    match node {
-        GraphNode::Note(id) => {
-            for o in outgoing(index, *id) {
-                match &o.resolution {
-                    Resolution::Unresolved => {
-                        out.push(GraphNode::Unresolved(unresolved_key(index, *id, o.link)));
-                    }
-                    r => out.extend(r.note().filter(|n| n != id).map(GraphNode::Note)),
-                }
-            }
-            out.extend(
-                index
-                    .backlinks(*id)
-                    .into_iter()
-                    .map(|r| r.source)
-                    .filter(|s| s != id)
-                    .map(GraphNode::Note),
-            );
-        }
-        GraphNode::Unresolved(key) => {
-            out.extend(
-                index
-                    .unresolved_links_to(key)
-                    .into_iter()
-                    .map(|r| GraphNode::Note(r.source)),
-            );
-        }
-    }
-    let mut unique = Vec::with_capacity(out.len());
-    for n in out {
-        if !unique.contains(&n) {
-            unique.push(n);
-        }
-    }
-    unique
 }
 
 /// A problem `check` found, with where it stands.

@@ -1,8 +1,9 @@
 use expect_test::expect;
 
 use super::{files, fixture};
+use crate::graph::{self, GraphNode};
 use crate::parse::parse_text;
-use crate::query::{self, GraphNode, Lookup};
+use crate::query::{self, Lookup};
 use crate::{Resolution, VaultIndex};
 
 fn paths(index: &VaultIndex, refs: &[crate::LinkRef]) -> Vec<String> {
@@ -107,7 +108,7 @@ fn graph_walks_both_ways_and_counts_edges() {
         "//- /A.md\n[[B]] [[B]] [[Ghost]]\n//- /B.md\n[[C]]\n//- /C.md\n[[D]]\n//- /D.md\n//- /E.md\n[[A]]\n",
     );
     let start = GraphNode::Note(index.id_of("A").unwrap());
-    let render = |g: &query::Graph| {
+    let render = |g: &graph::Graph| {
         let name = |n: &GraphNode| match n {
             GraphNode::Note(id) => index.note(*id).id().to_string(),
             GraphNode::Unresolved(k) => format!("?{k}"),
@@ -125,9 +126,9 @@ fn graph_walks_both_ways_and_counts_edges() {
         format!("{nodes:?} {edges:?} truncated={}", g.truncated)
     };
     expect![[r#"["A@0", "B@1", "?ghost@1", "E@1", "C@2"] ["A->Bx2", "A->?ghostx1", "B->Cx1", "E->Ax1"] truncated=false"#]]
-        .assert_eq(&render(&query::graph(&index, start.clone(), 2, 100)));
+        .assert_eq(&render(&graph::graph(&index, start.clone(), 2, 100)));
     expect![[r#"["A@0", "B@1", "?ghost@1"] ["A->Bx2", "A->?ghostx1"] truncated=true"#]]
-        .assert_eq(&render(&query::graph(&index, start, 2, 3)));
+        .assert_eq(&render(&graph::graph(&index, start, 2, 3)));
 }
 
 #[test]
