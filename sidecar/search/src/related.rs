@@ -167,14 +167,9 @@ fn tag_signal(
     tags: &[String],
     found: &mut HashMap<NoteId, Signals>,
 ) {
-    let keys: BTreeSet<String> = tags
-        .iter()
-        .map(|t| tag_key(t))
-        .filter(|k| !k.is_empty())
-        .collect();
-    if keys.is_empty() {
+    let Some(keys) = tag_keys(tags) else {
         return;
-    }
+    };
     let query = BooleanQuery::new(
         keys.iter()
             .map(|k| (Occur::Should, keyword(search.fields.tags, k)))
@@ -195,19 +190,24 @@ fn tag_signal(
     }
 }
 
-fn tag_signal_without_index(
-    vault: &VaultIndex,
-    tags: &[String],
-    found: &mut HashMap<NoteId, Signals>,
-) {
+/// The tags' keys; `None` when there are none to look for.
+fn tag_keys(tags: &[String]) -> Option<BTreeSet<String>> {
     let keys: BTreeSet<String> = tags
         .iter()
         .map(|t| tag_key(t))
         .filter(|k| !k.is_empty())
         .collect();
-    if keys.is_empty() {
+    (!keys.is_empty()).then_some(keys)
+}
+
+fn tag_signal_without_index(
+    vault: &VaultIndex,
+    tags: &[String],
+    found: &mut HashMap<NoteId, Signals>,
+) {
+    let Some(keys) = tag_keys(tags) else {
         return;
-    }
+    };
     for (id, _) in vault.notes() {
         add_tags(vault, id, &keys, 0.0, found);
     }

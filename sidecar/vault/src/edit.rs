@@ -235,10 +235,7 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
             } else {
                 line.end
             };
-            let mut insert = block(content);
-            if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
-                insert.insert_str(0, eol);
-            }
+            let insert = block_at(text, at, content, eol);
             (splice(text, at..at, &insert), 1)
         }
         EditOp::AppendSection { section, content } => {
@@ -248,32 +245,22 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
             let body = &text[s.body.clone()];
             let trimmed = body.trim_end_matches(['\n', '\r', ' ', '\t']);
             let mut at = s.body.start + trimmed.len();
-            let mut insert = block(content);
             if trimmed.is_empty() {
                 at = s.body.start;
             } else {
                 // Move past the end of the last line.
                 at += text[at..].find('\n').map_or(text.len() - at, |i| i + 1);
             }
-            if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
-                insert.insert_str(0, eol);
-            }
-            (splice(text, at..at, &insert), 1)
+            (splice(text, at..at, &block_at(text, at, content, eol)), 1)
         }
         EditOp::PrependSection { section, content } => {
             let s = find_section(text, section)?;
-            let mut insert = block(content);
-            if s.body.start == text.len() && !text.ends_with('\n') {
-                insert.insert_str(0, eol);
-            }
+            let insert = block_at(text, s.body.start, content, eol);
             (splice(text, s.body.start..s.body.start, &insert), 1)
         }
         EditOp::ReplaceSection { section, content } => {
             let s = find_section(text, section)?;
-            let mut insert = block(content);
-            if s.body.start == text.len() && !text.ends_with('\n') {
-                insert.insert_str(0, eol);
-            }
+            let mut insert = block_at(text, s.body.start, content, eol);
             // Keep one blank line before the next heading, if there is one.
             if s.body.end < text.len() && !insert.is_empty() {
                 insert.push_str(eol);
@@ -299,10 +286,7 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
             } else {
                 lines[*at - 1]
             };
-            let mut insert = block(content);
-            if offset == text.len() && !text.is_empty() && !text.ends_with('\n') {
-                insert.insert_str(0, eol);
-            }
+            let insert = block_at(text, offset, content, eol);
             (splice(text, offset..offset, &insert), 1)
         }
         EditOp::ReplaceLines { from, to, content } => {
@@ -321,6 +305,16 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
 }
 
 /// Content as whole lines: line endings made `eol`, a final one added.
+/// `content` as a block to put at `at` in `text`: on a line of its own,
+/// also when `at` ends a last line that has no line break.
+fn block_at(text: &str, at: usize, content: &str, eol: &str) -> String {
+    let mut block = as_block(content, eol);
+    if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+        block.insert_str(0, eol);
+    }
+    block
+}
+
 fn as_block(content: &str, eol: &str) -> String {
     if content.is_empty() {
         return String::new();

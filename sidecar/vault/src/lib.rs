@@ -22,6 +22,7 @@ pub mod query;
 pub mod related;
 pub mod resolve;
 pub mod rewrite;
+pub mod scan;
 pub mod symbols;
 pub mod tags;
 pub mod template;

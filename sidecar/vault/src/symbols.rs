@@ -10,6 +10,7 @@ use std::collections::BinaryHeap;
 use super::index::{NoteId, VaultIndex};
 use super::matcher::Matcher;
 use super::note::Note;
+use super::scan;
 use super::tags::matches as tag_matches;
 
 /// A heading with the headings nested under it.
@@ -42,9 +43,6 @@ pub fn heading_tree(note: &Note) -> Vec<HeadingNode> {
     }
     build(note, 0..note.headings.len())
 }
-
-/// Vaults larger than this are searched on every core.
-const PARALLEL_FROM: usize = 20_000;
 
 /// What a symbol found by [`search`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -149,29 +147,22 @@ pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bo
         }
         (heap, matched)
     };
-    let (heap, mut matched) = if index.len() < PARALLEL_FROM {
-        scan(&mut index.notes())
-    } else {
-        use rayon::prelude::*;
-        let notes: Vec<(NoteId, &Note)> = index.notes().collect();
-        notes
-            .par_chunks(4096)
-            .map(|chunk| scan(&mut chunk.iter().copied()))
-            .reduce(
-                || (BinaryHeap::new(), 0),
-                |(mut a, n), (b, m)| {
-                    for hit in b {
-                        if a.len() < limit {
-                            a.push(hit);
-                        } else if a.peek().is_some_and(|worst| hit.score > worst.score) {
-                            a.pop();
-                            a.push(hit);
-                        }
-                    }
-                    (a, n + m)
-                },
-            )
-    };
+    let (heap, mut matched) = scan::notes(
+        index,
+        scan,
+        || (BinaryHeap::new(), 0),
+        |(mut a, n), (b, m)| {
+            for hit in b {
+                if a.len() < limit {
+                    a.push(hit);
+                } else if a.peek().is_some_and(|worst| hit.score > worst.score) {
+                    a.pop();
+                    a.push(hit);
+                }
+            }
+            (a, n + m)
+        },
+    );
     let mut hits = heap.into_vec();
     hits.sort();
     let mut out: Vec<Symbol> = hits

@@ -14,6 +14,7 @@ use super::model::{Request, Signals};
 use crate::index::{NoteId, VaultIndex};
 use crate::matcher::Matcher;
 use crate::note::Note;
+use crate::scan;
 use crate::symbols::{NameKind, NameTable};
 
 /// A scored candidate in the top-k heap (a min-heap on score).
@@ -108,9 +109,6 @@ impl TopK {
     }
 }
 
-/// Vaults larger than this are scanned on every core.
-const PARALLEL_FROM: usize = 20_000;
-
 /// The `k` best candidates `score` finds among all notes.
 pub(super) fn scan_notes<F>(index: &VaultIndex, k: usize, score: F) -> TopK
 where
@@ -125,15 +123,7 @@ where
         }
         top
     };
-    if index.len() < PARALLEL_FROM {
-        return scan(&mut index.notes());
-    }
-    use rayon::prelude::*;
-    let notes: Vec<(NoteId, &Note)> = index.notes().collect();
-    notes
-        .par_chunks(4096)
-        .map(|chunk| scan(&mut chunk.iter().copied()))
-        .reduce(|| TopK::new(k), TopK::merge)
+    scan::notes(index, scan, || TopK::new(k), TopK::merge)
 }
 
 /// [`scan_notes`] over a name table: the best candidates that are still in
@@ -169,19 +159,7 @@ pub(super) fn scan_table(
         table.scan(range, matcher, with_path, &mut found);
         top
     };
-    let top = if table.len() < PARALLEL_FROM {
-        scan(0..table.len())
-    } else {
-        use rayon::prelude::*;
-        let chunks: Vec<std::ops::Range<usize>> = (0..table.len())
-            .step_by(4096)
-            .map(|start| start..(start + 4096).min(table.len()))
-            .collect();
-        chunks
-            .into_par_iter()
-            .map(scan)
-            .reduce(|| TopK::new(k), TopK::merge)
-    };
+    let top = scan::rows(table.len(), scan, || TopK::new(k), TopK::merge);
     // Keep what is still in the index, with a name it still has.
     let seen = top.seen;
     let mut kept = TopK::new(k);
