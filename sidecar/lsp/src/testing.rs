@@ -81,22 +81,7 @@ pub struct TestClient {
 
 /// Writes `//- /path` fixture files under `root`.
 pub fn write_fixture(root: &Path, fixture: &str) {
-    let mut current: Option<(PathBuf, String)> = None;
-    let flush = |current: &mut Option<(PathBuf, String)>| {
-        if let Some((path, text)) = current.take() {
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(&path, text).expect("write fixture file");
-        }
-    };
-    for line in fixture.split_inclusive('\n') {
-        if let Some(rel) = line.trim_start().strip_prefix("//- /") {
-            flush(&mut current);
-            current = Some((root.join(rel.trim()), String::new()));
-        } else if let Some((_, text)) = current.as_mut() {
-            text.push_str(line.strip_prefix("    ").unwrap_or(line));
-        }
-    }
-    flush(&mut current);
+    weft_workspace::fixture::write(root, fixture);
 }
 
 async fn write_message(writer: &Writer, message: &Value) {

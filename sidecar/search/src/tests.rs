@@ -30,21 +30,9 @@ pub(crate) struct Fixture {
 pub(crate) fn fixture(src: &str) -> Fixture {
     let mut vault = VaultIndex::new();
     let files = MemFiles::default();
-    let mut current: Option<(String, i64, String)> = None;
-    let mut all = Vec::new();
-    for line in src.split_inclusive('\n') {
-        if let Some(head) = line.trim_start().strip_prefix("//- /") {
-            all.extend(current.take());
-            let (path, time) = match head.trim().split_once(" @") {
-                Some((p, t)) => (p.to_string(), t.parse().unwrap()),
-                None => (head.trim().to_string(), 1_700_000_000),
-            };
-            current = Some((path, time, String::new()));
-        } else if let Some((_, _, text)) = current.as_mut() {
-            text.push_str(line);
-        }
-    }
-    all.extend(current);
+    let all = weft_vault::fixture::files(src)
+        .into_iter()
+        .map(|file| (file.path, file.time.unwrap_or(1_700_000_000), file.text));
     for (path, time, text) in all {
         vault.upsert(parse_text(&path, &text));
         files.0.lock().unwrap().insert(

@@ -9,6 +9,8 @@
 pub mod complete;
 pub mod daily;
 pub mod edit;
+#[cfg(any(test, feature = "test-support"))]
+pub mod fixture;
 pub mod frontmatter;
 pub mod graph;
 pub mod headings;

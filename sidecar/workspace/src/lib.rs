@@ -11,6 +11,8 @@
 
 pub mod access;
 pub mod config;
+#[cfg(any(test, feature = "test-support"))]
+pub mod fixture;
 pub mod history;
 pub mod hub;
 pub mod io;

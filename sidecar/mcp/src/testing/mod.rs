@@ -55,24 +55,9 @@ pub struct Session {
     schemas: Mutex<HashMap<String, Tool>>,
 }
 
+/// Writes `//- /path` fixture files under `root`.
 pub fn write_fixture(root: &Path, fixture: &str) {
-    let mut current: Option<(String, String)> = None;
-    let flush = |current: &mut Option<(String, String)>| {
-        if let Some((rel, text)) = current.take() {
-            let path = root.join(rel);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(path, text).expect("write fixture");
-        }
-    };
-    for line in fixture.split_inclusive('\n') {
-        if let Some(rel) = line.trim_start().strip_prefix("//- /") {
-            flush(&mut current);
-            current = Some((rel.trim().to_string(), String::new()));
-        } else if let Some((_, text)) = current.as_mut() {
-            text.push_str(line);
-        }
-    }
-    flush(&mut current);
+    weft_workspace::fixture::write(root, fixture);
 }
 
 /// A legacy (initialize) client info.

@@ -29,15 +29,10 @@ pub(super) fn fixture(src: &str) -> VaultIndex {
 }
 
 pub(super) fn files(src: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for line in src.split_inclusive('\n') {
-        if let Some(path) = line.trim_start().strip_prefix("//- /") {
-            out.push((path.trim().to_string(), String::new()));
-        } else if let Some((_, text)) = out.last_mut() {
-            text.push_str(line.strip_prefix("    ").unwrap_or(line));
-        }
-    }
-    out
+    crate::fixture::files(src)
+        .into_iter()
+        .map(|file| (file.path, file.text))
+        .collect()
 }
 
 /// A compact, stable rendering of a parsed note for snapshots.

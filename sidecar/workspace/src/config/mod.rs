@@ -606,16 +606,11 @@ fn json_kind(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixture::write_file as write;
     use serde_json::json;
 
     fn vault() -> tempfile::TempDir {
         tempfile::tempdir().expect("temp dir")
-    }
-
-    fn write(root: &Path, rel: &str, text: &str) {
-        let path = root.join(rel);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
     }
 
     fn load_err(text: &str) -> String {

@@ -5,14 +5,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Hub, Phase};
+use crate::fixture::write_file;
 use crate::ops::WriteGuard;
 
 fn vault(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     for (rel, text) in files {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
+        write_file(dir.path(), rel, text);
     }
     dir
 }

@@ -308,12 +308,7 @@ pub(crate) fn is_ignore_file(rel: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn write(root: &Path, rel: &str, text: &str) {
-        let path = root.join(rel);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
+    use crate::fixture::write_file as write;
 
     fn paths(scan: &Scan) -> Vec<&str> {
         scan.notes.iter().map(|n| &*n.path).collect()
@@ -352,7 +347,7 @@ mod tests {
             "sub/deep/x.md",
             "sub/deep/y.md",
         ] {
-            write(root, rel, &format!("# {rel}\n"));
+            write(root, rel, format!("# {rel}\n"));
         }
         write(root, ".gitignore", "ignored.md\nbuild/\n*.log\n");
         write(root, "keep/.gitignore", "!b.log\n");
@@ -403,7 +398,7 @@ mod tests {
             write(
                 &root,
                 &format!("{folder}.gitignore"),
-                &format!("{deep}\nignored.md\n"),
+                format!("{deep}\nignored.md\n"),
             );
             let config = Config::load(&root).expect("config");
             let scan = scan(&root, &config);
@@ -423,14 +418,14 @@ mod tests {
         write(
             dir.path(),
             ".weft.toml",
-            &format!("exclude = [\"{nested}\"]\n"),
+            format!("exclude = [\"{nested}\"]\n"),
         );
         let error = Config::load(dir.path()).expect_err("refused").to_string();
         assert!(error.contains("nest more than 16 deep"), "{error}");
         write(
             dir.path(),
             ".weft.toml",
-            &format!("exclude = [\"{deep}\"]\n"),
+            format!("exclude = [\"{deep}\"]\n"),
         );
         let error = Config::load(dir.path()).expect_err("refused").to_string();
         assert!(error.contains("at most 4096"), "{error}");

@@ -164,7 +164,8 @@ fn apply_batch(vault: &LiveVault, result: DebounceEventResult) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::live::tests::{Dump, dump_disk, dump_index, write_file};
+    use crate::fixture::write_file;
+    use crate::io::live::tests::{Dump, dump_disk, dump_index};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::mpsc;
     use std::time::Instant;
@@ -266,10 +267,10 @@ mod tests {
         let root = dir.path();
         write_file(root, ".gitignore", "build/\n");
         for i in 0..300 {
-            write_file(root, &format!("old/n{i}.md"), &note(i, 0));
+            write_file(root, &format!("old/n{i}.md"), note(i, 0));
         }
         for i in 300..500 {
-            write_file(root, &format!("keep/sub{}/n{i}.md", i % 4), &note(i, 0));
+            write_file(root, &format!("keep/sub{}/n{i}.md", i % 4), note(i, 0));
         }
         for i in 0..40 {
             write_file(root, &format!("keep/img{i}.png"), "png");
@@ -293,7 +294,7 @@ mod tests {
             write_file(
                 &root,
                 &format!("new/d{}/deeper/n{i}.md", i % 10),
-                &note(i, 0),
+                note(i, 0),
             );
             ops += 1;
         }
@@ -302,7 +303,7 @@ mod tests {
             write_file(
                 &root,
                 &format!("new/d{}/deeper/n{i}.md", i % 10),
-                &note(i, 1),
+                note(i, 1),
             );
             ops += 1;
         }
@@ -310,7 +311,7 @@ mod tests {
         for i in 300..500 {
             let rel = format!("keep/sub{}/n{i}.md", i % 4);
             if i % 2 == 0 {
-                write_file(&root, &rel, &note(i, 1));
+                write_file(&root, &rel, note(i, 1));
             } else {
                 let tmp = root.join(format!("keep/.n{i}.md.tmp"));
                 std::fs::write(&tmp, note(i, 2)).expect("write");
@@ -322,7 +323,7 @@ mod tests {
         std::fs::rename(root.join("old"), root.join("renamed")).expect("rename");
         ops += 1;
         for i in 0..150 {
-            write_file(&root, &format!("renamed/n{i}.md"), &note(i, 3));
+            write_file(&root, &format!("renamed/n{i}.md"), note(i, 3));
             ops += 1;
         }
         // File renames and deletes.
@@ -373,7 +374,7 @@ mod tests {
         std::fs::rename(root.join("new/d1"), root.join("d1-moved")).expect("rename");
         assert_converges(&vault, &batches);
         for i in (300..500).filter(|i| i % 4 != 3) {
-            write_file(&root, &format!("kept/sub{}/n{i}.md", i % 4), &note(i, 4));
+            write_file(&root, &format!("kept/sub{}/n{i}.md", i % 4), note(i, 4));
         }
         write_file(&root, "d1-moved/deeper/n1201.md", "# moved");
         write_file(&root, "d1-moved/deeper/fresh.md", "# fresh");

@@ -8,6 +8,7 @@ mod store;
 mod vault_git;
 mod write_log;
 
+use crate::fixture::write_file;
 use std::path::Path;
 
 use super::*;
@@ -23,12 +24,6 @@ fn config() -> HistoryConfig {
 
 fn open(root: &Path) -> History {
     History::open(root, &config()).expect("history opens")
-}
-
-fn write_file(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
 }
 
 fn write<'a>(path: &'a str, text: &'a str) -> Change<'a> {

@@ -13,7 +13,7 @@ fn a_move_that_rewrites_links_in_many_notes_is_one_commit_by_the_actor() {
         write_file(
             dir.path(),
             &format!("n/{i:02}.md"),
-            &format!("see [[Old]] {i}\n"),
+            format!("see [[Old]] {i}\n"),
         );
     }
     write_file(dir.path(), "Old.md", "# Old\n");

@@ -303,13 +303,8 @@ fn check_root(root: &Path) -> Result<PathBuf, OpenError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::fixture::write_file;
     use crate::io::scan;
-
-    pub(crate) fn write_file(root: &Path, rel: &str, text: &str) {
-        let path = root.join(rel);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
 
     #[test]
     fn start_returns_at_once_and_loads_in_the_background() {
@@ -318,7 +313,7 @@ pub(crate) mod tests {
             write_file(
                 dir.path(),
                 &format!("f{}/n{i}.md", i % 7),
-                &format!("[[n{}]]", i + 1),
+                format!("[[n{}]]", i + 1),
             );
         }
         write_file(dir.path(), "pic.png", "");

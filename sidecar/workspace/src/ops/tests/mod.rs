@@ -13,6 +13,7 @@ mod moves;
 mod property;
 mod write;
 
+pub(super) use crate::fixture::write_file;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -113,12 +114,6 @@ impl TestVault {
         sources.dedup();
         sources
     }
-}
-
-pub(super) fn write_file(root: &Path, rel: &str, bytes: &[u8]) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, bytes).expect("write");
 }
 
 /// Every file and folder under `root` (hidden ones included) with its bytes.
