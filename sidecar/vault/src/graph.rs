@@ -160,20 +160,8 @@ fn neighbours(index: &VaultIndex, node: &GraphNode, direction: Direction) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::related::tests::VAULT;
     use crate::tests::fixture;
-
-    const VAULT: &str = r#"
-//- /a.md
-[[b]] [[c]]
-//- /b.md
-[[c]] [[hub]]
-//- /c.md
-[[hub]]
-//- /d.md
-[[a]] [[c]]
-//- /hub.md
-//- /lone.md
-"#;
 
     fn name(index: &VaultIndex, id: NoteId) -> String {
         index.note(id).id().to_string()

@@ -140,11 +140,12 @@ fn resolved_targets(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::tests::fixture;
 
-    const VAULT: &str = r#"
+    /// Links among a few notes, for the tests of link proximity and walks.
+    pub(crate) const VAULT: &str = r#"
 //- /a.md
 [[b]] [[c]]
 //- /b.md

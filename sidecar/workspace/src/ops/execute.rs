@@ -235,17 +235,7 @@ impl Ops<'_> {
 
     /// Fails unless `path` holds `before` (`None`: does not exist).
     fn check_unchanged(&self, path: &str, before: Option<&[u8]>) -> Result<(), OpError> {
-        let now = match std::fs::read(self.abs(path)) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(OpError::Io {
-                    path: path.to_string(),
-                    action: "read",
-                    message: e.to_string(),
-                });
-            }
-        };
+        let now = self.read_bytes(path)?;
         if now.as_deref() == before {
             return Ok(());
         }

@@ -131,16 +131,10 @@ impl Ops<'_> {
         Ok((rel, abs))
     }
 
-    /// Reads a note's bytes; `None` when there is no file.
-    pub(crate) fn read_current(&self, rel: &str) -> Result<Option<Current>, OpError> {
+    /// The bytes of the file at `rel`; `None` when there is no file.
+    pub(crate) fn read_bytes(&self, rel: &str) -> Result<Option<Vec<u8>>, OpError> {
         match std::fs::read(self.abs(rel)) {
-            Ok(bytes) => {
-                let text = String::from_utf8(bytes.clone()).map_err(|e| OpError::NotUtf8 {
-                    path: rel.to_string(),
-                    at: e.utf8_error().valid_up_to(),
-                })?;
-                Ok(Some(Current { bytes, text }))
-            }
+            Ok(bytes) => Ok(Some(bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(OpError::Io {
                 path: rel.to_string(),
@@ -148,6 +142,18 @@ impl Ops<'_> {
                 message: e.to_string(),
             }),
         }
+    }
+
+    /// Reads a note's bytes and text; `None` when there is no file.
+    pub(crate) fn read_current(&self, rel: &str) -> Result<Option<Current>, OpError> {
+        let Some(bytes) = self.read_bytes(rel)? else {
+            return Ok(None);
+        };
+        let text = String::from_utf8(bytes.clone()).map_err(|e| OpError::NotUtf8 {
+            path: rel.to_string(),
+            at: e.utf8_error().valid_up_to(),
+        })?;
+        Ok(Some(Current { bytes, text }))
     }
 
     /// [`Ops::read_current`] for a note that must exist.

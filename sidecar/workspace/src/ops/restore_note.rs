@@ -45,17 +45,7 @@ impl Ops<'_> {
         if self.abs(&rel).is_dir() {
             return Err(OpError::Exists { path: rel });
         }
-        let before: Option<Vec<u8>> = match std::fs::read(self.abs(&rel)) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(OpError::Io {
-                    path: rel,
-                    action: "read",
-                    message: e.to_string(),
-                });
-            }
-        };
+        let before: Option<Vec<u8>> = self.read_bytes(&rel)?;
         self.check_expected(&rel, before.as_deref(), &request.options)?;
         let dry_run = request.options.dry_run;
         let unchanged = before.as_deref() == Some(request.content.as_bytes());

@@ -78,17 +78,7 @@ impl Ops<'_> {
         if abs.is_dir() {
             return Err(OpError::Exists { path: rel });
         }
-        let before: Option<Vec<u8>> = match std::fs::read(&abs) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(OpError::Io {
-                    path: rel,
-                    action: "read",
-                    message: e.to_string(),
-                });
-            }
-        };
+        let before: Option<Vec<u8>> = self.read_bytes(&rel)?;
         if before.is_some() && !request.overwrite {
             return Err(OpError::Exists { path: rel });
         }
