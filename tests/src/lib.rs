@@ -233,6 +233,27 @@ impl Sandbox {
         command
     }
 
+    /// Headless Neovim running the Lua script `tests/nvim/NAME` with the
+    /// built `weft`, its state (logs, shada) kept in the sandbox and its
+    /// output captured; the script's own arguments follow.
+    pub fn nvim(&self, name: &str) -> Command {
+        let mut command = self.command(nvim());
+        command
+            .args(["--headless", "--clean", "-l"])
+            .arg(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("nvim")
+                    .join(name),
+            )
+            .arg(weft_bin())
+            .env("XDG_STATE_HOME", self.root())
+            .env("XDG_DATA_HOME", self.root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    }
+
     /// The daemons of this sandbox that are running: every `weft … daemon
     /// --idle …` process whose runtime folder or vault is in the sandbox.
     pub fn daemons(&self) -> Vec<Process> {

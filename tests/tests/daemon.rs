@@ -437,10 +437,7 @@ fn stale_sockets_are_cleared() {
             .success()
     );
     let socket = files(&sandbox, "sock")[0].clone();
-    assert_eq!(sandbox.kill_daemons().len(), 1);
-    wait_until("the daemon is gone", || {
-        std::os::unix::net::UnixStream::connect(&socket).is_err()
-    });
+    kill_the_daemon(&sandbox, &socket);
     // A socket nobody listens on (the killed daemon's) …
     assert!(socket.exists());
     let out = query(&sandbox, &weft_bin(), &root, &["backlinks", "b"]);
@@ -453,10 +450,7 @@ fn stale_sockets_are_cleared() {
         String::from_utf8_lossy(&out.stderr).is_empty(),
         "no fallback"
     );
-    assert_eq!(sandbox.kill_daemons().len(), 1);
-    wait_until("the daemon is gone", || {
-        std::os::unix::net::UnixStream::connect(&socket).is_err()
-    });
+    kill_the_daemon(&sandbox, &socket);
     // … and a plain file.
     std::fs::remove_file(&socket).unwrap();
     std::fs::write(&socket, "junk").unwrap();
@@ -700,4 +694,13 @@ fn a_bad_request_fails_alone_and_the_same_daemon_serves_on() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("(`a`)"));
     drop((agent, editor));
     assert_eq!(sandbox.stop_daemons(), 1);
+}
+
+/// Kills the sandbox's one daemon and waits until its socket answers no
+/// more.
+fn kill_the_daemon(sandbox: &Sandbox, socket: &Path) {
+    assert_eq!(sandbox.kill_daemons().len(), 1);
+    wait_until("the daemon is gone", || {
+        std::os::unix::net::UnixStream::connect(socket).is_err()
+    });
 }

@@ -2,11 +2,9 @@
 //! `tests/nvim/lsp.lua` against the built binary on a vault with emoji and a
 //! note whose path has spaces and non-ASCII characters.
 
-use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
-use weft_e2e::{Sandbox, nvim, wait_with_deadline, weft_bin};
+use weft_e2e::{Sandbox, wait_with_deadline};
 
 const VAULT: &str = r#"
 //- /Hub.md
@@ -28,20 +26,10 @@ fn neovim_completes_navigates_diagnoses_and_renames() {
     let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().expect("canonical vault");
     let out = sandbox.root().join("results.json");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("nvim/lsp.lua");
     let child = sandbox
-        .command(nvim())
-        .args(["--headless", "--clean", "-l"])
-        .arg(&script)
-        .arg(weft_bin())
+        .nvim("lsp.lua")
         .arg(&root)
         .arg(&out)
-        // Neovim's own state (logs, shada) stays in the sandbox.
-        .env("XDG_STATE_HOME", sandbox.root())
-        .env("XDG_DATA_HOME", sandbox.root())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("start nvim");
     let output = wait_with_deadline(child, Duration::from_secs(240), "Neovim");

@@ -6,10 +6,10 @@
 //! user saves, the agent's write goes through.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
-use weft_e2e::{Sandbox, nvim, python, wait_with_deadline, weft_bin};
+use weft_e2e::{Sandbox, python, wait_with_deadline, weft_bin};
 
 const VAULT: &str = "
 //- /a.md
@@ -31,32 +31,19 @@ fn neovim_and_the_python_sdk_share_one_daemon() {
     let signals = sandbox.dir("signals");
     let out = sandbox.root().join("editor.json");
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let env = |command: &mut Command| {
-        sandbox
-            .apply(command)
-            // Neovim's own state (logs, shada) stays in the sandbox.
-            .env("XDG_STATE_HOME", sandbox.root())
-            .env("XDG_DATA_HOME", sandbox.root())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-    };
-    let mut editor = Command::new(nvim());
-    editor
-        .args(["--headless", "--clean", "-l"])
-        .arg(here.join("nvim/shared.lua"))
-        .arg(weft_bin())
-        .arg(&root)
-        .arg(&signals)
-        .arg(&out);
-    env(&mut editor);
-    let mut agent = Command::new(python());
+    let mut editor = sandbox.nvim("shared.lua");
+    editor.arg(&root).arg(&signals).arg(&out);
+    let mut agent = sandbox.command(python());
     agent
         .arg(here.join("python/shared_agent.py"))
         .arg(weft_bin())
         .arg(&root)
-        .arg(&signals);
-    env(&mut agent);
+        .arg(&signals)
+        .env("XDG_STATE_HOME", sandbox.root())
+        .env("XDG_DATA_HOME", sandbox.root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let editor = editor.spawn().expect("start nvim");
     let agent = agent.spawn().expect("start the Python SDK");
     let editor = wait_with_deadline(editor, DEADLINE, "Neovim");

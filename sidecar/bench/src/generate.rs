@@ -1213,6 +1213,22 @@ fn relative(from: &str, to: &str) -> String {
     out
 }
 
+/// A generated vault of 300 notes in a temporary folder, for the
+/// benchmarks' own tests.
+#[cfg(test)]
+pub(crate) fn small_vault() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    generate(
+        dir.path(),
+        &GenSpec {
+            notes: 300,
+            seed: 5,
+        },
+    )
+    .unwrap();
+    dir
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

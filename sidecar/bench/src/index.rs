@@ -342,21 +342,24 @@ pub fn index_bench(root: &Path, options: &BenchOptions) -> io::Result<BenchRepor
     report.edit_parse_us = Summary::of(&parse);
     report.edit_upsert_us = Summary::of(&upsert);
 
+    // Times `work` on `options.queries` random notes, in µs.
+    let mut timed = |work: &dyn Fn(NoteId)| {
+        let samples: Vec<f64> = (0..options.queries)
+            .map(|_| {
+                let id = ids[rng.usize(..ids.len())];
+                let start = Instant::now();
+                work(id);
+                us(start.elapsed())
+            })
+            .collect();
+        Summary::of(&samples)
+    };
     // (e) Backlinks of random notes.
-    let mut samples = Vec::with_capacity(options.queries);
-    for _ in 0..options.queries {
-        let id = ids[rng.usize(..ids.len())];
-        let start = Instant::now();
+    report.backlinks_us = timed(&|id| {
         black_box(index.backlinks(id));
-        samples.push(us(start.elapsed()));
-    }
-    report.backlinks_us = Summary::of(&samples);
-
+    });
     // (e) Every link of random notes resolved, fragments included.
-    let mut samples = Vec::with_capacity(options.queries);
-    for _ in 0..options.queries {
-        let id = ids[rng.usize(..ids.len())];
-        let start = Instant::now();
+    report.resolve_note_us = timed(&|id| {
         for link in &index.note(id).links {
             let resolution = index.resolve_link(id, link);
             if let (Some(target), Some(fragment)) = (resolution.note(), &link.fragment) {
@@ -364,9 +367,7 @@ pub fn index_bench(root: &Path, options: &BenchOptions) -> io::Result<BenchRepor
             }
             black_box(resolution);
         }
-        samples.push(us(start.elapsed()));
-    }
-    report.resolve_note_us = Summary::of(&samples);
+    });
     Ok(report)
 }
 

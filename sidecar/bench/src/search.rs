@@ -268,12 +268,7 @@ mod tests {
     /// Structural facts only: a benchmark must never fail a test on timing.
     #[test]
     fn the_search_benchmark_runs_on_a_small_generated_vault() {
-        let dir = tempfile::tempdir().unwrap();
-        let spec = crate::generate::GenSpec {
-            notes: 300,
-            seed: 5,
-        };
-        crate::generate::generate(dir.path(), &spec).unwrap();
+        let dir = crate::generate::small_vault();
         let options = SearchBenchOptions {
             queries: 20,
             links: 10,

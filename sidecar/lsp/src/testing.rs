@@ -79,6 +79,16 @@ pub struct TestClient {
     versions: Mutex<HashMap<String, i32>>,
 }
 
+/// The labels of a completion answer's items, in order.
+pub fn labels(result: &Value) -> Vec<&str> {
+    result["items"]
+        .as_array()
+        .expect("completion items")
+        .iter()
+        .map(|item| item["label"].as_str().expect("a label"))
+        .collect()
+}
+
 /// Writes `//- /path` fixture files under `root`.
 pub fn write_fixture(root: &Path, fixture: &str) {
     weft_workspace::fixture::write(root, fixture);

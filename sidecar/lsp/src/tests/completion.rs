@@ -4,7 +4,7 @@
 use expect_test::expect;
 use serde_json::json;
 
-use super::{TestClient, VAULT, completion_items};
+use super::{TestClient, VAULT, completion_items, labels};
 
 async fn complete_in(
     client: &TestClient,
@@ -169,12 +169,7 @@ async fn ranking_prefers_linked_notes_and_the_list_is_capped() {
     }
     let client = TestClient::start(&fixture).await;
     let result = complete_in(&client, "new.md", "[[alpha$0", "[[alpha$0").await;
-    let labels: Vec<&str> = result["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
+    let labels = labels(&result);
     assert_eq!(labels[..2], ["Alpha two", "Alpha one"]);
     let result = complete_in(&client, "new.md", "[[note$0", "[[note$0").await;
     assert_eq!(

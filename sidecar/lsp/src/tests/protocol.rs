@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Options, TestClient};
+use super::{Options, TestClient, labels};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn initialize_negotiates_utf8_and_answers_unknown_methods_with_32601() {
@@ -55,12 +55,7 @@ async fn requests_before_loading_answer_from_open_buffers() {
     let result = client
         .request("textDocument/completion", client.at("a.md", "[[#$0"))
         .await;
-    let labels: Vec<&str> = result["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
+    let labels = labels(&result);
     assert_eq!(labels, ["Top", "Sub"]);
     // Notes not loaded yet are simply not known.
     let result = client
@@ -126,12 +121,7 @@ async fn incremental_edits_and_watched_files_keep_the_index_current() {
     );
     // Unsaved text is indexed: c.md's buffer links to a.md.
     client.open_text("c.md", "# C\n[[a]]\n").await;
-    let refs = client
-        .request(
-            "textDocument/references",
-            json!({"textDocument": {"uri": client.uri("a.md")}, "position": {"line": 0, "character": 0}, "context": {"includeDeclaration": false}}),
-        )
-        .await;
+    let refs = references_to_a(&client).await;
     assert_eq!(refs.as_array().unwrap().len(), 1, "{refs}");
     // Closing the buffer: the disk (no link) is the truth again.
     client
@@ -142,18 +132,23 @@ async fn incremental_edits_and_watched_files_keep_the_index_current() {
         .await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
-        let refs = client
-            .request(
-                "textDocument/references",
-                json!({"textDocument": {"uri": client.uri("a.md")}, "position": {"line": 0, "character": 0}, "context": {"includeDeclaration": false}}),
-            )
-            .await;
+        let refs = references_to_a(&client).await;
         if refs.as_array().unwrap().is_empty() {
             break;
         }
         assert!(std::time::Instant::now() < deadline, "{refs}");
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+}
+
+/// The references to `a.md` (from its first line), declaration left out.
+async fn references_to_a(client: &TestClient) -> Value {
+    client
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": client.uri("a.md")}, "position": {"line": 0, "character": 0}, "context": {"includeDeclaration": false}}),
+        )
+        .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

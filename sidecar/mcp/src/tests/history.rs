@@ -40,6 +40,14 @@ fn versions(v: &Value) -> &Vec<Value> {
     v["versions"].as_array().expect("versions")
 }
 
+/// The versions' messages, newest first.
+fn messages(v: &Value) -> Vec<&str> {
+    versions(v)
+        .iter()
+        .map(|x| x["message"].as_str().unwrap())
+        .collect()
+}
+
 /// Replaces `rel` at once (a temporary file renamed over it), as editors
 /// save: the watcher never sees it empty or half written, which would be a
 /// version of its own.
@@ -176,10 +184,7 @@ async fn what_changed_today_is_listed_diffed_and_undone() {
     let (_, v) = s
         .ok("note_history", json!({"path": "Plan", "limit": 10}))
         .await;
-    let messages: Vec<&str> = versions(&v)
-        .iter()
-        .map(|x| x["message"].as_str().unwrap())
-        .collect();
+    let messages = messages(&v);
     assert_eq!(
         messages,
         ["restore_note: Plan.md", "external: Plan.md", messages[2]],
@@ -210,10 +215,7 @@ async fn write_tools_record_one_version_each() {
     )
     .await;
     let (text, v) = s.ok("note_history", json!({})).await;
-    let messages: Vec<&str> = versions(&v)
-        .iter()
-        .map(|x| x["message"].as_str().unwrap())
-        .collect();
+    let messages = messages(&v);
     assert_eq!(
         messages[..2],
         ["move_note: Plan.md", "edit_note: Plan.md"],

@@ -271,14 +271,17 @@ fn refused_moves_change_nothing() {
     assert!(matches!(error, OpError::Conflict { .. }), "{error:?}");
 }
 
+/// A vault whose `locked/` folder the agent may not touch.
+const DENIED: &[(&str, &str)] = &[
+    (".weft.toml", "[agent]\ndeny = [\"locked/\"]\n"),
+    ("a.md", "[[b]]"),
+    ("b.md", "b"),
+    ("locked/c.md", "[[b]]"),
+];
+
 #[test]
 fn denied_destinations_change_nothing() {
-    let v = TestVault::new(&[
-        (".weft.toml", "[agent]\ndeny = [\"locked/\"]\n"),
-        ("a.md", "[[b]]"),
-        ("b.md", "b"),
-        ("locked/c.md", "[[b]]"),
-    ]);
+    let v = TestVault::new(DENIED);
     let error = v.fails(|ops| ops.move_note(&moving("b", "locked/b", true)));
     assert!(matches!(error, OpError::Denied { .. }), "{error:?}");
     let error = v.fails(|ops| ops.move_note(&moving("locked/c", "c", true)));
@@ -287,12 +290,7 @@ fn denied_destinations_change_nothing() {
 
 #[test]
 fn links_in_denied_notes_are_never_rewritten() {
-    let v = TestVault::new(&[
-        (".weft.toml", "[agent]\ndeny = [\"locked/\"]\n"),
-        ("a.md", "[[b]]"),
-        ("b.md", "b"),
-        ("locked/c.md", "[[b]]"),
-    ]);
+    let v = TestVault::new(DENIED);
     let error = v.fails(|ops| ops.move_note(&moving("b", "b2", true)));
     assert!(
         matches!(&error, OpError::HiddenLinks { notes: 1, .. }),
