@@ -53,6 +53,7 @@ test -f "$CARGO_TARGET_DIR/wasm32-wasip2/debug/weft_extension.wasm"
 
 step "lints"
 python3 scripts/check_modules.py
+scripts/duplicates.sh
 cargo clippy --locked --workspace --exclude weft-extension --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-wasip2 -- -D warnings
 
