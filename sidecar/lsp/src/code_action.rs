@@ -10,7 +10,8 @@
 use tower_lsp_server::ls_types::*;
 
 use super::clock;
-use super::world::{Vault, World};
+use super::vault::Vault;
+use super::world::World;
 use weft_vault::daily::daily_note_path;
 use weft_vault::key::join_relative;
 use weft_vault::key::{encode_path, relative_path};

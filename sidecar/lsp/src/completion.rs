@@ -10,7 +10,8 @@ use std::sync::Arc;
 use tower_lsp_server::ls_types::*;
 
 use super::clock;
-use super::world::{VaultSignals, World};
+use super::vault::VaultSignals;
+use super::world::World;
 use weft_vault::complete::{self, Completions, DailySettings, ItemKind, Request};
 
 /// At most this many items; the list is marked incomplete when more match,

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use tower_lsp_server::ls_types::*;
 
 use super::convert::LineIndex;
-use super::world::{Vault, World};
+use super::vault::Vault;
+use super::world::World;
 use weft_vault::rewrite::Plan;
 
 /// Why a plan cannot be sent to this client.

@@ -5,7 +5,7 @@
 //! It must not know what any feature computes.
 
 use std::path::PathBuf;
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -15,7 +15,9 @@ use super::convert::{Encoding, uri_to_path};
 
 use super::loading::{load, new_vault, refresh_loop};
 use super::semantic_tokens;
-use super::world::{ClientCaps, Vault, World, lock, unwrap_settings};
+use super::vault::Vault;
+use super::world::{ClientCaps, World, unwrap_settings};
+use weft_workspace::sync::{lock, write};
 
 /// How long to wait for `workspace/configuration` before loading anyway
 /// (through a face and on a loaded machine an answer can take a while).
@@ -45,7 +47,7 @@ pub(super) fn initialize(world: &World, params: InitializeParams) -> InitializeR
         .into_iter()
         .map(|root| Arc::new(new_vault(root, settings.as_ref())))
         .collect();
-    *world.vaults.write().unwrap_or_else(PoisonError::into_inner) = vaults;
+    *write(&world.vaults) = vaults;
 
     InitializeResult {
         capabilities: capabilities_for(encoding),

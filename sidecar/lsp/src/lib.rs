@@ -21,11 +21,13 @@ mod handshake;
 mod hover;
 mod lifecycle;
 mod loading;
+mod positions;
 mod references;
 mod rename;
 mod semantic_tokens;
 mod server;
 mod symbols;
+mod vault;
 mod world;
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! the buffers and the disk, and tells the client when answers changed.
 
 use std::path::PathBuf;
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tower_lsp_server::ls_types::*;
@@ -16,7 +16,9 @@ use super::convert::{LineIndex, uri_to_path};
 
 use super::handshake::fetch_settings;
 use super::loading::{load, new_vault};
-use super::world::{Doc, Located, Vault, World, lock, unwrap_settings};
+use super::vault::Vault;
+use super::world::{Doc, Located, World, unwrap_settings};
+use weft_workspace::sync::{lock, write};
 
 pub(super) fn shutdown(_world: &World) {}
 
@@ -168,7 +170,7 @@ pub(super) fn did_change_workspace_folders(
         .map(|root| Arc::new(new_vault(root, settings.as_ref())))
         .collect();
     {
-        let mut vaults = world.vaults.write().unwrap_or_else(PoisonError::into_inner);
+        let mut vaults = write(&world.vaults);
         vaults.retain(|v| !removed.contains(&v.root));
         for vault in &added {
             if !vaults.iter().any(|v| v.root == vault.root) {

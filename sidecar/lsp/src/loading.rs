@@ -16,8 +16,10 @@ use tower_lsp_server::ls_types::*;
 use tokio::sync::broadcast;
 
 use super::diagnostics;
-use super::world::{Vault, World, lock};
+use super::vault::Vault;
+use super::world::World;
 use weft_workspace::hub::Phase;
+use weft_workspace::sync::lock;
 
 pub(super) fn new_vault(root: PathBuf, settings: Option<&Value>) -> Vault {
     let root = root.canonicalize().unwrap_or(root);

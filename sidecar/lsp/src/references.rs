@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
-use super::world::{Known, Place, World};
+use super::positions::{Known, Place};
+use super::world::World;
 use weft_vault::key::path_key;
 use weft_vault::symbols::{At, at, tag_uses};
 use weft_vault::{FragmentTarget, LinkRef, NoteId, Resolution, VaultIndex, resolve_fragment};

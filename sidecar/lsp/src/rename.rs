@@ -15,7 +15,8 @@ use tower_lsp_server::ls_types::*;
 
 use super::convert::uri_to_path;
 use super::edit::{unsupported, workspace_edit};
-use super::world::{Here, Vault, World};
+use super::vault::Vault;
+use super::world::{Here, World};
 use weft_vault::note::{folder_of, is_note_path};
 use weft_vault::rewrite::{
     self, Plan, folder_moves, heading_text_range, move_files, note_path_for,

@@ -12,25 +12,22 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock, RwLockReadGuard};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use dashmap::DashMap;
 use serde_json::Value;
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{Location, Position, Uri};
 
-use super::convert::{Encoding, LineIndex, path_to_uri, uri_to_path};
-use weft_vault::complete::Signals;
-use weft_vault::key::path_key;
+use super::convert::{Encoding, LineIndex, uri_to_path};
 use weft_vault::note::is_note_path;
+use weft_vault::parse_note;
 use weft_vault::query::TextSource;
-use weft_vault::symbols::NameTable;
-use weft_vault::{NoteId, Resolution, VaultIndex, parse_note};
-use weft_workspace::config::Config;
-use weft_workspace::hub::Hub;
-use weft_workspace::io::{LiveVault, relative_path};
+use weft_workspace::io::relative_path;
+use weft_workspace::sync::{lock, read, write};
+
+use super::positions::{POSITION_CACHE_BYTES, Place};
+use super::vault::Vault;
 
 /// What the client said it can do, as far as features care.
 #[derive(Debug, Clone, Default)]
@@ -55,466 +52,6 @@ pub(crate) struct Doc {
     pub vault: Arc<Vault>,
     /// The note's vault path.
     pub rel: String,
-}
-
-/// Backlink counts and unresolved targets over the whole vault, for ranking
-/// completions. Recomputed in the background, so it may lag the index.
-#[derive(Debug, Default)]
-pub(crate) struct Ranks {
-    /// Links resolving to each note slot.
-    pub backlinks: Vec<u32>,
-    /// Targets linked to but missing: (as first written, link count).
-    pub unresolved: Vec<(String, u32)>,
-}
-
-/// Line indexes of notes that are not open, by vault path, with the hash
-/// of the text they were built from.
-#[derive(Default)]
-struct PositionCache {
-    /// Vault path → (content hash, line index, URI).
-    map: HashMap<String, (u64, Arc<LineIndex>, Uri)>,
-    entries_bytes: usize,
-}
-
-impl PositionCache {
-    fn insert(&mut self, rel: &str, hash: u64, lines: Arc<LineIndex>, uri: Uri) {
-        let size = |lines: &LineIndex, uri: &Uri| {
-            lines.heap_bytes() + rel.len() + uri.as_str().len() + POSITION_ENTRY_OVERHEAD
-        };
-        let added = size(&lines, &uri);
-        if let Some((_, old_lines, old_uri)) = self.map.insert(rel.to_string(), (hash, lines, uri))
-        {
-            self.entries_bytes = self
-                .entries_bytes
-                .saturating_sub(size(&old_lines, &old_uri));
-        }
-        self.entries_bytes += added;
-    }
-}
-
-/// The cache's budget. Warming stops at it; a miss past it drops the cache
-/// whole (simple, and rebuilt lazily). The index itself takes about 1.6 ×
-/// the Markdown bytes, so this stays small.
-const POSITION_CACHE_BYTES: usize = 32 << 20;
-
-/// A span in a note, to be shown to the client as a location.
-pub struct Place<P> {
-    /// The note's vault path.
-    pub path: P,
-    pub span: std::ops::Range<u32>,
-    /// The note's content hash, which a cached line index must match.
-    pub hash: u64,
-    /// Where the span is, when the index knows (links on one line).
-    pub known: Option<Known>,
-}
-
-/// A span on one line whose columns the index knows in both encodings.
-#[derive(Debug, Clone, Copy)]
-pub struct Known {
-    pub line: u32,
-    /// Bytes from the line start; and the span's length in bytes.
-    pub col8: u32,
-    pub len8: u32,
-    /// The same in UTF-16 code units.
-    pub col16: u32,
-    pub len16: u32,
-}
-
-impl Known {
-    /// The place of a link, unless it spans lines.
-    pub fn of_link(link: &weft_vault::Link) -> Option<Known> {
-        Known::of(link.line, &link.span, link.col, link.col16, link.len16)
-    }
-
-    /// The place of a tag, unless it spans lines.
-    pub fn of_tag(tag: &weft_vault::note::TagUse) -> Option<Known> {
-        Known::of(tag.line, tag.span.as_ref()?, tag.col, tag.col16, tag.len16)
-    }
-
-    fn of(
-        line: u32,
-        span: &std::ops::Range<u32>,
-        col8: u32,
-        col16: u32,
-        len16: u16,
-    ) -> Option<Known> {
-        (len16 != u16::MAX).then(|| Known {
-            line,
-            col8,
-            len8: span.end - span.start,
-            col16,
-            len16: u32::from(len16),
-        })
-    }
-
-    fn range(&self, encoding: Encoding) -> tower_lsp_server::ls_types::Range {
-        let (col, len) = match encoding {
-            Encoding::Utf8 => (self.col8, self.len8),
-            Encoding::Utf16 => (self.col16, self.len16),
-        };
-        tower_lsp_server::ls_types::Range::new(
-            Position::new(self.line, col),
-            Position::new(self.line, col + len),
-        )
-    }
-}
-
-/// Vaults from this many notes complete from a name table.
-const NAME_TABLE_FROM: usize = 20_000;
-
-/// Bookkeeping bytes of one cache entry besides its line index.
-const POSITION_ENTRY_OVERHEAD: usize = 96;
-
-/// One vault: a folder served from the process's shared index of it (its
-/// hub: the same index the agent and other editor sessions use).
-pub(crate) struct Vault {
-    /// The folder, canonical when it exists.
-    pub root: PathBuf,
-    /// The shared state; `None` when the folder cannot be a vault.
-    pub hub: Option<Arc<Hub>>,
-    /// This session's number in the hub (its open buffers are filed by it).
-    pub session: u64,
-    /// The root's `file:` URI without a trailing `/`, made once.
-    root_uri: OnceLock<String>,
-    live: OnceLock<Arc<LiveVault>>,
-    /// Until the vault is loaded: an index of the open buffers only.
-    pending: Arc<RwLock<VaultIndex>>,
-    pub config: RwLock<Config>,
-    /// Serialises the adapter's own index updates (buffers), so the last
-    /// writer always writes the newest text.
-    update: Mutex<()>,
-    positions: Mutex<PositionCache>,
-    ranks: RwLock<Arc<Ranks>>,
-    /// Set when a change may move backlink counts (links or names changed);
-    /// typing prose in a buffer does not.
-    ranks_dirty: AtomicBool,
-    ranks_running: AtomicBool,
-    ranks_last: Mutex<Option<(Instant, Duration)>>,
-    /// Note names in one buffer, for fast completion on large vaults;
-    /// rebuilt in the background when names change (not on every edit).
-    names: RwLock<Option<Arc<NameTable>>>,
-    names_dirty: AtomicBool,
-    names_running: AtomicBool,
-    /// Notes opened or edited in this session: the most recent of all.
-    touched: Mutex<HashMap<String, Instant>>,
-    /// Why loading failed, when it did.
-    pub load_error: Mutex<Option<String>>,
-}
-
-impl Vault {
-    /// The vault at `root`, with the editor's `settings` over its
-    /// configuration (a problem with them is reported when it loads).
-    pub fn new(root: PathBuf, settings: Option<&serde_json::Value>) -> Vault {
-        let hub = Hub::get(&root).ok();
-        let config = hub
-            .as_ref()
-            .map(|h| Config::clone(&h.config()))
-            .unwrap_or_default();
-        Vault {
-            session: hub.as_ref().map_or(0, |h| h.new_session()),
-            hub,
-            root,
-            root_uri: OnceLock::new(),
-            live: OnceLock::new(),
-            pending: Arc::default(),
-            config: RwLock::new(config),
-            update: Mutex::new(()),
-            positions: Mutex::default(),
-            ranks: RwLock::default(),
-            ranks_dirty: AtomicBool::new(true),
-            ranks_running: AtomicBool::new(false),
-            ranks_last: Mutex::new(None),
-            names: RwLock::new(None),
-            names_dirty: AtomicBool::new(true),
-            names_running: AtomicBool::new(false),
-            touched: Mutex::default(),
-            load_error: Mutex::new(None),
-        }
-        .with_settings(settings)
-    }
-
-    fn with_settings(self, settings: Option<&serde_json::Value>) -> Vault {
-        let _ = self.apply_settings(settings);
-        self
-    }
-
-    /// The configuration becomes the vault's (as `.weft.toml` reads now)
-    /// with the editor's `settings` over it; settings that do not apply are
-    /// an error, and the vault's configuration alone is used.
-    pub fn apply_settings(&self, settings: Option<&serde_json::Value>) -> Result<(), String> {
-        let mut config = self
-            .hub
-            .as_ref()
-            .map(|h| Config::clone(&h.config()))
-            .unwrap_or_default();
-        let merged = match settings {
-            Some(settings) => config.merge_json(settings).map_err(|e| e.to_string()),
-            None => Ok(()),
-        };
-        *self.config.write().unwrap_or_else(PoisonError::into_inner) = config;
-        merged
-    }
-
-    /// Serves from `live` (the hub's index) from now on.
-    pub fn set_live(&self, live: Arc<LiveVault>) {
-        let _ = self.live.set(live);
-    }
-
-    /// Whether the backlink counts are up to date (nothing that moves them
-    /// changed since the last count, and no count is running).
-    pub fn ranks_current(&self) -> bool {
-        !self.ranks_dirty.load(Ordering::Acquire) && !self.ranks_running.load(Ordering::Acquire)
-    }
-
-    /// Notes the counts may be stale.
-    pub fn ranks_changed(&self) {
-        self.ranks_dirty.store(true, Ordering::Release);
-    }
-
-    /// Whether background caches are built: on a large vault, the name
-    /// table.
-    pub fn caches_built(&self) -> bool {
-        !self.names_running.load(Ordering::Acquire)
-            && (self.read().len() < NAME_TABLE_FROM
-                || self
-                    .names
-                    .read()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .is_some())
-    }
-
-    /// Notes the name table may be stale.
-    pub fn names_changed(&self) {
-        self.names_dirty.store(true, Ordering::Release);
-    }
-
-    /// The name table for completion, on vaults large enough to need one
-    /// (smaller ones are scanned directly, never stale). It may lag the
-    /// index by one rebuild; a rebuild starts when names changed.
-    pub fn names(self: &Arc<Self>) -> Option<Arc<NameTable>> {
-        if self.read().len() < NAME_TABLE_FROM {
-            return None;
-        }
-        if self.names_dirty.load(Ordering::Acquire) {
-            self.refresh_names();
-        }
-        self.names
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    fn refresh_names(self: &Arc<Self>) {
-        if self.names_running.swap(true, Ordering::AcqRel) {
-            return;
-        }
-        self.names_dirty.store(false, Ordering::Release);
-        let vault = Arc::clone(self);
-        std::thread::spawn(move || {
-            let table = NameTable::build(&vault.read());
-            *vault.names.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(table));
-            vault.names_running.store(false, Ordering::Release);
-        });
-    }
-
-    pub fn live(&self) -> Option<&Arc<LiveVault>> {
-        self.live.get()
-    }
-
-    pub fn is_ready(&self) -> bool {
-        self.live.get().is_some()
-    }
-
-    /// The index requests are answered from.
-    pub fn index(&self) -> &Arc<RwLock<VaultIndex>> {
-        match self.live.get() {
-            Some(live) => &live.index,
-            None => &self.pending,
-        }
-    }
-
-    pub fn read(&self) -> RwLockReadGuard<'_, VaultIndex> {
-        self.index().read().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub fn config(&self) -> Config {
-        self.config
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    pub fn abs(&self, rel: &str) -> PathBuf {
-        self.root.join(rel)
-    }
-
-    /// The `file:` URI of a vault path: the root's URI, then the path
-    /// percent-encoded as `Uri::from_file_path` would (without touching the
-    /// file system: this runs for every location of a long answer).
-    pub fn uri(&self, rel: &str) -> Option<Uri> {
-        let root = self.root_uri.get_or_init(|| {
-            path_to_uri(&self.root).map_or_else(String::new, |u| {
-                u.as_str().trim_end_matches('/').to_string()
-            })
-        });
-        if root.is_empty() {
-            return path_to_uri(&self.abs(rel));
-        }
-        const PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-            .remove(b'-')
-            .remove(b'.')
-            .remove(b'_')
-            .remove(b'~')
-            .remove(b'/');
-        format!(
-            "{root}/{}",
-            percent_encoding::utf8_percent_encode(rel, PATH)
-        )
-        .parse()
-        .ok()
-    }
-
-    pub fn touch(&self, rel: &str) {
-        lock(&self.touched).insert(rel.to_string(), Instant::now());
-    }
-
-    /// The backlink counts, starting a recount in the background when they
-    /// may be stale (at most every few seconds).
-    pub fn ranks(self: &Arc<Self>) -> Arc<Ranks> {
-        if self.ranks_dirty.load(Ordering::Acquire) {
-            self.refresh_ranks(false);
-        }
-        self.ranks
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// Recounts backlinks in a background thread unless a recount runs or
-    /// ran too recently (`force` ignores the latter).
-    pub fn refresh_ranks(self: &Arc<Self>, force: bool) {
-        if let Some((started, took)) = *lock(&self.ranks_last) {
-            let pause = (took * 5).max(Duration::from_secs(2));
-            if !force && started.elapsed() < took + pause {
-                return;
-            }
-        }
-        if self.ranks_running.swap(true, Ordering::AcqRel) {
-            return;
-        }
-        // Changes from now on make the new count stale again.
-        self.ranks_dirty.store(false, Ordering::Release);
-        let vault = Arc::clone(self);
-        std::thread::spawn(move || {
-            let started = Instant::now();
-            let ranks = count_ranks(vault.index());
-            *vault.ranks.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(ranks);
-            *lock(&vault.ranks_last) = Some((started, started.elapsed()));
-            vault.ranks_running.store(false, Ordering::Release);
-        });
-    }
-}
-
-impl Drop for Vault {
-    /// The session's buffers close with it (a client that went away without
-    /// closing them must not leave its text in the shared index).
-    fn drop(&mut self) {
-        if let Some(hub) = &self.hub {
-            let paths = hub
-                .buffers
-                .close_session(self.live.get().map(|l| &**l), self.session);
-            if !paths.is_empty() {
-                hub.buffers_edited(self.session, paths);
-            }
-        }
-    }
-}
-
-impl Vault {
-    /// Bytes held by the line-index cache.
-    pub fn position_cache_bytes(&self) -> usize {
-        lock(&self.positions).entries_bytes
-    }
-}
-
-/// Counts, for every note, the links resolving to it, and the unresolved
-/// targets. Works in chunks, releasing the read lock between them, so edits
-/// never wait long.
-fn count_ranks(index: &RwLock<VaultIndex>) -> Ranks {
-    const CHUNK: usize = 2000;
-    let mut backlinks: Vec<u32> = Vec::new();
-    let mut unresolved: HashMap<String, (String, u32)> = HashMap::new();
-    let mut skip = 0;
-    loop {
-        let guard = index.read().unwrap_or_else(PoisonError::into_inner);
-        let mut seen = 0;
-        for (id, note) in guard.notes().skip(skip).take(CHUNK) {
-            seen += 1;
-            for link in &note.links {
-                if link.is_self_link() {
-                    continue;
-                }
-                match guard.resolve_link(id, link) {
-                    Resolution::Note(target) | Resolution::Ambiguous { chosen: target, .. } => {
-                        if target != id {
-                            let slot = target.index();
-                            if backlinks.len() <= slot {
-                                backlinks.resize(slot + 1, 0);
-                            }
-                            backlinks[slot] += 1;
-                        }
-                    }
-                    Resolution::Unresolved => {
-                        let entry = unresolved
-                            .entry(path_key(link.target.trim_start_matches('/')))
-                            .or_insert_with(|| (link.target.to_string(), 0));
-                        entry.1 += 1;
-                    }
-                    Resolution::Attachment(_) => {}
-                }
-            }
-        }
-        drop(guard);
-        if seen < CHUNK {
-            break;
-        }
-        skip += CHUNK;
-    }
-    let mut unresolved: Vec<(String, u32)> = unresolved.into_values().collect();
-    unresolved.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Ranks {
-        backlinks,
-        unresolved,
-    }
-}
-
-/// Ranking signals for completion, from a vault's caches.
-pub(crate) struct VaultSignals<'a> {
-    pub vault: &'a Vault,
-    pub ranks: &'a Ranks,
-    pub now: std::time::SystemTime,
-}
-
-impl Signals for VaultSignals<'_> {
-    fn backlinks(&self, note: NoteId) -> u32 {
-        self.ranks.backlinks.get(note.index()).copied().unwrap_or(0)
-    }
-
-    fn age_days(&self, _: NoteId, path: &str) -> Option<f64> {
-        if lock(&self.vault.touched).contains_key(path) {
-            return Some(0.0);
-        }
-        let modified = std::fs::metadata(self.vault.abs(path))
-            .ok()?
-            .modified()
-            .ok()?;
-        let age = self.now.duration_since(modified).unwrap_or_default();
-        Some(age.as_secs_f64() / 86_400.0)
-    }
-
-    fn unresolved(&self) -> &[(String, u32)] {
-        &self.ranks.unresolved
-    }
 }
 
 /// Where a document is: its vault and its vault path.
@@ -578,10 +115,7 @@ impl World {
     }
 
     pub fn vaults(&self) -> Vec<Arc<Vault>> {
-        self.vaults
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        read(&self.vaults).clone()
     }
 
     /// The vault holding `abs` (the innermost one) and the vault path.
@@ -804,10 +338,7 @@ impl World {
             }
         }
         let note = weft_vault::parse::parse_text(rel, &text);
-        let mut index = vault
-            .index()
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut index = write(vault.index());
         let old = index.id_of(rel).map(|id| index.note(id));
         let same_names = old.is_some_and(|old| old.same_names(&note));
         let same_shape = same_names && old.is_some_and(|old| old.same_links(&note));
@@ -835,10 +366,7 @@ impl World {
                 return;
             }
         }
-        let mut index = vault
-            .index()
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut index = write(vault.index());
         match std::fs::read(&abs) {
             Ok(bytes) => {
                 index.upsert(parse_note(rel, &bytes));
@@ -896,10 +424,6 @@ pub(crate) fn text_hash(text: &str) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut hasher);
     hasher.finish()
-}
-
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Settings from the editor may come wrapped in `{"weft": {...}}`.
