@@ -64,17 +64,17 @@ impl Date {
     }
 
     /// 0 = Sunday … 6 = Saturday.
-    pub fn weekday(self) -> u8 {
+    pub(crate) fn weekday(self) -> u8 {
         self.naive().weekday().num_days_from_sunday() as u8
     }
 
     /// 1-based day of the year.
-    pub fn ordinal(self) -> u32 {
+    pub(crate) fn ordinal(self) -> u32 {
         self.naive().ordinal()
     }
 
     /// ISO 8601 week-numbering year and week.
-    pub fn iso_week(self) -> (i32, u32) {
+    pub(crate) fn iso_week(self) -> (i32, u32) {
         let week = self.naive().iso_week();
         (week.year(), week.week())
     }

@@ -382,7 +382,7 @@ fn parse_yaml(yaml: &str) -> Result<Map<String, Value>, FrontmatterError> {
 /// the parser's and the edits' verification), with `serde_norway`: a key
 /// that is not a string is written as YAML (`{{date}}` in a template).
 /// `Ok(None)`: YAML, but not a mapping; `Err`: why not YAML, and where.
-pub fn parse_mapping(yaml: &str) -> Result<Option<Map<String, Value>>, (String, usize)> {
+pub(crate) fn parse_mapping(yaml: &str) -> Result<Option<Map<String, Value>>, (String, usize)> {
     if yaml.trim().is_empty() {
         return Ok(Some(Map::new()));
     }

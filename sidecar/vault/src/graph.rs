@@ -107,7 +107,7 @@ pub fn walk(
 }
 
 /// The key of an unresolved link's target, as graph nodes name it.
-pub fn unresolved_key(index: &VaultIndex, source: NoteId, link: u32) -> String {
+pub(crate) fn unresolved_key(index: &VaultIndex, source: NoteId, link: u32) -> String {
     let link = &index.note(source).links[link as usize];
     path_key(link.target.trim_start_matches('/'))
 }

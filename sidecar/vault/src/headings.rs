@@ -41,7 +41,7 @@ use super::note::Note;
 
 /// What a heading path names in a note.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HeadingMatch {
+pub(crate) enum HeadingMatch {
     /// Index into the note's `headings`.
     Found(usize),
     /// Every heading that fits equally well, in document order (two or
@@ -62,7 +62,7 @@ impl HeadingMatch {
 }
 
 /// Finds the heading `parts` names, by the rules in the module header.
-pub fn find_heading<S: AsRef<str>>(note: &Note, parts: &[S]) -> HeadingMatch {
+pub(crate) fn find_heading<S: AsRef<str>>(note: &Note, parts: &[S]) -> HeadingMatch {
     // Most fragments are one heading's text: when at most one heading has
     // it, every rule gives the same answer, found without the note's
     // heading tree (resolving every link of a vault asks this per link).
@@ -81,7 +81,7 @@ pub fn find_heading<S: AsRef<str>>(note: &Note, parts: &[S]) -> HeadingMatch {
 /// The heading each part names on the way to `heading`, by the narrowest
 /// rule under which `parts` name it (one index per part, the last being
 /// `heading`); `None` when `parts` do not name it under any rule.
-pub fn heading_steps<S: AsRef<str>>(
+pub(crate) fn heading_steps<S: AsRef<str>>(
     note: &Note,
     parts: &[S],
     heading: usize,
@@ -107,7 +107,7 @@ pub fn section_parts(section: &str) -> Vec<&str> {
 
 /// A link fragment's heading path as parts: `Plan#Next` → `Plan`, `Next`;
 /// each trimmed, empty parts dropped.
-pub fn fragment_parts(fragment: &str) -> Vec<&str> {
+pub(crate) fn fragment_parts(fragment: &str) -> Vec<&str> {
     fragment
         .split('#')
         .map(str::trim)

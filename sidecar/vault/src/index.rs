@@ -41,7 +41,7 @@ pub struct TagStat {
 }
 
 /// Adds a note's tags to tag counts keyed as [`VaultIndex::tags`] keys them.
-pub fn count_tags(tags: &mut HashMap<Box<str>, TagStat>, note: &Note) {
+pub(crate) fn count_tags(tags: &mut HashMap<Box<str>, TagStat>, note: &Note) {
     let mut seen: Vec<String> = Vec::new();
     for tag in &note.tags {
         let key = super::tags::key(&tag.name);

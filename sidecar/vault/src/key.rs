@@ -42,19 +42,14 @@ pub fn slug(s: &str) -> String {
 
 /// Heading text as a comparison key: [`name_key`] with runs of white space
 /// folded to one space.
-pub fn heading_key(s: &str) -> String {
+pub(crate) fn heading_key(s: &str) -> String {
     let folded: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
     name_key(&folded)
 }
 
-/// Whether a fragment (`My Heading`, `my-heading`) names a heading.
-pub fn heading_matches(heading: &str, fragment: &str) -> bool {
-    FragmentKey::new(fragment).matches(heading)
-}
-
 /// A fragment prepared once for comparing against many headings: matching
 /// a heading then allocates nothing for ASCII text.
-pub struct FragmentKey {
+pub(crate) struct FragmentKey {
     key: String,
     slug: String,
 }
@@ -186,6 +181,11 @@ mod tests {
         assert_eq!(name_key("ÉTÉ"), "été");
         assert_eq!(path_key("Folder/Note.MD"), "folder/note");
         assert_eq!(path_key("a\\b.md"), "a/b");
+    }
+
+    /// Whether a fragment (`My Heading`, `my-heading`) names a heading.
+    fn heading_matches(heading: &str, fragment: &str) -> bool {
+        FragmentKey::new(fragment).matches(heading)
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub mod template;
 pub mod yaml;
 
 pub use index::{LinkRef, NoteId, VaultIndex};
-pub use note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, TagUse};
+pub use note::{Block, Heading, Link, LinkKind, Note, TagUse};
 pub use parse::parse_note;
 pub use resolve::{FragmentLookup, FragmentTarget, Resolution, lookup_fragment, resolve_fragment};
 

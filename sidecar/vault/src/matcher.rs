@@ -16,7 +16,7 @@ pub struct Matcher {
 }
 
 /// The score of a candidate that matches an empty query.
-pub const EMPTY_QUERY_SCORE: u32 = 1;
+pub(crate) const EMPTY_QUERY_SCORE: u32 = 1;
 
 impl Matcher {
     pub fn new(query: &str) -> Matcher {

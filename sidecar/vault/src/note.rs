@@ -7,7 +7,7 @@ use std::ops::Range;
 
 /// Byte range inside a note. `u32` keeps the index small; notes over 4 GiB
 /// are refused at load time.
-pub type Span = Range<u32>;
+pub(crate) type Span = Range<u32>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {

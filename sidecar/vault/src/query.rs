@@ -5,8 +5,6 @@
 //! Note text is supplied by the caller through [`TextSource`], so that the
 //! domain does no IO and editors can supply unsaved buffers.
 
-use std::collections::HashMap;
-
 use super::index::{LinkRef, NoteId, VaultIndex};
 use super::key::{name_key, path_key};
 use super::note::{Link, Note, Span};
@@ -141,41 +139,6 @@ fn score(wanted: &str, candidate: &str) -> f64 {
     } else {
         similarity
     }
-}
-
-/// One link with where it stands, for listings.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkHit {
-    pub source: NoteId,
-    pub link: u32,
-    /// 0-based line of the link.
-    pub line: u32,
-    /// The line around the link, trimmed and bounded.
-    pub context: String,
-}
-
-/// Adds line context to links, reading each source note's text once.
-pub fn with_context(index: &VaultIndex, refs: &[LinkRef], texts: &dyn TextSource) -> Vec<LinkHit> {
-    let mut cache: HashMap<NoteId, Option<String>> = HashMap::new();
-    refs.iter()
-        .map(|r| {
-            let note = index.note(r.source);
-            let link = &note.links[r.link as usize];
-            let text = cache
-                .entry(r.source)
-                .or_insert_with(|| texts.text(&note.path));
-            let context = text
-                .as_deref()
-                .map(|t| line_context(t, &link.span, 160))
-                .unwrap_or_default();
-            LinkHit {
-                source: r.source,
-                link: r.link,
-                line: link.line,
-                context,
-            }
-        })
-        .collect()
 }
 
 /// The line holding `span`, trimmed, cut to about `max` characters around it.

@@ -10,7 +10,7 @@ use super::note::Note;
 
 /// Vaults larger than this are scanned on every core; below it, spreading
 /// the work costs more than it saves.
-pub const PARALLEL_FROM: usize = 20_000;
+pub(crate) const PARALLEL_FROM: usize = 20_000;
 /// Notes (or table rows) per parallel chunk.
 const CHUNK: usize = 4096;
 

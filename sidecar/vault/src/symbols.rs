@@ -440,7 +440,7 @@ impl NameTable {
 
     /// Whether the note at `position` of the table is still note `id` of
     /// `index` (the table may lag the index).
-    pub fn still_there(&self, index: &VaultIndex, position: usize, id: NoteId) -> bool {
+    pub(crate) fn still_there(&self, index: &VaultIndex, position: usize, id: NoteId) -> bool {
         self.notes
             .get(position)
             .is_some_and(|n| n.id == id && index.id_of(self.slice(n.path)) == Some(id))

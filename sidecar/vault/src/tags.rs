@@ -11,7 +11,7 @@
 use super::key::name_key;
 
 /// Whether `c` may be part of a tag name.
-pub fn is_tag_char(c: char) -> bool {
+pub(crate) fn is_tag_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '/')
 }
 
@@ -50,7 +50,7 @@ pub fn checked(raw: &str) -> Result<&str, String> {
 
 /// The inline tag at the start of `s` (just after its `#`): the longest run
 /// of tag characters, without a trailing `/`; empty when that is no tag.
-pub fn inline_name(s: &str) -> &str {
+pub(crate) fn inline_name(s: &str) -> &str {
     let end = s
         .char_indices()
         .find(|&(_, c)| !is_tag_char(c))

@@ -24,8 +24,9 @@ mod tags;
 
 pub use context::{Context, LinkSlot, context};
 pub use fragments::bounded;
-pub use model::{Completions, DailySettings, Item, ItemKind, NoSignals, Request, Signals};
-pub use notes::link_target_for;
+#[cfg(test)]
+pub(crate) use model::NoSignals;
+pub use model::{Completions, DailySettings, Item, ItemKind, Request, Signals};
 
 use crate::index::VaultIndex;
 use crate::query::TextSource;

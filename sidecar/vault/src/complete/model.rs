@@ -68,8 +68,10 @@ pub trait Signals: Sync {
 }
 
 /// No signals: rank by name only.
-pub struct NoSignals;
+#[cfg(test)]
+pub(crate) struct NoSignals;
 
+#[cfg(test)]
 impl Signals for NoSignals {
     fn backlinks(&self, _: NoteId) -> u32 {
         0

@@ -21,7 +21,7 @@ use crate::resolve::Resolution;
 
 /// How a link from the note at `from_path` should name `target`: its stem
 /// when that resolves to it without ambiguity, else its path without `.md`.
-pub fn link_target_for(index: &VaultIndex, from_path: &str, target: NoteId) -> String {
+pub(crate) fn link_target_for(index: &VaultIndex, from_path: &str, target: NoteId) -> String {
     let note = index.note(target);
     let stem = note.stem();
     match index.resolve(folder_of(from_path), stem, LinkKind::Wiki) {

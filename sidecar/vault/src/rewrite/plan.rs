@@ -60,13 +60,6 @@ pub struct Plan {
     pub skipped: Vec<(String, String)>,
 }
 
-impl Plan {
-    /// How many links or uses the plan rewrites.
-    pub fn edit_count(&self) -> usize {
-        self.edits.iter().map(|f| f.edits.len()).sum()
-    }
-}
-
 /// Why a rename cannot be done. The message says what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RewriteError(pub String);
