@@ -257,7 +257,7 @@ fn day_of_date(date: NaiveDate) -> i64 {
 
 /// (year, month, day) of a day number since 1970-01-01; a day past the
 /// calendar's ends gives its first or last day.
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let date = date_of_day(z).unwrap_or(if z < 0 {
         NaiveDate::MIN
     } else {
@@ -266,26 +266,26 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (i64::from(date.year()), date.month(), date.day())
 }
 
-/// Day number since 1970-01-01 of a civil date. Days and months past their
-/// ends count on (`2024-02-30` is `2024-03-01`, month 13 the next January);
-/// a year past the calendar's ends gives its first or last day.
-pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let months = y.saturating_mul(12).saturating_add(i64::from(m) - 1);
-    let (year, month) = (months.div_euclid(12), months.rem_euclid(12) as u32 + 1);
-    let first = i32::try_from(year)
-        .ok()
-        .and_then(|year| NaiveDate::from_ymd_opt(year, month, 1))
-        .unwrap_or(if year < 0 {
-            NaiveDate::MIN
-        } else {
-            NaiveDate::MAX
-        });
-    day_of_date(first) + i64::from(d) - 1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Day number since 1970-01-01 of a civil date. Days and months past their
+    /// ends count on (`2024-02-30` is `2024-03-01`, month 13 the next January);
+    /// a year past the calendar's ends gives its first or last day.
+    fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+        let months = y.saturating_mul(12).saturating_add(i64::from(m) - 1);
+        let (year, month) = (months.div_euclid(12), months.rem_euclid(12) as u32 + 1);
+        let first = i32::try_from(year)
+            .ok()
+            .and_then(|year| NaiveDate::from_ymd_opt(year, month, 1))
+            .unwrap_or(if year < 0 {
+                NaiveDate::MIN
+            } else {
+                NaiveDate::MAX
+            });
+        day_of_date(first) + i64::from(d) - 1
+    }
 
     const NOW: i64 = 1_705_314_600; // 2024-01-15T10:30:00Z
 

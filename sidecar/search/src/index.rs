@@ -270,7 +270,7 @@ impl SearchIndex {
     }
 
     /// Frontmatter keys with the number of notes using each, sorted by key.
-    pub fn frontmatter_keys(&self) -> Vec<(String, u32)> {
+    pub(crate) fn frontmatter_keys(&self) -> Vec<(String, u32)> {
         let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
         let mut out: Vec<(String, u32)> = keys
             .values()
@@ -278,14 +278,6 @@ impl SearchIndex {
             .collect();
         out.sort_by_key(|a| name_key(&a.0));
         out
-    }
-
-    /// Whether some note's frontmatter has this key (compared as a name).
-    pub fn has_frontmatter_key(&self, key: &str) -> bool {
-        self.keys
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .contains_key(&name_key(key))
     }
 }
 
@@ -417,7 +409,7 @@ fn add_value(doc: &mut TantivyDocument, fields: &Fields, key: &str, value: &Valu
 
 /// The forms under which a frontmatter value is matched: its key, and for a
 /// `[[target|alias]]` also the target's key.
-pub fn property_values(text: &str) -> Vec<String> {
+pub(crate) fn property_values(text: &str) -> Vec<String> {
     let trimmed = text.trim();
     if trimmed.chars().count() > 200 {
         return Vec::new();
@@ -437,7 +429,7 @@ pub fn property_values(text: &str) -> Vec<String> {
 }
 
 /// `a/b/c` → `a`, `a/b`, `a/b/c` (keys).
-pub fn path_prefixes(key: &str) -> Vec<&str> {
+pub(crate) fn path_prefixes(key: &str) -> Vec<&str> {
     let mut out: Vec<&str> = key.match_indices('/').map(|(i, _)| &key[..i]).collect();
     if !key.is_empty() {
         out.push(key);

@@ -16,7 +16,7 @@ use tantivy::tokenizer::{
 };
 
 /// The analyzer of every text field.
-pub const ANALYZER: &str = "weft";
+pub(crate) const ANALYZER: &str = "weft";
 
 /// The fields of a note document.
 #[derive(Debug, Clone, Copy)]
@@ -45,7 +45,7 @@ pub struct Fields {
 }
 
 /// Field names a query may use with `name:`, with what they mean.
-pub const QUERY_FIELDS: &[(&str, &str)] = &[
+pub(crate) const QUERY_FIELDS: &[(&str, &str)] = &[
     ("title", "title"),
     ("alias", "aliases"),
     ("aliases", "aliases"),
@@ -102,7 +102,7 @@ pub fn analyzer() -> TextAnalyzer {
         .build()
 }
 
-pub fn register(index: &Index) {
+pub(crate) fn register(index: &Index) {
     index.tokenizers().register(ANALYZER, analyzer());
 }
 
