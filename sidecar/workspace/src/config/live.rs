@@ -103,7 +103,7 @@ impl LiveConfig {
     }
 
     /// [`LiveConfig::load`], failing when the files do not load.
-    pub fn try_load(root: &Path) -> Result<LiveConfig, super::ConfigError> {
+    pub(crate) fn try_load(root: &Path) -> Result<LiveConfig, super::ConfigError> {
         match Self::load_reporting(root) {
             (_, Some(error)) => Err(error),
             (live, None) => Ok(live),

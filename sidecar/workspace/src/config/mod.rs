@@ -16,11 +16,11 @@ use serde_json::Value;
 pub use live::{LiveConfig, Reloaded, Snapshot};
 
 /// The configuration file, at the vault root.
-pub const CONFIG_FILE: &str = ".weft.toml";
+pub(crate) const CONFIG_FILE: &str = ".weft.toml";
 /// Obsidian's daily-note settings, imported when `.weft.toml` has no `[daily]`.
-pub const OBSIDIAN_DAILY_NOTES: &str = ".obsidian/daily-notes.json";
+pub(crate) const OBSIDIAN_DAILY_NOTES: &str = ".obsidian/daily-notes.json";
 /// How [`Config::merge_json`] names its input in errors.
-pub const SETTINGS_SOURCE: &str = "settings";
+pub(crate) const SETTINGS_SOURCE: &str = "settings";
 
 /// Everything a vault can configure. Every key is optional.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -455,13 +455,13 @@ fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
 /// recurses once per level, in building and again in dropping the pattern,
 /// with no limit of its own: a `.gitignore` line of a few thousand `{` took
 /// the whole process down.
-pub const MAX_GLOB_NESTING: usize = 16;
+pub(crate) const MAX_GLOB_NESTING: usize = 16;
 /// The longest glob accepted, in bytes.
-pub const MAX_GLOB_LEN: usize = 4096;
+pub(crate) const MAX_GLOB_LEN: usize = 4096;
 
 /// Why a glob line (an `exclude` or `[agent]` pattern, or a line of a
 /// `.gitignore`) must not reach the glob compiler, if it must not.
-pub fn unsafe_glob(glob: &str) -> Option<String> {
+pub(crate) fn unsafe_glob(glob: &str) -> Option<String> {
     if glob.len() > MAX_GLOB_LEN {
         return Some(format!(
             "the pattern is {} bytes long; at most {MAX_GLOB_LEN} are accepted",

@@ -34,7 +34,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::config::{HistoryConfig, HistoryMode};
-use crate::io::{LiveVault, pool};
+use crate::io::pool;
 use crate::sync::{lock, read, write};
 
 pub use error::HistoryError;
@@ -69,7 +69,7 @@ pub struct HistoryStatus {
 }
 
 /// The notes a new baseline records (vault paths): what the vault holds now.
-pub type BaselineSource = Box<dyn Fn() -> Vec<String> + Send + Sync>;
+pub(crate) type BaselineSource = Box<dyn Fn() -> Vec<String> + Send + Sync>;
 
 /// The vault's history. Cheap to share (`&self` everywhere, thread-safe).
 ///
@@ -137,7 +137,7 @@ impl History {
     /// Follows a changed `[history]` configuration (mode, folder); nothing
     /// when it is the one in use. Returns whether it changed, so that the
     /// caller can take a baseline of a store it now records in.
-    pub fn reconfigure(&self, config: &HistoryConfig) -> bool {
+    pub(crate) fn reconfigure(&self, config: &HistoryConfig) -> bool {
         let mut current = lock(&self.config);
         if *current == *config || self.vault_root.as_os_str().is_empty() {
             return false;
@@ -163,7 +163,7 @@ impl History {
 
     /// Where a store started anew takes its baseline from: the notes of the
     /// vault now (without one, a new store starts empty).
-    pub fn set_baseline_source(&self, source: BaselineSource) {
+    pub(crate) fn set_baseline_source(&self, source: BaselineSource) {
         *lock(&self.baseline) = Some(source);
     }
 
@@ -290,17 +290,9 @@ impl History {
     /// Records changes made outside Weft to the notes at `paths` (vault
     /// paths, as the watcher reports them): each is read from disk, a
     /// missing one is a deletion. Files that are not notes are skipped.
-    /// Meant for the watcher's callback, which debounces.
-    pub fn snapshot_external(
-        &self,
-        vault: &LiveVault,
-        paths: &[String],
-    ) -> Result<Option<CommitId>, HistoryError> {
-        self.snapshot_external_at(&vault.root, paths)
-    }
-
-    /// [`History::snapshot_external`] for a vault root.
-    pub fn snapshot_external_at(
+    /// Meant for the watcher's callback, which debounces; `vault_root` is
+    /// the vault's folder.
+    pub(crate) fn snapshot_external_at(
         &self,
         vault_root: &Path,
         paths: &[String],

@@ -128,7 +128,7 @@ impl Buffers {
 
     /// Puts buffers among `paths` back on top of what the index took from
     /// the disk.
-    pub fn overlay(&self, live: &LiveVault, paths: &[String]) {
+    pub(crate) fn overlay(&self, live: &LiveVault, paths: &[String]) {
         let _writing = lock(&self.writing);
         let texts: Vec<(&String, Arc<String>)> = {
             let map = lock(&self.map);
@@ -172,7 +172,7 @@ impl Buffers {
     }
 
     /// Buffers of `paths` are older than the disk now.
-    pub fn mark_stale(&self, paths: &[String]) {
+    pub(crate) fn mark_stale(&self, paths: &[String]) {
         let mut map = lock(&self.map);
         for rel in paths {
             if let Some(buffers) = map.get_mut(rel) {

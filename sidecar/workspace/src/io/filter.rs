@@ -89,7 +89,7 @@ impl PathFilter {
     }
 
     /// The `exclude` globs the filter was built from.
-    pub fn exclude_globs(&self) -> &[String] {
+    pub(crate) fn exclude_globs(&self) -> &[String] {
         &self.0.globs
     }
 
@@ -104,21 +104,14 @@ impl PathFilter {
     }
 
     /// Forgets every ignore file read; call when one changes.
-    pub fn clear_cache(&self) {
+    pub(crate) fn clear_cache(&self) {
         lock(&self.0.folders).clear();
-    }
-
-    /// Whether the vault path `rel` (`/` separators) is skipped. Looks at the
-    /// disk to learn whether it is a folder; a missing path counts as a file.
-    pub fn is_excluded(&self, rel: &str) -> bool {
-        let is_dir = std::fs::symlink_metadata(self.0.root.join(rel)).is_ok_and(|m| m.is_dir());
-        self.is_excluded_as(rel, is_dir)
     }
 
     /// Whether the vault path `rel` is skipped, given whether it is a folder.
     /// A path is skipped when it or any folder above it has a name starting
     /// with `.`, matches an exclude glob, or is ignored by an ignore file.
-    pub fn is_excluded_as(&self, rel: &str, is_dir: bool) -> bool {
+    pub(crate) fn is_excluded_as(&self, rel: &str, is_dir: bool) -> bool {
         let rel = rel.trim_matches('/');
         if rel.is_empty() {
             return false;

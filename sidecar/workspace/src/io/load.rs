@@ -38,7 +38,7 @@ pub fn scan(root: &Path, config: &Config) -> Scan {
 }
 
 /// [`scan`] with a filter built before (its root is the vault root).
-pub fn scan_with(filter: &PathFilter) -> Scan {
+pub(crate) fn scan_with(filter: &PathFilter) -> Scan {
     let found = walk(filter, filter.root());
     let mut scan = read_notes(found.notes);
     scan.attachments = found.attachments;

@@ -17,9 +17,8 @@ mod write;
 
 pub use filter::{PathFilter, relative_path};
 pub use live::{LiveVault, LoadStatus, OpenError};
-pub use load::{Scan, scan, scan_with};
+pub use load::{Scan, scan};
 pub use watch::{DEBOUNCE, WatchError, Watcher};
-pub use write::{
-    PathError, checked_path, display_rel, move_file, remove_stale_temp, weft_temp_pid, write_atomic,
-};
+pub(crate) use write::checked_path;
+pub use write::{PathError, write_atomic};
 pub(crate) use write::{move_unsynced, sync_dirs};

@@ -89,7 +89,7 @@ impl LiveVault {
     /// [`LiveVault::watch`], calling `on_change` after each batch with the
     /// vault paths whose index entries changed (never empty). It runs on the
     /// watcher's thread: keep it short, and do not drop the [`Watcher`] in it.
-    pub fn watch_with(
+    pub(crate) fn watch_with(
         self: &Arc<Self>,
         on_change: impl Fn(&[String]) + Send + 'static,
     ) -> Result<Watcher, WatchError> {

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Why a path given by a caller cannot be used.
@@ -25,9 +25,9 @@ pub enum PathError {
 }
 
 /// The most folders a vault path may name (the note included).
-pub const MAX_PATH_PARTS: usize = 64;
+pub(crate) const MAX_PATH_PARTS: usize = 64;
 /// The longest vault path, in bytes.
-pub const MAX_PATH_BYTES: usize = 1024;
+pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -71,7 +71,7 @@ impl std::error::Error for PathError {}
 /// Checks a vault path from a caller and returns it normalised (`/`
 /// separators, no `.` parts, no leading or trailing slash) with the
 /// absolute path it names. The file need not exist.
-pub fn checked_path(root: &Path, input: &str) -> Result<(String, PathBuf), PathError> {
+pub(crate) fn checked_path(root: &Path, input: &str) -> Result<(String, PathBuf), PathError> {
     let trimmed = input.trim();
     if trimmed.is_empty() {
         return Err(PathError::Empty);
@@ -151,7 +151,7 @@ fn temp_name(name: &str, pid: u32, n: u64) -> String {
 /// temporary files (`.{name}.weft-{pid}-{n}.tmp`, `name` not empty, `pid`
 /// and `n` decimal); `None` for anything else, so a user's file is never
 /// taken for one.
-pub fn weft_temp_pid(file_name: &str) -> Option<u32> {
+pub(crate) fn weft_temp_pid(file_name: &str) -> Option<u32> {
     let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let (name, tag) = inner.rsplit_once(".weft-")?;
     let (pid, n) = tag.split_once('-')?;
@@ -190,7 +190,7 @@ fn alive(pid: u32) -> bool {
 /// Removes `path` when it is one of [`write_atomic`]'s temporary files left
 /// by a writer that is gone (a crash mid-write): never a user's file, never
 /// one a live Weft is writing. Returns whether it removed it.
-pub fn remove_stale_temp(path: &Path) -> bool {
+pub(crate) fn remove_stale_temp(path: &Path) -> bool {
     let Some(pid) = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -251,18 +251,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Moves `from` to `to` (same file system), creating `to`'s folders; fails
-/// rather than replace an existing `to`.
-pub fn move_file(from: &Path, to: &Path) -> io::Result<()> {
-    let folders = move_unsynced(from, to)?;
-    for dir in &folders {
-        sync_dir(dir);
-    }
-    Ok(())
-}
-
-/// [`move_file`] without making the rename durable: returns the folders
-/// that changed, for the caller to sync once a run of moves is done
-/// ([`sync_dirs`]), so that each folder is synced once, not once per file.
+/// rather than replace an existing `to`. The rename is not durable yet:
+/// returns the folders that changed, for the caller to sync once a run of
+/// moves is done ([`sync_dirs`]), so that each folder is synced once, not
+/// once per file.
 pub(crate) fn move_unsynced(from: &Path, to: &Path) -> io::Result<Vec<PathBuf>> {
     if to.symlink_metadata().is_ok() {
         return Err(io::Error::new(
@@ -295,24 +287,6 @@ fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
-}
-
-/// The vault path of `abs` if it is inside `root` (for messages).
-pub fn display_rel(root: &Path, abs: &Path) -> String {
-    abs.strip_prefix(root)
-        .map(|p| {
-            p.components()
-                .filter_map(|c| {
-                    if let Component::Normal(s) = c {
-                        s.to_str()
-                    } else {
-                        None
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("/")
-        })
-        .unwrap_or_else(|_| abs.display().to_string())
 }
 
 #[cfg(test)]
@@ -432,11 +406,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (a, b) = (dir.path().join("a.md"), dir.path().join("x/b.md"));
         fs::write(&a, "a").unwrap();
-        move_file(&a, &b).unwrap();
+        sync_dirs(move_unsynced(&a, &b).unwrap());
         assert_eq!(fs::read_to_string(&b).unwrap(), "a");
         fs::write(&a, "new a").unwrap();
         assert_eq!(
-            move_file(&a, &b).unwrap_err().kind(),
+            move_unsynced(&a, &b).unwrap_err().kind(),
             io::ErrorKind::AlreadyExists
         );
         assert_eq!(fs::read_to_string(&b).unwrap(), "a");

@@ -55,7 +55,7 @@ pub use error::OpError;
 pub use hooks::{WriteGuard, WriteLog, Written};
 pub use links::{LinkEdit, LinksIn, NoteLink};
 pub use move_note::{MoveNote, MoveReport};
-pub use report::{Change, ChangeKind, WriteOptions, sha256_hex, unified_diff};
+pub use report::{Change, ChangeKind, WriteOptions, sha256_hex};
 pub use restore_note::{RestoreNote, RestoreReport};
 pub use template::{fill as fill_template, format_moment, parse_day};
 pub use update_frontmatter::{FrontmatterReport, UpdateFrontmatter};
@@ -66,7 +66,7 @@ pub(crate) use links::{describe_edits, folder, line_at, links_of, lost_links, re
 pub(crate) use report::change;
 
 /// Where deleted notes go, under the vault root (a dot-folder: not indexed).
-pub const TRASH_FOLDER: &str = ".trash";
+pub(crate) const TRASH_FOLDER: &str = ".trash";
 
 /// The operations over one open vault, on behalf of `actor` (the client or
 /// person asking; history records it as the author once history exists).

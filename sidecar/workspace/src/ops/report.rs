@@ -66,7 +66,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// The unified diff between two versions of a file (`None`: absent).
-pub fn unified_diff(
+pub(crate) fn unified_diff(
     old_path: &str,
     new_path: &str,
     before: Option<&str>,

@@ -65,7 +65,7 @@ pub struct Lost {
 
 impl Store {
     /// The id of the last commit, `None` before the first.
-    pub fn head_id(&self) -> Result<Option<Oid>, HistoryError> {
+    pub(crate) fn head_id(&self) -> Result<Option<Oid>, HistoryError> {
         head_id(&self.repo)
     }
 }

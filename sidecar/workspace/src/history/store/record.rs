@@ -111,7 +111,7 @@ impl Store {
     /// Records changes seen on disk: `files` are (vault path, content or
     /// `None` when gone); those history already has are left out, and the
     /// message names the rest.
-    pub fn record_external(
+    pub(crate) fn record_external(
         &mut self,
         files: &[(String, Option<Vec<u8>>)],
     ) -> Result<Option<CommitId>, HistoryError> {

@@ -227,7 +227,7 @@ fn external_snapshots_are_marked_and_skip_what_is_not_a_note() {
         .map(|s| s.to_string())
         .collect();
     let id = history
-        .snapshot_external(&live, &paths)
+        .snapshot_external_at(&live.root, &paths)
         .expect("snapshot")
         .expect("a commit");
     let page = history.log(None, None, 1, None).expect("log");
@@ -250,11 +250,16 @@ fn external_snapshots_are_marked_and_skip_what_is_not_a_note() {
     );
     assert!(page.next_cursor.is_some());
     // Nothing new on disk: nothing recorded.
-    assert_eq!(history.snapshot_external(&live, &paths).expect("ok"), None);
+    assert_eq!(
+        history
+            .snapshot_external_at(&live.root, &paths)
+            .expect("ok"),
+        None
+    );
     // Only what history does not have yet is named.
     write_file(dir.path(), "b.md", "# B is back\n");
     history
-        .snapshot_external(&live, &paths)
+        .snapshot_external_at(&live.root, &paths)
         .expect("ok")
         .expect("a commit");
     let page = history.log(None, None, 1, None).expect("log");
@@ -263,7 +268,7 @@ fn external_snapshots_are_marked_and_skip_what_is_not_a_note() {
     // One path gets its name in the message.
     write_file(dir.path(), "a.md", "again\n");
     history
-        .snapshot_external(&live, &["a.md".to_string()])
+        .snapshot_external_at(&live.root, &["a.md".to_string()])
         .expect("ok")
         .expect("a commit");
     let page = history.log(Some("a.md"), None, 1, None).expect("log");

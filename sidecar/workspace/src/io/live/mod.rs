@@ -129,7 +129,7 @@ impl LiveVault {
 
     /// [`LiveVault::open`] with editor settings overlaid on `.weft.toml`
     /// (see [`Config::merge_json`]).
-    pub fn open_with_settings(
+    pub(crate) fn open_with_settings(
         root: &Path,
         settings: Option<&serde_json::Value>,
     ) -> Result<LiveVault, OpenError> {
@@ -140,7 +140,10 @@ impl LiveVault {
 
     /// [`LiveVault::open`] with a configuration shared with its other users
     /// (the hub's): it follows that configuration as it changes.
-    pub fn open_with_config(root: &Path, config: Arc<LiveConfig>) -> Result<LiveVault, OpenError> {
+    pub(crate) fn open_with_config(
+        root: &Path,
+        config: Arc<LiveConfig>,
+    ) -> Result<LiveVault, OpenError> {
         let canonical = check_root(root)?;
         let vault = Self::with_config(canonical, config);
         vault.load();

@@ -117,7 +117,7 @@ impl LiveVault {
     /// Changes the index in place, serialised with every other update (the
     /// disk's and the editors'): for text that is not on disk, such as an
     /// editor's unsaved buffer.
-    pub fn update_index<T>(&self, change: impl FnOnce(&mut VaultIndex) -> T) -> T {
+    pub(crate) fn update_index<T>(&self, change: impl FnOnce(&mut VaultIndex) -> T) -> T {
         let _update = lock(&self.update);
         change(&mut write(&self.index))
     }
@@ -125,7 +125,7 @@ impl LiveVault {
     /// Makes the whole index agree with the disk: rereads the ignore files,
     /// scans the vault, upserts what changed and removes what is gone. For
     /// lost events only; single changes go through [`LiveVault::apply_paths`].
-    pub fn rescan(&self) -> Vec<String> {
+    pub(crate) fn rescan(&self) -> Vec<String> {
         let _update = lock(&self.update);
         self.rescan_locked()
     }
