@@ -106,7 +106,7 @@ macro_rules! choice {
 
         impl $name {
             #[allow(dead_code)]
-            pub const VALUES: &'static [&'static str] = &[$($text),+];
+            pub(crate) const VALUES: &'static [&'static str] = &[$($text),+];
 
             #[allow(dead_code)]
             pub fn as_str(self) -> &'static str {
@@ -128,7 +128,7 @@ macro_rules! choice {
     };
 }
 
-pub use crate::choice;
+pub(crate) use crate::choice;
 
 /// Arguments read the lenient way, for the tests of this module and of the
 /// MCP adapter's schemas (one fixture for both).

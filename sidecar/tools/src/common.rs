@@ -58,7 +58,7 @@ impl NoteRef {
 }
 
 /// Rejects names that cannot be notes before looking them up.
-pub fn check_name(input: &str, what: &str) -> Result<String, ToolError> {
+pub(crate) fn check_name(input: &str, what: &str) -> Result<String, ToolError> {
     let name = input.trim();
     if name.is_empty() {
         return Err(ToolError::new(format!("`{what}` is empty.")).hint(
@@ -137,7 +137,7 @@ pub fn find_note(
 }
 
 /// Like [`find_note`], but a name that only links use is an answer too.
-pub fn find_target(
+pub(crate) fn find_target(
     state: &ToolState,
     index: &VaultIndex,
     input: &str,
@@ -221,7 +221,7 @@ pub fn limit(given: Option<usize>, default: usize, max: usize) -> usize {
 }
 
 /// The offset a cursor stands for, checked against the request.
-pub fn cursor_offset(
+pub(crate) fn cursor_offset(
     cursor: Option<&str>,
     request: &impl std::hash::Hash,
 ) -> Result<usize, ToolError> {
@@ -243,7 +243,7 @@ pub fn next_cursor(
 }
 
 /// "Showing 1–10 of 47." plus how to continue.
-pub fn page_line(offset: usize, shown: usize, total: usize, next: Option<&str>) -> String {
+pub(crate) fn page_line(offset: usize, shown: usize, total: usize, next: Option<&str>) -> String {
     if total == 0 {
         return String::new();
     }
@@ -268,7 +268,7 @@ const CONTEXT_WINDOW: u32 = 320;
 /// The line around each link (trimmed, about 160 characters), reading only
 /// a window of the source file around the link, so a huge note costs no
 /// more than a small one.
-pub fn link_contexts(state: &ToolState, index: &VaultIndex, refs: &[LinkRef]) -> Vec<String> {
+pub(crate) fn link_contexts(state: &ToolState, index: &VaultIndex, refs: &[LinkRef]) -> Vec<String> {
     use std::io::{Read, Seek, SeekFrom};
     let mut out = vec![String::new(); refs.len()];
     let mut order: Vec<usize> = (0..refs.len()).collect();
@@ -329,7 +329,7 @@ pub fn link_contexts(state: &ToolState, index: &VaultIndex, refs: &[LinkRef]) ->
 }
 
 /// ISO time of Unix seconds.
-pub fn time_text(t: Option<i64>) -> Option<String> {
+pub(crate) fn time_text(t: Option<i64>) -> Option<String> {
     t.map(format_time)
 }
 
@@ -345,7 +345,7 @@ pub fn tags_of(note: &Note) -> Vec<String> {
 }
 
 /// `#a #b`.
-pub fn tags_text(tags: &[String]) -> String {
+pub(crate) fn tags_text(tags: &[String]) -> String {
     tags.iter()
         .map(|t| format!("#{t}"))
         .collect::<Vec<_>>()

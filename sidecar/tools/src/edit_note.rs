@@ -21,7 +21,7 @@ use weft_vault::edit::EditOp;
 use weft_workspace::ops::EditNote;
 
 choice! {
-    pub enum OpKind {
+    pub(crate) enum OpKind {
         Append = "append",
         Prepend = "prepend",
         ReplaceBody = "replace_body" | "update_body",
@@ -41,7 +41,7 @@ choice! {
 /// One operation.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct EditOpArg {
+pub(crate) struct EditOpArg {
     #[serde(alias = "type", alias = "action")]
     pub op: OpKind,
     /// The text to add or put in place.

@@ -64,7 +64,7 @@ impl std::fmt::Display for ToolError {
 pub type ToolResult = Result<Reply, ToolError>;
 
 /// `**Title** (`path`)`, the title left out when it is the file name.
-pub fn note_label(note: &Note) -> String {
+pub(crate) fn note_label(note: &Note) -> String {
     if *note.title == *note.stem() {
         format!("`{}`", note.id())
     } else {
@@ -89,7 +89,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// `a`, `b` and `c` as a list with backquotes.
-pub fn code_list<S: AsRef<str>>(items: &[S]) -> String {
+pub(crate) fn code_list<S: AsRef<str>>(items: &[S]) -> String {
     items
         .iter()
         .map(|s| format!("`{}`", s.as_ref()))

@@ -124,7 +124,7 @@ impl Policy {
 
     /// The vault paths of hidden notes (as indexed), cached per index
     /// generation.
-    pub fn hidden_paths(&self, index: &VaultIndex) -> Arc<Vec<String>> {
+    pub(crate) fn hidden_paths(&self, index: &VaultIndex) -> Arc<Vec<String>> {
         if !self.restricts() {
             return Arc::new(Vec::new());
         }

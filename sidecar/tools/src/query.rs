@@ -29,7 +29,7 @@ pub fn call(state: &ToolState, tool: &str, arguments: Value) -> Result<Reply, To
 
 /// The answer of a read tool as text (Markdown) or JSON (the structured
 /// content, pretty-printed). `Err` holds the tool's error message.
-pub fn tool_text(
+pub(crate) fn tool_text(
     state: &ToolState,
     tool: &str,
     arguments: Value,

@@ -155,7 +155,7 @@ impl ToolState {
     /// Tells every session (editors too) that these vault paths changed
     /// (a tool's own write calls this after [`LiveVault::apply_paths`]; the
     /// hub's watcher does it for outside changes).
-    pub fn notify_changed(&self, paths: Vec<String>) {
+    pub(crate) fn notify_changed(&self, paths: Vec<String>) {
         self.hub.disk_changed(paths, false);
     }
 
@@ -303,7 +303,7 @@ impl ToolState {
     }
 
     /// Full-text progress: (notes indexed, notes to index).
-    pub fn fulltext_progress(&self) -> (usize, usize) {
+    pub(crate) fn fulltext_progress(&self) -> (usize, usize) {
         (
             self.hub.fulltext_done.load(Ordering::Relaxed),
             self.hub.fulltext_total.load(Ordering::Relaxed),
@@ -378,7 +378,7 @@ impl ToolState {
     }
 
     /// When the server started, as ISO text.
-    pub fn started_at(&self) -> String {
+    pub(crate) fn started_at(&self) -> String {
         format_time(now() - self.started.elapsed().as_secs() as i64)
     }
 }

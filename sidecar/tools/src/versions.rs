@@ -56,7 +56,7 @@ pub fn history(state: &ToolState) -> Result<Arc<History>, ToolError> {
 /// The note a history tool names: `path` is what history knows it by (its
 /// vault path now, or the path it had, for a deleted note), `current` its
 /// vault path when the note exists now.
-pub struct HistoryNote {
+pub(crate) struct HistoryNote {
     pub path: String,
     pub current: Option<String>,
 }
@@ -64,7 +64,7 @@ pub struct HistoryNote {
 /// Turns a name into the note's vault path for history: a note that exists
 /// (by path, title or alias) gives its path; anything else is taken as the
 /// vault path of a note that no longer exists. The path policy applies.
-pub fn history_note(state: &ToolState, input: &str, what: &str) -> Result<HistoryNote, ToolError> {
+pub(crate) fn history_note(state: &ToolState, input: &str, what: &str) -> Result<HistoryNote, ToolError> {
     let policy = state.policy();
     let name = vault_input(state, &check_name(input, what)?);
     let index = state.index();
@@ -140,7 +140,7 @@ pub fn noting_loss(state: &ToolState, result: ToolResult) -> ToolResult {
 /// any rule that hides them now) are replaced. A version in which the note
 /// (`path_at_version`) was at such a path is not the agent's to see: its
 /// text was hidden then.
-pub fn for_agent(policy: &Policy, mut version: Version) -> Option<Version> {
+pub(crate) fn for_agent(policy: &Policy, mut version: Version) -> Option<Version> {
     if version
         .path_at_version
         .as_deref()
@@ -180,7 +180,7 @@ pub fn for_agent(policy: &Policy, mut version: Version) -> Option<Version> {
 }
 
 /// The refusal for a version the agent may not see.
-pub fn hidden_version(shown_path: &str, version: &str) -> ToolError {
+pub(crate) fn hidden_version(shown_path: &str, version: &str) -> ToolError {
     ToolError::new(format!(
         "Version `{version}` of `{shown_path}` is outside what this agent may access: the note \
          was in a place it may not see then."
@@ -189,7 +189,7 @@ pub fn hidden_version(shown_path: &str, version: &str) -> ToolError {
 }
 
 /// A history error as a tool error, with the next step.
-pub fn history_error(error: HistoryError) -> ToolError {
+pub(crate) fn history_error(error: HistoryError) -> ToolError {
     let hint = match &error {
         HistoryError::UnknownVersion { .. } | HistoryError::AmbiguousVersion { .. } => {
             Some("note_history lists the note's versions with their ids.")
@@ -271,7 +271,7 @@ fn change_out(change: &PathChange) -> ChangeOut {
 }
 
 /// `abc1234` with its qualifier for the vault's own git.
-pub fn id_text(version: &VersionOut) -> String {
+pub(crate) fn id_text(version: &VersionOut) -> String {
     if version.read_only {
         format!("git:{}", version.short_id)
     } else {
@@ -280,12 +280,12 @@ pub fn id_text(version: &VersionOut) -> String {
 }
 
 /// `2026-11-22 10:31 +01:00`.
-pub fn time_text(version: &Version) -> String {
+pub(crate) fn time_text(version: &Version) -> String {
     version.time.format("%Y-%m-%d %H:%M %:z").to_string()
 }
 
 /// `weft`, `external` or `vault_git`.
-pub fn source_name(source: VersionSource) -> &'static str {
+pub(crate) fn source_name(source: VersionSource) -> &'static str {
     match source {
         VersionSource::Weft => "weft",
         VersionSource::External => "external",
@@ -294,7 +294,7 @@ pub fn source_name(source: VersionSource) -> &'static str {
 }
 
 /// Where a version came from, in words.
-pub fn source_text(source: VersionSource) -> &'static str {
+pub(crate) fn source_text(source: VersionSource) -> &'static str {
     match source {
         VersionSource::Weft => "Weft tool",
         VersionSource::External => "outside Weft",
@@ -303,7 +303,7 @@ pub fn source_text(source: VersionSource) -> &'static str {
 }
 
 /// One line for a version: id, time, author, message, source.
-pub fn version_line(version: &Version) -> String {
+pub(crate) fn version_line(version: &Version) -> String {
     let out = VersionOut::of(version);
     format!(
         "`{}` {} · {} · {} ({})",
@@ -316,7 +316,7 @@ pub fn version_line(version: &Version) -> String {
 }
 
 /// The change kind in words.
-pub fn kind_text(kind: ChangeKind) -> &'static str {
+pub(crate) fn kind_text(kind: ChangeKind) -> &'static str {
     match kind {
         ChangeKind::Added => "added",
         ChangeKind::Modified => "modified",

@@ -49,7 +49,7 @@ pub fn notify(state: &ToolState, changes: &[Change]) {
 
 /// An `ops` failure as a tool error; a write that stopped part way still
 /// tells the index about what it did.
-pub fn op_error(state: &ToolState, error: OpError) -> ToolError {
+pub(crate) fn op_error(state: &ToolState, error: OpError) -> ToolError {
     if let OpError::Partial { touched, .. } = &error {
         state.notify_changed(touched.clone());
     }
@@ -166,7 +166,7 @@ impl Changes {
 }
 
 /// One line saying what happened to a file (or would, in a dry run).
-pub fn change_line(c: &ChangeOut, dry_run: bool) -> String {
+pub(crate) fn change_line(c: &ChangeOut, dry_run: bool) -> String {
     let verb = |done: &str, would: &str| {
         if dry_run {
             format!("Would {would}")
@@ -205,7 +205,7 @@ pub fn change_line(c: &ChangeOut, dry_run: bool) -> String {
 }
 
 /// The changes as lines, then their diffs in fenced blocks (dry runs).
-pub fn changes_text(changes: &[ChangeOut], omitted: usize, dry_run: bool) -> String {
+pub(crate) fn changes_text(changes: &[ChangeOut], omitted: usize, dry_run: bool) -> String {
     let mut out = String::new();
     if dry_run {
         out.push_str("**Dry run: nothing was written.**\n");
@@ -230,7 +230,7 @@ pub fn changes_text(changes: &[ChangeOut], omitted: usize, dry_run: bool) -> Str
 
 /// The text of a one-note write: its diff, or `unchanged` followed by the
 /// note's sha256 when the write left the text as it was.
-pub fn one_change_text(
+pub(crate) fn one_change_text(
     change: &ChangeOut,
     changed: bool,
     omitted: usize,
@@ -302,7 +302,7 @@ impl LinksInOut {
 
 /// Notes with links as answers list them: notes the agent may not see
 /// are left out, and counted in a warning.
-pub fn visible_links(
+pub(crate) fn visible_links(
     state: &ToolState,
     links: &[LinksIn],
     warnings: &mut Vec<String>,
@@ -322,7 +322,7 @@ pub fn visible_links(
 }
 
 /// Lines listing link edits, at most [`LISTED`].
-pub fn link_edits_text(edits: &[LinkEditOut], total: usize) -> String {
+pub(crate) fn link_edits_text(edits: &[LinkEditOut], total: usize) -> String {
     let mut out = String::new();
     for e in edits.iter().take(LISTED) {
         out.push_str(&format!(
@@ -340,7 +340,7 @@ pub fn link_edits_text(edits: &[LinkEditOut], total: usize) -> String {
 }
 
 /// Lines listing notes with links, at most [`LISTED`].
-pub fn links_in_text(links: &[LinksInOut]) -> String {
+pub(crate) fn links_in_text(links: &[LinksInOut]) -> String {
     let mut out = String::new();
     for l in links.iter().take(LISTED) {
         let lines: Vec<String> = l.lines.iter().map(|n| n.to_string()).collect();
@@ -359,7 +359,7 @@ pub fn links_in_text(links: &[LinksInOut]) -> String {
 }
 
 /// Warnings as a list under a heading, or nothing.
-pub fn warnings_text(warnings: &[String]) -> String {
+pub(crate) fn warnings_text(warnings: &[String]) -> String {
     if warnings.is_empty() {
         return String::new();
     }
@@ -372,7 +372,7 @@ pub fn warnings_text(warnings: &[String]) -> String {
 
 /// A list of raw JSON values, from an array, one object, or a string
 /// holding either (agents send all three).
-pub fn lenient_values<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+pub(crate) fn lenient_values<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
     let value = Value::deserialize(d)?;
     let value = match value {
         Value::String(s) => serde_json::from_str(&s).map_err(|e| {
@@ -392,7 +392,7 @@ pub fn lenient_values<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::
 }
 
 /// An object of properties, also when sent as a JSON string.
-pub fn lenient_object<'de, D: Deserializer<'de>>(
+pub(crate) fn lenient_object<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Option<serde_json::Map<String, Value>>, D::Error> {
     let value = Option::<Value>::deserialize(d)?;
