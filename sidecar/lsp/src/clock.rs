@@ -11,7 +11,7 @@ pub fn today() -> Date {
 }
 
 /// The local time of day.
-pub fn now_time() -> chrono::NaiveTime {
+pub(crate) fn now_time() -> chrono::NaiveTime {
     chrono::Local::now().time()
 }
 

@@ -26,7 +26,7 @@ pub enum Encoding {
 impl Encoding {
     /// Picks UTF-8 when the client offers it, else UTF-16 (which every
     /// client must support).
-    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+    pub(crate) fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
         match offered {
             Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
             _ => Encoding::Utf16,
@@ -236,7 +236,7 @@ pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
 }
 
 /// The `file:` URI of an absolute path, percent-encoded.
-pub fn path_to_uri(path: &Path) -> Option<Uri> {
+pub(crate) fn path_to_uri(path: &Path) -> Option<Uri> {
     Uri::from_file_path(path)
 }
 

@@ -53,7 +53,7 @@ pub struct Place<P> {
 
 /// A span on one line whose columns the index knows in both encodings.
 #[derive(Debug, Clone, Copy)]
-pub struct Known {
+pub(crate) struct Known {
     pub line: u32,
     /// Bytes from the line start; and the span's length in bytes.
     pub col8: u32,
@@ -65,12 +65,12 @@ pub struct Known {
 
 impl Known {
     /// The place of a link, unless it spans lines.
-    pub fn of_link(link: &weft_vault::Link) -> Option<Known> {
+    pub(crate) fn of_link(link: &weft_vault::Link) -> Option<Known> {
         Known::of(link.line, &link.span, link.col, link.col16, link.len16)
     }
 
     /// The place of a tag, unless it spans lines.
-    pub fn of_tag(tag: &weft_vault::note::TagUse) -> Option<Known> {
+    pub(crate) fn of_tag(tag: &weft_vault::note::TagUse) -> Option<Known> {
         Known::of(tag.line, tag.span.as_ref()?, tag.col, tag.col16, tag.len16)
     }
 

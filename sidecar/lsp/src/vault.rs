@@ -113,7 +113,7 @@ impl Vault {
     /// The configuration becomes the vault's (as `.weft.toml` reads now)
     /// with the editor's `settings` over it; settings that do not apply are
     /// an error, and the vault's configuration alone is used.
-    pub fn apply_settings(&self, settings: Option<&serde_json::Value>) -> Result<(), String> {
+    pub(crate) fn apply_settings(&self, settings: Option<&serde_json::Value>) -> Result<(), String> {
         let mut config = self
             .hub
             .as_ref()
@@ -128,30 +128,30 @@ impl Vault {
     }
 
     /// Serves from `live` (the hub's index) from now on.
-    pub fn set_live(&self, live: Arc<LiveVault>) {
+    pub(crate) fn set_live(&self, live: Arc<LiveVault>) {
         let _ = self.live.set(live);
     }
 
     /// Whether the backlink counts are up to date (nothing that moves them
     /// changed since the last count, and no count is running).
-    pub fn ranks_current(&self) -> bool {
+    pub(crate) fn ranks_current(&self) -> bool {
         !self.ranks_dirty.load(Ordering::Acquire) && !self.ranks_running.load(Ordering::Acquire)
     }
 
     /// Notes the counts may be stale.
-    pub fn ranks_changed(&self) {
+    pub(crate) fn ranks_changed(&self) {
         self.ranks_dirty.store(true, Ordering::Release);
     }
 
     /// Whether background caches are built: on a large vault, the name
     /// table.
-    pub fn caches_built(&self) -> bool {
+    pub(crate) fn caches_built(&self) -> bool {
         !self.names_running.load(Ordering::Acquire)
             && (self.read().len() < NAME_TABLE_FROM || read(&self.names).is_some())
     }
 
     /// Notes the name table may be stale.
-    pub fn names_changed(&self) {
+    pub(crate) fn names_changed(&self) {
         self.names_dirty.store(true, Ordering::Release);
     }
 
@@ -185,7 +185,7 @@ impl Vault {
         self.live.get()
     }
 
-    pub fn is_ready(&self) -> bool {
+    pub(crate) fn is_ready(&self) -> bool {
         self.live.get().is_some()
     }
 
@@ -250,7 +250,7 @@ impl Vault {
 
     /// Recounts backlinks in a background thread unless a recount runs or
     /// ran too recently (`force` ignores the latter).
-    pub fn refresh_ranks(self: &Arc<Self>, force: bool) {
+    pub(crate) fn refresh_ranks(self: &Arc<Self>, force: bool) {
         if let Some((started, took)) = *lock(&self.ranks_last) {
             let pause = (took * 5).max(Duration::from_secs(2));
             if !force && started.elapsed() < took + pause {

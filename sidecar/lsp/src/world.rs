@@ -119,7 +119,7 @@ impl World {
     }
 
     /// The vault holding `abs` (the innermost one) and the vault path.
-    pub fn locate_path(&self, abs: &Path) -> Option<Located> {
+    pub(crate) fn locate_path(&self, abs: &Path) -> Option<Located> {
         let vaults = self.vaults();
         let find = |path: &Path| {
             vaults
@@ -151,7 +151,7 @@ impl World {
 
     /// The note a URI names, if it is a Markdown file in a served vault and
     /// not in a hidden folder.
-    pub fn locate(&self, uri: &Uri) -> Option<Located> {
+    pub(crate) fn locate(&self, uri: &Uri) -> Option<Located> {
         let found = self.locate_path(&uri_to_path(uri)?)?;
         let hidden = found.rel.split('/').any(|p| p.starts_with('.'));
         (is_note_path(&found.rel) && !hidden).then_some(found)
@@ -224,7 +224,7 @@ impl World {
     /// index already knows needs only its note's URI; the others need the
     /// note's line index (open buffer, cache, or read once). Notes that
     /// cannot be read are left out.
-    pub fn place_locations<P: AsRef<str>>(
+    pub(crate) fn place_locations<P: AsRef<str>>(
         &self,
         vault: &Vault,
         places: &[Place<P>],
@@ -288,7 +288,7 @@ impl World {
     }
 
     /// The URI to name a note by: the client's own for an open buffer.
-    pub fn doc_uri(&self, vault: &Vault, rel: &str) -> Option<Uri> {
+    pub(crate) fn doc_uri(&self, vault: &Vault, rel: &str) -> Option<Uri> {
         match self.docs.get(&vault.abs(rel)) {
             Some(doc) => Some(doc.uri.clone()),
             None => vault.uri(rel),
@@ -319,7 +319,7 @@ impl World {
 
     /// Parses an open buffer and puts it in its vault's index: the shared
     /// one (for every session) once loaded, else the session's own.
-    pub fn index_doc(&self, vault: &Vault, rel: &str) {
+    pub(crate) fn index_doc(&self, vault: &Vault, rel: &str) {
         let _update = lock(&vault.update);
         let Some(text) = self.docs.get(&vault.abs(rel)).map(|d| Arc::clone(&d.text)) else {
             return;
@@ -354,7 +354,7 @@ impl World {
 
     /// After a buffer closed: the disk (or another session's buffer) is
     /// the truth again for its note.
-    pub fn unindex_doc(&self, vault: &Vault, rel: &str) {
+    pub(crate) fn unindex_doc(&self, vault: &Vault, rel: &str) {
         let _update = lock(&vault.update);
         let abs = vault.abs(rel);
         if let Some(hub) = &vault.hub {
@@ -380,7 +380,7 @@ impl World {
     /// After notes changed elsewhere (the disk, another session's buffer):
     /// caches of names and backlink counts may be stale. (The hub puts open
     /// buffers back on top of what it takes from the disk.)
-    pub fn notes_changed(&self, vault: &Vault, changed: &[String]) {
+    pub(crate) fn notes_changed(&self, vault: &Vault, changed: &[String]) {
         if !changed.is_empty() {
             vault.ranks_changed();
             vault.names_changed();
@@ -397,7 +397,7 @@ impl World {
 
     /// Asks the background task to republish diagnostics (`external`:
     /// notes other than open buffers changed).
-    pub fn schedule_refresh(&self, external: bool) {
+    pub(crate) fn schedule_refresh(&self, external: bool) {
         let _ = self.refresh_tx.send(external);
     }
 

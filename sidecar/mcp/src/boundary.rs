@@ -23,7 +23,7 @@ use rmcp::{ErrorData as McpError, RoleServer};
 use super::server::Server;
 
 /// [`Server`] behind the boundary.
-pub struct Boundary {
+pub(crate) struct Boundary {
     inner: Server,
 }
 

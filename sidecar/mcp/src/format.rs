@@ -7,7 +7,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use weft_tools::format::ToolResult;
 
 /// The rmcp result of a tool's answer.
-pub fn to_call_result(result: ToolResult) -> CallToolResult {
+pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
     match result {
         Ok(reply) => {
             let mut out = CallToolResult::success(vec![ContentBlock::text(reply.text)]);
@@ -19,7 +19,7 @@ pub fn to_call_result(result: ToolResult) -> CallToolResult {
 }
 
 /// The first text block of a result.
-pub fn result_text(result: &CallToolResult) -> Option<&str> {
+pub(crate) fn result_text(result: &CallToolResult) -> Option<&str> {
     result
         .content
         .iter()

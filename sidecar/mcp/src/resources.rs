@@ -259,7 +259,7 @@ fn index_json(state: &ToolState) -> Value {
 
 /// The key under which a subscription to `uri` is kept; fails for URIs
 /// that are not Weft resources.
-pub fn subscription_key(state: &ToolState, uri: &str) -> Result<String, McpError> {
+pub(crate) fn subscription_key(state: &ToolState, uri: &str) -> Result<String, McpError> {
     if let Some(rest) = uri.strip_prefix(NOTE_PREFIX) {
         let name = decode(rest);
         if name.is_empty() {
@@ -287,7 +287,7 @@ pub fn subscription_key(state: &ToolState, uri: &str) -> Result<String, McpError
 }
 
 /// The subscription keys that changed vault paths update.
-pub fn updated_uris(paths: &[String]) -> Vec<String> {
+pub(crate) fn updated_uris(paths: &[String]) -> Vec<String> {
     let mut out: Vec<String> = paths
         .iter()
         .filter(|p| is_note_path(p))

@@ -37,7 +37,7 @@ const WRITE_WAIT: Duration = Duration::from_secs(30);
 
 /// The history author for a request: the client's name from the handshake
 /// (or, with `server/discover`, from the request's metadata), else `agent`.
-pub fn actor_of(context: &RequestContext<RoleServer>) -> String {
+pub(crate) fn actor_of(context: &RequestContext<RoleServer>) -> String {
     context
         .client_info()
         .map(|info| info.name.trim().to_string())

@@ -31,7 +31,7 @@ mod write_note;
 /// Every tool, its title and hints from [`weft_tools::registry`]. The list
 /// below only wires each tool's file in; a test checks it holds exactly the
 /// registry's tools.
-pub fn router() -> ToolRouter<Server> {
+pub(crate) fn router() -> ToolRouter<Server> {
     let mut router = Server::read_note_router()
         + Server::resolve_note_router()
         + Server::list_notes_router()
