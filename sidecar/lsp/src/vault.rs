@@ -113,7 +113,10 @@ impl Vault {
     /// The configuration becomes the vault's (as `.weft.toml` reads now)
     /// with the editor's `settings` over it; settings that do not apply are
     /// an error, and the vault's configuration alone is used.
-    pub(crate) fn apply_settings(&self, settings: Option<&serde_json::Value>) -> Result<(), String> {
+    pub(crate) fn apply_settings(
+        &self,
+        settings: Option<&serde_json::Value>,
+    ) -> Result<(), String> {
         let mut config = self
             .hub
             .as_ref()

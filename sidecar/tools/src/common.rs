@@ -268,7 +268,11 @@ const CONTEXT_WINDOW: u32 = 320;
 /// The line around each link (trimmed, about 160 characters), reading only
 /// a window of the source file around the link, so a huge note costs no
 /// more than a small one.
-pub(crate) fn link_contexts(state: &ToolState, index: &VaultIndex, refs: &[LinkRef]) -> Vec<String> {
+pub(crate) fn link_contexts(
+    state: &ToolState,
+    index: &VaultIndex,
+    refs: &[LinkRef],
+) -> Vec<String> {
     use std::io::{Read, Seek, SeekFrom};
     let mut out = vec![String::new(); refs.len()];
     let mut order: Vec<usize> = (0..refs.len()).collect();

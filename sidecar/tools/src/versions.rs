@@ -64,7 +64,11 @@ pub(crate) struct HistoryNote {
 /// Turns a name into the note's vault path for history: a note that exists
 /// (by path, title or alias) gives its path; anything else is taken as the
 /// vault path of a note that no longer exists. The path policy applies.
-pub(crate) fn history_note(state: &ToolState, input: &str, what: &str) -> Result<HistoryNote, ToolError> {
+pub(crate) fn history_note(
+    state: &ToolState,
+    input: &str,
+    what: &str,
+) -> Result<HistoryNote, ToolError> {
     let policy = state.policy();
     let name = vault_input(state, &check_name(input, what)?);
     let index = state.index();
