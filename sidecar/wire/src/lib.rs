@@ -60,6 +60,10 @@ pub struct TooLarge {
     pub method: Option<String>,
 }
 
+/// Messages up to this size are written with their framing in one write
+/// (copied once); larger ones in pieces, so no large copy is made.
+const ONE_WRITE_UP_TO: usize = 1 << 20;
+
 impl Framing {
     /// The largest message a client may send.
     pub fn client_limit(self) -> usize {
@@ -163,17 +167,27 @@ impl Framing {
         writer: &mut W,
         body: &[u8],
     ) -> std::io::Result<()> {
-        match self {
-            Framing::Lsp => {
-                writer
-                    .write_all(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes())
-                    .await?;
-                writer.write_all(body).await?;
-            }
-            Framing::Mcp => {
-                writer.write_all(body).await?;
-                writer.write_all(b"\n").await?;
-            }
+        let header = match self {
+            Framing::Lsp => format!("Content-Length: {}\r\n\r\n", body.len()),
+            Framing::Mcp => String::new(),
+        };
+        let trailer: &[u8] = match self {
+            Framing::Lsp => b"",
+            Framing::Mcp => b"\n",
+        };
+        // One write per message when it is not large: each write may be a
+        // system call (or a hop to a blocking thread for stdout), and a
+        // reader woken by a lone header only waits again for its body.
+        if body.len() <= ONE_WRITE_UP_TO {
+            let mut frame = Vec::with_capacity(header.len() + body.len() + trailer.len());
+            frame.extend_from_slice(header.as_bytes());
+            frame.extend_from_slice(body);
+            frame.extend_from_slice(trailer);
+            writer.write_all(&frame).await?;
+        } else {
+            writer.write_all(header.as_bytes()).await?;
+            writer.write_all(body).await?;
+            writer.write_all(trailer).await?;
         }
         writer.flush().await
     }
@@ -524,6 +538,21 @@ mod tests {
             all(Framing::Lsp, &written, 100).await.unwrap(),
             ["{\"a\":1}"]
         );
+    }
+
+    /// Small messages go out in one write, large ones in pieces: both read
+    /// back the same, in either framing.
+    #[tokio::test]
+    async fn written_frames_read_back_small_and_large() {
+        let large = format!("\"{}\"", "x".repeat(ONE_WRITE_UP_TO + 10));
+        for framing in [Framing::Lsp, Framing::Mcp] {
+            let mut written = Vec::new();
+            for body in ["[1]", large.as_str(), "[2]"] {
+                framing.write(&mut written, body.as_bytes()).await.unwrap();
+            }
+            let read = all(framing, &written, 4 << 20).await.unwrap();
+            assert_eq!(read, ["[1]", large.as_str(), "[2]"], "{framing:?}");
+        }
     }
 
     #[tokio::test]
