@@ -5,11 +5,13 @@
 
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 /// Byte range inside a note. `u32` keeps the index small; notes over 4 GiB
 /// are refused at load time.
 pub(crate) type Span = Range<u32>;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Note {
     /// Vault-relative path with `/` separators and its extension: `a/b c.md`.
     pub path: Box<str>,
@@ -20,6 +22,8 @@ pub struct Note {
     pub blocks: Vec<Block>,
     pub links: Vec<Link>,
     /// The frontmatter as a JSON object (YAML mapping), when it parsed.
+    /// Stored as JSON text by non-self-describing formats (snapshots).
+    #[serde(with = "frontmatter_as_json")]
     pub frontmatter: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     /// Byte range of the frontmatter block including its `---` fences.
     pub frontmatter_span: Option<Span>,
@@ -30,7 +34,7 @@ pub struct Note {
     pub content_hash: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TagUse {
     /// As written, without the leading `#`: `Project/Weft`.
     pub name: Box<str>,
@@ -46,7 +50,7 @@ pub struct TagUse {
     pub in_frontmatter: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Heading {
     pub level: u8,
     /// Plain text of the heading, without the `#` markers.
@@ -56,7 +60,7 @@ pub struct Heading {
     pub line: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Block {
     /// The id without the caret: `abc-1` for `^abc-1`.
     pub id: Box<str>,
@@ -67,7 +71,7 @@ pub struct Block {
     pub line: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LinkKind {
     /// `[[target#frag|alias]]`
     Wiki,
@@ -75,7 +79,7 @@ pub enum LinkKind {
     Markdown,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Link {
     pub kind: LinkKind,
     /// `![[…]]` or `![…](…)`.
@@ -115,7 +119,7 @@ impl Link {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoteDiagnostic {
     pub span: Span,
     pub line: u32,
@@ -185,4 +189,26 @@ pub fn folder_of(path: &str) -> &str {
 /// Whether a vault-relative path names a note (a Markdown file).
 pub fn is_note_path(path: &str) -> bool {
     strip_md(path).len() != path.len()
+}
+
+/// The frontmatter as JSON text when a note is serialised: binary formats
+/// such as a persisted index cannot hold a JSON value of unknown shape.
+mod frontmatter_as_json {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    type Frontmatter = Option<Box<serde_json::Map<String, serde_json::Value>>>;
+
+    pub fn serialize<S: Serializer>(value: &Frontmatter, s: S) -> Result<S::Ok, S::Error> {
+        value
+            .as_ref()
+            .map(|map| serde_json::to_string(map).map_err(serde::ser::Error::custom))
+            .transpose()?
+            .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Frontmatter, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|text| serde_json::from_str(&text).map_err(serde::de::Error::custom))
+            .transpose()
+    }
 }
