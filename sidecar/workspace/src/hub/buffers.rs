@@ -187,7 +187,7 @@ impl Buffers {
 /// Parses `text` as note `rel` and puts it in the index.
 fn index_text(live: &LiveVault, rel: &str, text: &str) -> Reshaped {
     let note = parse_text(rel, text);
-    live.update_index(|index| {
+    live.update_index(rel, |index| {
         let old = index.id_of(rel).map(|id| index.note(id));
         let names = !old.is_some_and(|old| old.same_names(&note));
         let links = names || !old.is_some_and(|old| old.same_links(&note));

@@ -6,6 +6,7 @@
 //! the index (callers insert what it returns) or any protocol, and it never
 //! panics on what it finds on disk: problems become [`Scan::errors`].
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -13,6 +14,7 @@ use ignore::{DirEntry, WalkBuilder};
 use rayon::prelude::*;
 
 use super::filter::{PathFilter, relative_path, unsafe_ignore_file};
+use super::snapshot::{Stamp, now_ns};
 use super::write::weft_temp_pid;
 use crate::config::{CONFIG_FILE, Config};
 use crate::sync::lock;
@@ -40,18 +42,26 @@ pub fn scan(root: &Path, config: &Config) -> Scan {
 /// [`scan`] with a filter built before (its root is the vault root).
 pub(crate) fn scan_with(filter: &PathFilter) -> Scan {
     let found = walk(filter, filter.root());
-    let mut scan = read_notes(found.notes);
+    let mut scan = read_notes(found.notes).into_scan();
     scan.attachments = found.attachments;
     scan.errors.extend(found.errors);
-    scan.errors
-        .extend(filter.problems().iter().map(|(glob, message)| {
+    scan.errors.extend(exclude_problems(filter));
+    scan.errors.sort();
+    scan
+}
+
+/// The `exclude` patterns that were skipped, as errors of the configuration.
+pub(crate) fn exclude_problems(filter: &PathFilter) -> Vec<(String, String)> {
+    filter
+        .problems()
+        .iter()
+        .map(|(glob, message)| {
             (
                 CONFIG_FILE.to_string(),
                 format!("exclude pattern `{glob}` skipped: {message}"),
             )
-        }));
-    scan.errors.sort();
-    scan
+        })
+        .collect()
 }
 
 /// The files a walk found, not read yet.
@@ -217,39 +227,68 @@ fn is_dot(entry: &DirEntry) -> bool {
     entry.file_name().as_encoded_bytes().first() == Some(&b'.')
 }
 
-/// A parsed note with its size; `Err(None)`: the file does not exist (any
-/// more); `Err(Some(..))`: (vault path, why it could not be read).
-type ReadResult = Result<(Note, u64), Option<(String, String)>>;
+/// A parsed note with the stamp of the file it was read from; `Err(None)`:
+/// the file does not exist (any more); `Err(Some(..))`: (vault path, why
+/// it could not be read).
+type ReadResult = Result<(Note, Stamp), Option<(String, String)>>;
+
+/// Notes read from disk, each with its file's stamp.
+#[derive(Default)]
+pub(crate) struct Read {
+    pub notes: Vec<(Note, Stamp)>,
+    pub errors: Vec<(String, String)>,
+    pub bytes: u64,
+}
+
+impl Read {
+    /// The notes alone, as a [`Scan`] holds them.
+    pub(crate) fn into_scan(self) -> Scan {
+        Scan {
+            notes: self.notes.into_iter().map(|(note, _)| note).collect(),
+            attachments: Vec::new(),
+            errors: self.errors,
+            bytes: self.bytes,
+        }
+    }
+}
 
 /// Reads and parses notes in parallel on all cores. A file that vanished
 /// since it was listed is skipped silently; other failures become errors.
-pub(crate) fn read_notes(notes: Vec<(String, PathBuf)>) -> Scan {
+pub(crate) fn read_notes(notes: Vec<(String, PathBuf)>) -> Read {
     let results: Vec<ReadResult> = notes
         .into_par_iter()
         .map(|(rel, path)| read_note(&rel, &path))
         .collect();
-    let mut scan = Scan::default();
-    scan.notes.reserve(results.len());
+    let mut read = Read::default();
+    read.notes.reserve(results.len());
     for result in results {
         match result {
-            Ok((note, len)) => {
-                scan.bytes += len;
-                scan.notes.push(note);
+            Ok((note, stamp)) => {
+                read.bytes += stamp.size;
+                read.notes.push((note, stamp));
             }
-            Err(Some(error)) => scan.errors.push(error),
+            Err(Some(error)) => read.errors.push(error),
             Err(None) => {}
         }
     }
-    scan
+    read
 }
 
-/// Reads and parses one note.
+/// Reads and parses one note, with the stamp of the file as read: its
+/// metadata is taken before and after the read, so a write in between
+/// leaves the stamp racy (compared by content on the next start).
 pub(crate) fn read_note(rel: &str, path: &Path) -> ReadResult {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok((parse_note(rel, &bytes), bytes.len() as u64)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(None),
-        Err(e) => Err(Some((rel.to_string(), read_error_message(&e)))),
-    }
+    let failed = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => None,
+        _ => Some((rel.to_string(), read_error_message(&e))),
+    };
+    let mut file = std::fs::File::open(path).map_err(failed)?;
+    let before = file.metadata().map_err(failed)?;
+    let mut bytes = Vec::with_capacity(before.len() as usize);
+    file.read_to_end(&mut bytes).map_err(failed)?;
+    let after = file.metadata().map_err(failed)?;
+    let stamp = Stamp::of(&before, &after, now_ns());
+    Ok((parse_note(rel, &bytes), stamp))
 }
 
 pub(crate) fn read_error_message(e: &std::io::Error) -> String {

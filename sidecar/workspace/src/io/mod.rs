@@ -12,6 +12,7 @@ mod filter;
 mod live;
 mod load;
 pub(crate) mod pool;
+pub mod snapshot;
 mod watch;
 mod write;
 

@@ -10,17 +10,20 @@
 //! only to mutate. This module must not know where paths come from (the
 //! watcher, an editor, a tool's own write) nor any protocol.
 
+#[cfg(test)]
+mod persist_tests;
 mod update;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use super::filter::PathFilter;
-use super::load::{read_notes, walk};
-use crate::config::{CONFIG_FILE, Config, ConfigError, LiveConfig};
+use super::load::{exclude_problems, read_notes, walk};
+use super::snapshot::{Entry, EntryRef, Snapshot, SnapshotRef, Stamp};
+use crate::config::{Config, ConfigError, LiveConfig};
 use crate::sync::{lock, read, write};
 use weft_vault::VaultIndex;
 
@@ -37,6 +40,10 @@ pub struct LiveVault {
     filter: RwLock<PathFilter>,
     /// Files that could not be read: vault path → actionable message.
     errors: Mutex<BTreeMap<String, String>>,
+    /// The stamp of each note's file as it was read (none for a note whose
+    /// indexed text is not the file's, such as an editor's buffer): what a
+    /// rescan or the next start compares to skip unchanged files.
+    stamps: Mutex<HashMap<Box<str>, Stamp>>,
     /// Serialises updates, so a slow reader can never overwrite a newer
     /// state with an older read. Readers of the index do not take it. The
     /// initial load holds it, so watcher events wait for the load to end.
@@ -192,6 +199,7 @@ impl LiveVault {
             index: Arc::new(RwLock::new(VaultIndex::new())),
             filter: RwLock::new(filter),
             errors: Mutex::new(BTreeMap::new()),
+            stamps: Mutex::default(),
             update: Mutex::new(()),
             progress: Progress::default(),
         }
@@ -221,21 +229,19 @@ impl LiveVault {
             .store(found.notes.len(), Ordering::Relaxed);
         self.progress.walked.store(true, Ordering::Release);
         let mut errors = found.errors;
-        errors.extend(filter.problems().iter().map(|(glob, message)| {
-            (
-                CONFIG_FILE.to_string(),
-                format!("exclude pattern `{glob}` skipped: {message}"),
-            )
-        }));
+        errors.extend(exclude_problems(&filter));
         write(&self.index).add_attachments(&found.attachments);
         for chunk in found.notes.chunks(LOAD_CHUNK) {
-            let scan = read_notes(chunk.to_vec());
-            errors.extend(scan.errors);
-            let count = scan.notes.len();
+            let read_now = read_notes(chunk.to_vec());
+            errors.extend(read_now.errors);
+            let count = read_now.notes.len();
             let mut index = write(&self.index);
-            for note in scan.notes {
+            let mut stamps = lock(&self.stamps);
+            for (note, stamp) in read_now.notes {
+                stamps.insert(note.path.clone(), stamp);
                 index.upsert(note);
             }
+            drop(stamps);
             drop(index);
             self.progress.indexed.fetch_add(count, Ordering::Relaxed);
         }
@@ -243,8 +249,70 @@ impl LiveVault {
             tracing::warn!("{path}: {message}");
         }
         *lock(&self.errors) = errors.into_iter().collect();
+        self.ready();
+    }
+
+    /// The first state is complete: waiting readers go on.
+    fn ready(&self) {
         *lock(&self.progress.ready) = true;
         self.progress.ready_signal.notify_all();
+    }
+
+    /// Opens the vault from a snapshot: the notes as they were when it was
+    /// saved, ready at once, with the stamps of their files. Nothing is read
+    /// from the disk; [`LiveVault::reconcile`] brings it up to date.
+    pub(crate) fn open_from_snapshot(
+        root: &Path,
+        config: Arc<LiveConfig>,
+        snapshot: Snapshot,
+    ) -> Result<LiveVault, OpenError> {
+        let canonical = check_root(root)?;
+        let vault = Self::with_config(canonical, config);
+        {
+            let mut index = write(&vault.index);
+            let mut stamps = lock(&vault.stamps);
+            let count = snapshot.notes.len();
+            index.add_attachments(&snapshot.attachments);
+            for Entry { note, stamp } in snapshot.notes {
+                if let Some(stamp) = stamp {
+                    stamps.insert(note.path.clone(), stamp);
+                }
+                index.upsert(note);
+            }
+            vault.progress.found.store(count, Ordering::Relaxed);
+            vault.progress.indexed.store(count, Ordering::Relaxed);
+            vault.progress.walked.store(true, Ordering::Release);
+        }
+        vault.ready();
+        Ok(vault)
+    }
+
+    /// Makes an index opened from a snapshot agree with the disk: the vault
+    /// is walked, files whose stamp changed are read again, new ones read,
+    /// gone ones removed. Returns the vault paths whose entries changed.
+    pub(crate) fn reconcile(&self) -> Vec<String> {
+        self.rescan()
+    }
+
+    /// The snapshot of the index now (see [`snapshot`](super::snapshot)),
+    /// written by `build`. Encoded under the index's read lock: readers go
+    /// on, an update waits for it.
+    pub(crate) fn snapshot_bytes(&self, build: &str) -> Result<Vec<u8>, String> {
+        let index = read(&self.index);
+        let stamps = lock(&self.stamps);
+        let root = self.root.to_string_lossy();
+        super::snapshot::encode(&SnapshotRef {
+            build,
+            root: &root,
+            notes: index
+                .notes()
+                .map(|(_, note)| EntryRef {
+                    note,
+                    stamp: stamps.get(&*note.path).copied(),
+                })
+                .collect(),
+            attachments: index.attachments().collect(),
+        })
     }
 
     /// How far the initial load has come.

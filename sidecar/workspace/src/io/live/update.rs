@@ -18,8 +18,9 @@ use super::LiveVault;
 use crate::config::{CONFIG_FILE, OBSIDIAN_DAILY_NOTES};
 use crate::io::filter::{PathFilter, relative_path};
 use crate::io::load::{
-    Scan, is_ignore_file, read_error_message, read_note, read_notes, scan_with, walk,
+    exclude_problems, is_ignore_file, read_error_message, read_note, read_notes, walk,
 };
+use crate::io::snapshot::Stamp;
 use crate::io::write::remove_stale_temp;
 use crate::sync::{lock, read, write};
 use weft_vault::note::{folder_of, is_note_path};
@@ -32,7 +33,8 @@ struct Batch {
     missing: Vec<String>,
     /// Vault paths that are folders now: a file indexed there is gone.
     replaced: Vec<String>,
-    notes: Vec<Note>,
+    /// Notes read, with the stamps of their files.
+    notes: Vec<(Note, Stamp)>,
     attachments: Vec<String>,
     /// Paths read now (errors for them are cleared).
     read: Vec<String>,
@@ -114,11 +116,17 @@ impl LiveVault {
         self.commit(batch)
     }
 
-    /// Changes the index in place, serialised with every other update (the
-    /// disk's and the editors'): for text that is not on disk, such as an
-    /// editor's unsaved buffer.
-    pub(crate) fn update_index<T>(&self, change: impl FnOnce(&mut VaultIndex) -> T) -> T {
+    /// Changes the index in place for the note at `rel`, serialised with
+    /// every other update (the disk's and the editors'): for text that is
+    /// not on disk, such as an editor's unsaved buffer. The note's stamp
+    /// goes: it is read again on the next start.
+    pub(crate) fn update_index<T>(
+        &self,
+        rel: &str,
+        change: impl FnOnce(&mut VaultIndex) -> T,
+    ) -> T {
         let _update = lock(&self.update);
+        lock(&self.stamps).remove(rel);
         change(&mut write(&self.index))
     }
 
@@ -133,24 +141,36 @@ impl LiveVault {
     fn rescan_locked(&self) -> Vec<String> {
         let filter = self.filter();
         filter.clear_cache();
-        let Scan {
-            notes,
-            attachments,
-            errors,
-            ..
-        } = scan_with(&filter);
-        let on_disk: HashSet<&str> = notes
+        let found = walk(&filter, filter.root());
+        for temp in &found.temps {
+            remove_stale_temp(temp);
+        }
+        let mut errors = found.errors;
+        errors.extend(exclude_problems(&filter));
+        let on_disk: HashSet<String> = found
+            .notes
             .iter()
-            .map(|n| &*n.path)
-            .chain(attachments.iter().map(String::as_str))
+            .map(|(rel, _)| rel.clone())
+            .chain(found.attachments.iter().cloned())
             .collect();
+        // Only files whose stamp changed since they were read are read again.
+        let stale: Vec<(String, PathBuf)> = {
+            let stamps = lock(&self.stamps);
+            found
+                .notes
+                .into_iter()
+                .filter(|(rel, path)| !unchanged(stamps.get(rel.as_str()), path))
+                .collect()
+        };
+        let read_now = read_notes(stale);
+        errors.extend(read_now.errors);
         let missing: Vec<String> = {
             let index = read(&self.index);
             index
                 .notes()
                 .map(|(_, n)| &*n.path)
                 .chain(index.attachments())
-                .filter(|p| !on_disk.contains(p))
+                .filter(|p| !on_disk.contains(*p))
                 .map(str::to_string)
                 .collect()
         };
@@ -159,8 +179,8 @@ impl LiveVault {
         self.commit(Batch {
             missing,
             replaced: Vec::new(),
-            notes,
-            attachments,
+            notes: read_now.notes,
+            attachments: found.attachments,
             read: Vec::new(),
             errors,
         })
@@ -237,7 +257,7 @@ impl LiveVault {
         }
         if files.len() > 1 {
             let scan = read_notes(files.clone());
-            let parsed: HashSet<&str> = scan.notes.iter().map(|n| &*n.path).collect();
+            let parsed: HashSet<&str> = scan.notes.iter().map(|(n, _)| &*n.path).collect();
             let failed: HashSet<&str> = scan.errors.iter().map(|e| e.0.as_str()).collect();
             // Files that vanished between the walk and the read.
             for (rel, _) in &files {
@@ -247,15 +267,15 @@ impl LiveVault {
             }
             batch
                 .read
-                .extend(scan.notes.iter().map(|n| n.path.to_string()));
+                .extend(scan.notes.iter().map(|(n, _)| n.path.to_string()));
             batch.notes = scan.notes;
             batch.errors.extend(scan.errors);
         } else {
             for (rel, path) in files {
                 match read_note(&rel, &path) {
-                    Ok((note, _)) => {
+                    Ok((note, stamp)) => {
                         batch.read.push(rel);
-                        batch.notes.push(note);
+                        batch.notes.push((note, stamp));
                     }
                     Err(None) => batch.missing.push(rel),
                     Err(Some(error)) => batch.errors.push(error),
@@ -293,11 +313,17 @@ impl LiveVault {
                 known.insert(rel, message);
             }
         }
+        // Every note read has its file's stamp now, changed or not.
+        let stamps: Vec<(Box<str>, Stamp)> = notes
+            .iter()
+            .map(|(note, stamp)| (note.path.clone(), *stamp))
+            .collect();
         // Unchanged notes are skipped before taking the write lock.
         let notes: Vec<Note> = {
             let index = read(&self.index);
             notes
                 .into_par_iter()
+                .map(|(note, _)| note)
                 .filter(|note| {
                     index.id_of(&note.path).is_none_or(|id| {
                         let old = index.note(id);
@@ -360,6 +386,19 @@ impl LiveVault {
                 changed.push(attachment);
             }
         }
+        // A stamp goes with its note: none for a path the index no longer
+        // holds a note at.
+        let mut kept = lock(&self.stamps);
+        for path in &changed {
+            if index
+                .id_of(path)
+                .is_none_or(|id| *index.note(id).path != **path)
+            {
+                kept.remove(path.as_str());
+            }
+        }
+        kept.extend(stamps);
+        drop(kept);
         drop(index);
         changed.sort();
         changed.dedup();
@@ -379,4 +418,12 @@ fn remove_file_entry(index: &mut VaultIndex, rel: &str) -> bool {
     } else {
         index.remove_attachment(rel)
     }
+}
+
+/// Whether the file at `path` still has `stamp` (a note read before whose
+/// file is unchanged): same size and time, and not racy.
+fn unchanged(stamp: Option<&Stamp>, path: &Path) -> bool {
+    stamp.is_some_and(|stamp| {
+        !stamp.racy && std::fs::metadata(path).is_ok_and(|now| stamp.matches(&now))
+    })
 }

@@ -1,0 +1,309 @@
+//! The persisted index: every parsed note of a vault with the stamp of the
+//! file it was read from, so that a restart answers from the last state at
+//! once and re-reads only what changed while Weft was not running.
+//!
+//! A snapshot lives in the user's cache folder, never in the vault (which
+//! users sync): `<cache>/index/<hash of the vault's path>-v<FORMAT>.snap`,
+//! replaced atomically, so two Weft builds may share the folder. Its file
+//! starts with a header (magic, format version, payload length, CRC-32 of
+//! the payload); the payload is postcard, a compact format with a
+//! documented wire form that needs no unsafe code. A snapshot of another
+//! format, another build of Weft (whose parser may read notes otherwise),
+//! another vault, truncated or corrupt is refused with the reason, never
+//! trusted: the vault is then read from disk as without one.
+//!
+//! Knows files and stamps; what to re-read is `LiveVault`'s business.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use weft_vault::Note;
+
+/// Bumped whenever the layout of a snapshot or of [`Note`] changes.
+pub const FORMAT: u32 = 1;
+const MAGIC: &[u8; 8] = b"WEFTSNAP";
+/// Magic, format, payload length, CRC-32.
+const HEADER: usize = 8 + 4 + 8 + 4;
+
+/// A file's state when its note was read: what tells, on the next start,
+/// whether it changed since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    pub size: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime_ns: i64,
+    /// The file was modified so shortly before it was read that a later
+    /// change in the same clock tick could keep its time and size: its
+    /// content is compared on the next start.
+    pub racy: bool,
+}
+
+/// How close to the read a modification time must be to count as racy: the
+/// coarsest file time stamps in use (FAT) have two-second ticks.
+const RACY_NS: i64 = 2_000_000_000;
+
+impl Stamp {
+    /// The stamp of a file whose metadata is `before` and `after` its read
+    /// (the same when nothing wrote to it meanwhile), read at `now_ns`.
+    pub fn of(before: &fs::Metadata, after: &fs::Metadata, now_ns: i64) -> Stamp {
+        let (size, mtime) = (after.len(), mtime_ns(after));
+        let changed = before.len() != size || mtime_ns(before) != mtime;
+        Stamp {
+            size,
+            mtime_ns: mtime,
+            racy: changed || now_ns.saturating_sub(mtime) < RACY_NS,
+        }
+    }
+
+    /// Whether a file whose metadata is `now` still has this stamp's size
+    /// and time. A racy stamp's content must be compared besides.
+    pub fn matches(&self, now: &fs::Metadata) -> bool {
+        self.size == now.len() && self.mtime_ns == mtime_ns(now)
+    }
+}
+
+/// Nanoseconds since the Unix epoch.
+pub fn now_ns() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+fn mtime_ns(metadata: &fs::Metadata) -> i64 {
+    metadata
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+/// A note as persisted: the note, and the stamp of the file it was read
+/// from (`None`: not from the disk as it is, such as an editor's unsaved
+/// text; it is read again on the next start).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Entry {
+    pub note: Note,
+    pub stamp: Option<Stamp>,
+}
+
+/// What [`encode`] writes, borrowed from the live index.
+#[derive(Serialize)]
+pub struct SnapshotRef<'a> {
+    pub build: &'a str,
+    pub root: &'a str,
+    pub notes: Vec<EntryRef<'a>>,
+    pub attachments: Vec<&'a str>,
+}
+
+/// [`Entry`] borrowed; serialises alike.
+#[derive(Serialize)]
+pub struct EntryRef<'a> {
+    pub note: &'a Note,
+    pub stamp: Option<Stamp>,
+}
+
+/// A snapshot read back.
+#[derive(Debug, Deserialize)]
+pub struct Snapshot {
+    pub build: String,
+    pub root: String,
+    pub notes: Vec<Entry>,
+    pub attachments: Vec<String>,
+}
+
+/// Why a snapshot was not used.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refused {
+    Missing,
+    Unreadable(String),
+    NotASnapshot,
+    OtherFormat(u32),
+    Truncated,
+    Corrupt,
+    OtherBuild(String),
+    OtherVault(String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Missing => f.write_str("there is none yet"),
+            Refused::Unreadable(e) => write!(f, "it cannot be read: {e}"),
+            Refused::NotASnapshot => f.write_str("the file is not a Weft snapshot"),
+            Refused::OtherFormat(v) => write!(f, "it has format {v}, this build reads {FORMAT}"),
+            Refused::Truncated => f.write_str("it is truncated"),
+            Refused::Corrupt => f.write_str("its checksum or content is wrong"),
+            Refused::OtherBuild(b) => write!(f, "another build of Weft wrote it ({b})"),
+            Refused::OtherVault(v) => write!(f, "it is of another vault ({v})"),
+        }
+    }
+}
+
+/// The snapshot file of the vault at `root` (canonical) in `cache`.
+pub fn path_for(cache: &Path, root: &Path) -> PathBuf {
+    let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
+    let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    cache.join("index").join(format!("{name}-v{FORMAT}.snap"))
+}
+
+/// The bytes of a snapshot file.
+pub fn encode(snapshot: &SnapshotRef<'_>) -> Result<Vec<u8>, String> {
+    let payload = postcard::to_stdvec(snapshot).map_err(|e| e.to_string())?;
+    let mut out = Vec::with_capacity(HEADER + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// Reads a snapshot's bytes, refusing one not written by `build` for the
+/// vault at `root`, or damaged in any way.
+pub fn decode(bytes: &[u8], build: &str, root: &str) -> Result<Snapshot, Refused> {
+    let head = bytes.len().min(MAGIC.len());
+    if bytes[..head] != MAGIC[..head] {
+        return Err(Refused::NotASnapshot);
+    }
+    if bytes.len() < HEADER {
+        return Err(Refused::Truncated);
+    }
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let format = word(8);
+    if format != FORMAT {
+        return Err(Refused::OtherFormat(format));
+    }
+    let length = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    let payload = &bytes[HEADER..];
+    if (payload.len() as u64) < length {
+        return Err(Refused::Truncated);
+    }
+    if payload.len() as u64 != length || crc32fast::hash(payload) != word(20) {
+        return Err(Refused::Corrupt);
+    }
+    let snapshot: Snapshot = postcard::from_bytes(payload).map_err(|_| Refused::Corrupt)?;
+    if snapshot.build != build {
+        return Err(Refused::OtherBuild(snapshot.build));
+    }
+    if snapshot.root != root {
+        return Err(Refused::OtherVault(snapshot.root));
+    }
+    Ok(snapshot)
+}
+
+/// Reads the snapshot at `path` (see [`decode`]).
+pub fn read(path: &Path, build: &str, root: &str) -> Result<Snapshot, Refused> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Refused::Missing),
+        Err(e) => return Err(Refused::Unreadable(e.to_string())),
+    };
+    decode(&bytes, build, root)
+}
+
+/// Writes `bytes` at `path`, replacing what is there atomically.
+pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(folder) = path.parent() {
+        fs::create_dir_all(folder)?;
+    }
+    super::write::write_atomic(path, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_vault::parse_note;
+
+    fn sample() -> (Vec<Note>, Vec<u8>) {
+        let notes = vec![
+            parse_note(
+                "a.md",
+                b"---\ntags: [x]\nk: {deep: [1, 2]}\n---\n# A\n[[b#H|alias]] ^blk\n",
+            ),
+            parse_note("sub/b.md", b"# B\n## H\n#tag text\n"),
+        ];
+        let stamp = Stamp {
+            size: 3,
+            mtime_ns: 42,
+            racy: false,
+        };
+        let bytes = encode(&SnapshotRef {
+            build: "b1",
+            root: "/v",
+            notes: notes
+                .iter()
+                .map(|note| EntryRef {
+                    note,
+                    stamp: Some(stamp),
+                })
+                .collect(),
+            attachments: vec!["img.png"],
+        })
+        .unwrap();
+        (notes, bytes)
+    }
+
+    #[test]
+    fn a_snapshot_reads_back_whole() {
+        let (notes, bytes) = sample();
+        let back = decode(&bytes, "b1", "/v").unwrap();
+        let read: Vec<Note> = back.notes.into_iter().map(|e| e.note).collect();
+        assert_eq!(read, notes);
+        assert_eq!(back.attachments, ["img.png"]);
+    }
+
+    /// Every damage is a refusal with its reason, never a panic or a
+    /// snapshot trusted wrongly.
+    #[test]
+    fn damaged_or_foreign_snapshots_are_refused() {
+        let (_, bytes) = sample();
+        assert_eq!(
+            decode(&bytes, "b2", "/v").unwrap_err(),
+            Refused::OtherBuild("b1".into())
+        );
+        assert_eq!(
+            decode(&bytes, "b1", "/w").unwrap_err(),
+            Refused::OtherVault("/v".into())
+        );
+        for cut in [0, 3, HEADER - 1, HEADER, bytes.len() / 2, bytes.len() - 1] {
+            assert_eq!(
+                decode(&bytes[..cut], "b1", "/v").unwrap_err(),
+                Refused::Truncated,
+                "cut at {cut}"
+            );
+        }
+        let mut other_format = bytes.clone();
+        other_format[8] = 99;
+        assert_eq!(
+            decode(&other_format, "b1", "/v").unwrap_err(),
+            Refused::OtherFormat(99)
+        );
+        for at in [HEADER, HEADER + 7, bytes.len() - 1] {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x55;
+            assert_eq!(
+                decode(&flipped, "b1", "/v").unwrap_err(),
+                Refused::Corrupt,
+                "byte {at}"
+            );
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(decode(&longer, "b1", "/v").unwrap_err(), Refused::Corrupt);
+        assert_eq!(
+            decode(b"# a note, not a snapshot", "b1", "/v").unwrap_err(),
+            Refused::NotASnapshot
+        );
+        // A payload that checks out but does not decode.
+        let mut garbage = bytes[..HEADER].to_vec();
+        let payload = vec![0xff; 64];
+        garbage[12..20].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+        garbage[20..24].copy_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        garbage.extend_from_slice(&payload);
+        assert_eq!(decode(&garbage, "b1", "/v").unwrap_err(), Refused::Corrupt);
+    }
+}
