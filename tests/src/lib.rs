@@ -343,11 +343,13 @@ impl Inner {
         dir
     }
 
-    fn set_vars(&self) -> [(&'static str, OsString); 3] {
+    fn set_vars(&self) -> [(&'static str, OsString); 4] {
         [
             ("WEFT_RUNTIME_DIR", self.runtime_dir().into_os_string()),
             ("WEFT_DAEMON_IDLE", self.idle.to_string().into()),
             ("TMPDIR", self.root.clone().into_os_string()),
+            // Persisted indexes go to the sandbox, never to the user's cache.
+            ("XDG_CACHE_HOME", self.root.join("cache").into_os_string()),
         ]
     }
 

@@ -704,3 +704,78 @@ fn kill_the_daemon(sandbox: &Sandbox, socket: &Path) {
         std::os::unix::net::UnixStream::connect(socket).is_err()
     });
 }
+
+/// Issue 18: a daemon saves its vault's index in the user's cache (here
+/// the sandbox's) when it stops; the next one answers from it and reads
+/// again only what changed while no Weft ran. A damaged snapshot is
+/// refused, said so in the log, and the vault read from disk as without one.
+#[test]
+fn a_restarted_daemon_answers_from_its_persisted_index_and_follows_what_changed() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault("//- /a.md\n[[b]]\n//- /b.md\n# B\n//- /c.md\n# C\n");
+    let root = vault.path().canonicalize().unwrap();
+    let backlinks = || {
+        let out = sandbox
+            .command(weft_bin())
+            .args(["query", "backlinks", "b", "--vault"])
+            .arg(&root)
+            .env("RUST_LOG", "weft_workspace=info")
+            .output()
+            .expect("run weft query");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let logs = || -> String {
+        files(&sandbox, "log")
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+            .collect()
+    };
+    let first = backlinks();
+    assert!(
+        first.contains("(`a`)") && !first.contains("(`c`)"),
+        "{first}"
+    );
+    sandbox.stop_daemons();
+    let snapshots: Vec<PathBuf> = std::fs::read_dir(sandbox.root().join("cache/weft/index"))
+        .expect("the daemon saved its index in the cache")
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(snapshots.len(), 1, "{snapshots:?}");
+
+    // While no Weft runs: c links to b, a is gone.
+    std::fs::write(root.join("c.md"), "# C\nsee [[b]]\n").unwrap();
+    std::fs::remove_file(root.join("a.md")).unwrap();
+    wait_until("the changed answer", || {
+        let now = backlinks();
+        now.contains("(`c`)") && !now.contains("(`a`)")
+    });
+    assert!(
+        logs().contains("notes read in"),
+        "the snapshot was used:\n{}",
+        logs()
+    );
+    sandbox.stop_daemons();
+
+    // A damaged snapshot: refused, and the answers still right.
+    let mut bytes = std::fs::read(&snapshots[0]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x5a;
+    std::fs::write(&snapshots[0], bytes).unwrap();
+    std::fs::write(root.join("d.md"), "[[b]]\n").unwrap();
+    let again = backlinks();
+    assert!(
+        again.contains("(`c`)") && again.contains("(`d`)"),
+        "{again}"
+    );
+    assert!(
+        logs().contains("not used: its checksum or content is wrong"),
+        "{}",
+        logs()
+    );
+    sandbox.stop_daemons();
+}

@@ -84,6 +84,20 @@ pub fn runtime_dir() -> PathBuf {
     std::env::temp_dir().join(format!("weft-{}", uid()))
 }
 
+/// The user's cache folder for Weft, where the daemon persists each
+/// vault's index: `$XDG_CACHE_HOME/weft`, else `~/.cache/weft`; `None`
+/// when neither is known (the index is then not persisted).
+pub fn cache_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute())
+    {
+        return Some(dir.join("weft"));
+    }
+    var("HOME").map(|home| PathBuf::from(home).join(".cache").join("weft"))
+}
+
 /// This process's user id.
 pub fn uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.

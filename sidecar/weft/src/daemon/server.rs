@@ -22,7 +22,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::signal::unix::{Signal, SignalKind};
 
-use super::place::{Place, build_tag, runtime_dir, uid};
+use super::place::{Place, build_tag, cache_dir, runtime_dir, uid};
 use super::{Face, Hello, WARM_TIMEOUT, Welcome};
 use weft_workspace::hub::Hub;
 use weft_workspace::sync::lock;
@@ -79,6 +79,9 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
         place.socket.display(),
         std::process::id()
     );
+    if let Some(cache) = cache_dir() {
+        hub.persist_in(cache, build.clone());
+    }
     hub.start();
     let active = Arc::new(AtomicUsize::new(0));
     let last_left = Arc::new(std::sync::Mutex::new(Instant::now()));
@@ -132,7 +135,11 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
     if ours {
         let _ = std::fs::remove_file(&place.pid);
     }
-    if !root.is_dir() {
+    if root.is_dir() {
+        // The next daemon starts from the index as it is now.
+        let saving = hub.clone();
+        let _ = tokio::task::spawn_blocking(move || saving.save_snapshot()).await;
+    } else {
         // Nobody will ask for a vault that is gone: leave nothing behind.
         let _ = std::fs::remove_file(&place.log);
         let _ = std::fs::remove_file(&place.lock);

@@ -20,6 +20,7 @@
 pub mod buffers;
 mod fulltext;
 mod history;
+mod persist;
 mod start;
 
 use std::collections::HashMap;
@@ -117,6 +118,19 @@ pub struct Hub {
     watch_error: Mutex<Option<String>>,
     pub buffers: Buffers,
     next_session: AtomicU64,
+    /// Where the index is persisted, when it is (the daemon's hubs).
+    persist: OnceLock<Persist>,
+    /// The index generation last saved; one save at a time.
+    saved_generation: AtomicU64,
+    saving: Mutex<()>,
+}
+
+/// Where a hub keeps its vault's snapshot and which build writes it.
+struct Persist {
+    /// The user's cache folder for Weft (`$XDG_CACHE_HOME/weft`).
+    cache: PathBuf,
+    /// The build that reads and writes it: another build's is refused.
+    build: String,
 }
 
 static HUBS: LazyLock<Mutex<HashMap<PathBuf, Weak<Hub>>>> = LazyLock::new(Mutex::default);
@@ -173,6 +187,9 @@ impl Hub {
             watch_error: Mutex::new(None),
             buffers: Buffers::default(),
             next_session: AtomicU64::new(1),
+            persist: OnceLock::new(),
+            saved_generation: AtomicU64::new(0),
+            saving: Mutex::new(()),
         }
     }
 

@@ -12,6 +12,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use super::fulltext::{return_free_memory, sources};
+use super::persist::keep_saving;
 use super::{Hub, Phase, StartError};
 use crate::io::LiveVault;
 use crate::sync::lock;
@@ -108,8 +109,19 @@ impl Hub {
     async fn load(self: Arc<Self>) {
         let root = self.root.clone();
         let config = self.config.clone();
-        let opened =
-            tokio::task::spawn_blocking(move || LiveVault::open_with_config(&root, config)).await;
+        // The last snapshot, when there is a usable one: the vault is
+        // served from it at once and brought up to the disk after.
+        let reader = self.clone();
+        let snapshot = tokio::task::spawn_blocking(move || reader.read_snapshot())
+            .await
+            .ok()
+            .flatten();
+        let from_snapshot = snapshot.is_some();
+        let opened = tokio::task::spawn_blocking(move || match snapshot {
+            Some(snapshot) => LiveVault::open_from_snapshot(&root, config, snapshot),
+            None => LiveVault::open_with_config(&root, config),
+        })
+        .await;
         let live = match opened {
             Ok(Ok(live)) => Arc::new(live),
             Ok(Err(e)) => {
@@ -144,6 +156,26 @@ impl Hub {
             }
         }
         self.build_extras();
+        if from_snapshot {
+            // What changed while no Weft ran: re-read, then told to every
+            // session, the full text and the history as any outside change.
+            let started = std::time::Instant::now();
+            let reconciling = live.clone();
+            let changed = tokio::task::spawn_blocking(move || reconciling.reconcile())
+                .await
+                .unwrap_or_default();
+            tracing::info!(
+                "index snapshot reconciled with the disk: {} paths changed, in {} ms",
+                changed.len(),
+                started.elapsed().as_millis()
+            );
+            self.disk_changed(changed, true);
+        }
+        if self.snapshot_path().is_some() {
+            let saver = self.clone();
+            let _ = tokio::task::spawn_blocking(move || saver.save_snapshot()).await;
+            tokio::spawn(keep_saving(Arc::downgrade(&self)));
+        }
     }
 
     /// Builds the full-text index and opens the history, each once and
