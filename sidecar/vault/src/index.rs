@@ -9,6 +9,12 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
+/// The index's tables: hashed with foldhash, several times faster than the
+/// standard SipHash on short keys and still seeded per process.
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 use super::key::{join_relative, path_key};
 use super::note::{Link, LinkKind, Note, folder_of, strip_md};
 
@@ -72,20 +78,20 @@ pub struct VaultIndex {
     notes: Vec<Option<Note>>,
     free: Vec<u32>,
     /// Exact vault path (with `.md`) → note: a note's identity.
-    by_exact: HashMap<Box<str>, NoteId>,
+    by_exact: Map<Box<str>, NoteId>,
     /// Path key (no `.md`, case-folded) → notes, sorted by path. Two notes
     /// may share a key (`A.md` and `a.md` on a case-sensitive disk).
-    pub(super) by_path: HashMap<Box<str>, Vec<NoteId>>,
+    pub(super) by_path: Map<Box<str>, Vec<NoteId>>,
     /// File stem key → notes, sorted by path.
-    pub(super) by_stem: HashMap<Box<str>, Vec<NoteId>>,
+    pub(super) by_stem: Map<Box<str>, Vec<NoteId>>,
     /// Alias and title keys → notes, sorted by path.
-    pub(super) by_name: HashMap<Box<str>, Vec<NoteId>>,
+    pub(super) by_name: Map<Box<str>, Vec<NoteId>>,
     /// Attachment path key (with extension) → path as on disk.
-    pub(super) attachments: HashMap<Box<str>, Box<str>>,
+    pub(super) attachments: Map<Box<str>, Box<str>>,
     /// Attachment file name key → path keys.
-    pub(super) attachments_by_name: HashMap<Box<str>, Vec<Box<str>>>,
+    pub(super) attachments_by_name: Map<Box<str>, Vec<Box<str>>>,
     /// Lookup key of a link target → the links with that key.
-    pub(super) links_by_key: HashMap<Box<str>, Vec<LinkRef>>,
+    pub(super) links_by_key: Map<Box<str>, Vec<LinkRef>>,
     tags: HashMap<Box<str>, TagStat>,
     generation: u64,
 }
@@ -160,11 +166,42 @@ impl VaultIndex {
 
     /// Adds or replaces the note at `note.path` (exact); returns its id.
     pub fn upsert(&mut self, note: Note) -> NoteId {
+        let entries = Entries::of(&note);
+        self.file(note, entries)
+    }
+
+    /// What `notes` will file in the tables, worked out on every core and
+    /// without the index (so without its lock): [`VaultIndex::extend`]
+    /// then files them.
+    pub fn prepare(notes: Vec<Note>) -> Prepared {
+        Prepared(
+            notes
+                .into_par_iter()
+                .map(|note| {
+                    let entries = Entries::of(&note);
+                    (note, entries)
+                })
+                .collect(),
+        )
+    }
+
+    /// Adds or replaces prepared notes, as [`VaultIndex::upsert`] one by
+    /// one would.
+    pub fn extend(&mut self, Prepared(prepared): Prepared) {
+        self.notes.reserve(prepared.len());
+        self.by_exact.reserve(prepared.len());
+        for (note, entries) in prepared {
+            self.file(note, entries);
+        }
+    }
+
+    /// Files a note with its entries, replacing the one at its exact path.
+    fn file(&mut self, note: Note, entries: Entries) -> NoteId {
         self.generation += 1;
         if let Some(&id) = self.by_exact.get(&note.path) {
             let old = self.notes[id.0 as usize].take().expect("a live NoteId");
             self.unlink_entries(id, &old);
-            self.link_entries(id, &note);
+            self.link_entries(id, &note, entries);
             self.notes[id.0 as usize] = Some(note);
             return id;
         }
@@ -176,7 +213,7 @@ impl VaultIndex {
             }
         };
         self.by_exact.insert(note.path.clone(), id);
-        self.link_entries(id, &note);
+        self.link_entries(id, &note, entries);
         self.notes[id.0 as usize] = Some(note);
         id
     }
@@ -270,9 +307,13 @@ impl VaultIndex {
         refs.dedup();
     }
 
-    fn link_entries(&mut self, id: NoteId, note: &Note) {
-        let path = path_key(&note.path);
-        let stem = path.rsplit('/').next().unwrap_or(&path).to_string();
+    fn link_entries(&mut self, id: NoteId, note: &Note, entries: Entries) {
+        let Entries {
+            path,
+            stem,
+            names,
+            links,
+        } = entries;
         // Lists of ids stay sorted by path, so tie-breaks need no sorting.
         let notes = &self.notes;
         let path_of = |n: &NoteId| -> &str {
@@ -282,26 +323,13 @@ impl VaultIndex {
                 notes[n.0 as usize].as_ref().map_or("", |n| &n.path)
             }
         };
-        insert_sorted(
-            self.by_path.entry(path.as_str().into()).or_default(),
-            id,
-            path_of,
-        );
-        insert_sorted(self.by_stem.entry(stem.into()).or_default(), id, path_of);
-        for name in name_keys(note) {
-            insert_sorted(self.by_name.entry(name.into()).or_default(), id, path_of);
+        insert_sorted(list_for(&mut self.by_path, path), id, path_of);
+        insert_sorted(list_for(&mut self.by_stem, stem), id, path_of);
+        for name in names {
+            insert_sorted(list_for(&mut self.by_name, name), id, path_of);
         }
-        let folder = folder_of(&note.path);
-        for (i, link) in note.links.iter().enumerate() {
-            for key in Self::link_keys(folder, link) {
-                self.links_by_key
-                    .entry(key.into())
-                    .or_default()
-                    .push(LinkRef {
-                        source: id,
-                        link: i as u32,
-                    });
-            }
+        for (link, key) in links {
+            list_for(&mut self.links_by_key, key).push(LinkRef { source: id, link });
         }
         count_tags(&mut self.tags, note);
     }
@@ -349,6 +377,64 @@ impl VaultIndex {
 }
 
 /// Alias and title keys of a note (the title only when it is not the stem).
+/// Notes with what they file in the index, from [`VaultIndex::prepare`].
+pub struct Prepared(Vec<(Note, Entries)>);
+
+impl Prepared {
+    /// How many notes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// What a note files in the index's tables: its path and stem keys, its
+/// name keys, and each link's keys. Computed apart from the index, so many
+/// notes' entries can be worked out in parallel.
+struct Entries {
+    path: String,
+    stem: String,
+    names: Vec<String>,
+    /// (link number, key), a link once per key.
+    links: Vec<(u32, String)>,
+}
+
+impl Entries {
+    fn of(note: &Note) -> Entries {
+        let path = path_key(&note.path);
+        let stem = path.rsplit('/').next().unwrap_or(&path).to_string();
+        let folder = folder_of(&note.path);
+        let links = note
+            .links
+            .iter()
+            .enumerate()
+            .flat_map(|(i, link)| {
+                VaultIndex::link_keys(folder, link)
+                    .into_iter()
+                    .map(move |key| (i as u32, key))
+            })
+            .collect();
+        Entries {
+            path,
+            stem,
+            names: name_keys(note),
+            links,
+        }
+    }
+}
+
+/// The list filed under `key`, made when missing; no allocation for a key
+/// that is there.
+fn list_for<T>(map: &mut Map<Box<str>, Vec<T>>, key: String) -> &mut Vec<T> {
+    if !map.contains_key(key.as_str()) {
+        map.insert(key.clone().into_boxed_str(), Vec::new());
+    }
+    map.get_mut(key.as_str()).expect("just inserted")
+}
+
 fn name_keys(note: &Note) -> Vec<String> {
     let mut keys: Vec<String> = note.aliases.iter().map(|a| path_key(a)).collect();
     let stem = strip_md(&note.path).rsplit('/').next().unwrap_or_default();
@@ -373,7 +459,7 @@ fn insert_sorted<'a, T: PartialEq + Copy>(list: &mut Vec<T>, item: T, key: impl 
     list.insert(at, item);
 }
 
-fn remove_from<T>(map: &mut HashMap<Box<str>, Vec<T>>, key: &str, pred: impl Fn(&T) -> bool) {
+fn remove_from<T>(map: &mut Map<Box<str>, Vec<T>>, key: &str, pred: impl Fn(&T) -> bool) {
     if let Some(list) = map.get_mut(key) {
         list.retain(|x| !pred(x));
         if list.is_empty() {

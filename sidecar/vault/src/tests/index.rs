@@ -263,6 +263,41 @@ fn incremental_updates_equal_a_rebuild() {
     }
 }
 
+/// Many notes filed at once ([`VaultIndex::prepare`] on every core, then
+/// [`VaultIndex::extend`]), also over an index holding some of them, give
+/// the index that upserting them one by one gives.
+#[test]
+fn notes_filed_at_once_equal_notes_filed_one_by_one() {
+    const NAMES: &[&str] = &[
+        "a", "b", "c", "d", "x/a", "x/b", "y/a", "y/z/c", "Café", "e",
+    ];
+    let mut rng = fastrand::Rng::with_seed(7);
+    for round in 0..40 {
+        let notes: Vec<(String, String)> = (0..rng.usize(1..30))
+            .map(|_| {
+                let path = format!("{}.md", NAMES[rng.usize(..NAMES.len())]);
+                (path, random_note(&mut rng, NAMES))
+            })
+            .collect();
+        let split = rng.usize(..=notes.len());
+        let mut one_by_one = VaultIndex::new();
+        let mut at_once = VaultIndex::new();
+        for (path, text) in &notes[..split] {
+            one_by_one.upsert(parse_text(path, text));
+            at_once.upsert(parse_text(path, text));
+        }
+        for (path, text) in &notes[split..] {
+            one_by_one.upsert(parse_text(path, text));
+        }
+        let rest = notes[split..]
+            .iter()
+            .map(|(path, text)| parse_text(path, text))
+            .collect();
+        at_once.extend(VaultIndex::prepare(rest));
+        assert_eq!(canonical(&at_once), canonical(&one_by_one), "round {round}");
+    }
+}
+
 fn random_note(rng: &mut fastrand::Rng, names: &[&str]) -> String {
     let mut text = String::new();
     if rng.bool() {

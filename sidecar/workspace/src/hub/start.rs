@@ -15,7 +15,7 @@ use super::fulltext::{return_free_memory, sources};
 use super::persist::keep_saving;
 use super::{Hub, Phase, StartError};
 use crate::io::LiveVault;
-use crate::sync::lock;
+use crate::sync::{lock, read};
 use weft_search::SearchIndex;
 
 impl Hub {
@@ -118,7 +118,16 @@ impl Hub {
             .flatten();
         let from_snapshot = snapshot.is_some();
         let opened = tokio::task::spawn_blocking(move || match snapshot {
-            Some(snapshot) => LiveVault::open_from_snapshot(&root, config, snapshot),
+            Some(snapshot) => {
+                let started = std::time::Instant::now();
+                let notes = snapshot.notes.len();
+                let live = LiveVault::open_from_snapshot(&root, config, snapshot);
+                tracing::info!(
+                    "index snapshot: {notes} notes indexed in {} ms",
+                    started.elapsed().as_millis()
+                );
+                live
+            }
             None => LiveVault::open_with_config(&root, config),
         })
         .await;
@@ -138,6 +147,11 @@ impl Hub {
             self.started.elapsed().as_millis() as usize,
             Ordering::Relaxed,
         );
+        if from_snapshot {
+            // The snapshot holds this index: nothing to save until it changes.
+            self.saved_generation
+                .store(read(&live.index).generation(), Ordering::SeqCst);
+        }
         // Buffers opened while loading are the truth for their notes.
         let open = self.buffers.paths();
         let _ = self.live.set(live.clone());

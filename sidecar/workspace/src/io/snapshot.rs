@@ -18,6 +18,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -107,7 +108,7 @@ pub struct EntryRef<'a> {
 }
 
 /// A snapshot read back.
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct Snapshot {
     pub build: String,
     pub root: String,
@@ -150,9 +151,48 @@ pub fn path_for(cache: &Path, root: &Path) -> PathBuf {
     cache.join("index").join(format!("{name}-v{FORMAT}.snap"))
 }
 
+/// Notes per chunk: chunks are encoded and decoded on every core.
+const CHUNK: usize = 4096;
+
+/// The payload's head: who wrote it, for which vault, the attachments, and
+/// the length of each chunk of notes that follow it.
+#[derive(Serialize)]
+struct HeadRef<'a> {
+    build: &'a str,
+    root: &'a str,
+    attachments: &'a [&'a str],
+    chunks: Vec<u64>,
+}
+
+#[derive(Deserialize)]
+struct Head {
+    build: String,
+    root: String,
+    attachments: Vec<String>,
+    chunks: Vec<u64>,
+}
+
 /// The bytes of a snapshot file.
 pub fn encode(snapshot: &SnapshotRef<'_>) -> Result<Vec<u8>, String> {
-    let payload = postcard::to_stdvec(snapshot).map_err(|e| e.to_string())?;
+    let chunks: Vec<Vec<u8>> = snapshot
+        .notes
+        .par_chunks(CHUNK)
+        .map(postcard::to_stdvec)
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let head = postcard::to_stdvec(&HeadRef {
+        build: snapshot.build,
+        root: snapshot.root,
+        attachments: &snapshot.attachments,
+        chunks: chunks.iter().map(|c| c.len() as u64).collect(),
+    })
+    .map_err(|e| e.to_string())?;
+    let length = head.len() + chunks.iter().map(Vec::len).sum::<usize>();
+    let mut payload = Vec::with_capacity(length);
+    payload.extend_from_slice(&head);
+    for chunk in &chunks {
+        payload.extend_from_slice(chunk);
+    }
     let mut out = Vec::with_capacity(HEADER + payload.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT.to_le_bytes());
@@ -185,14 +225,34 @@ pub fn decode(bytes: &[u8], build: &str, root: &str) -> Result<Snapshot, Refused
     if payload.len() as u64 != length || crc32fast::hash(payload) != word(20) {
         return Err(Refused::Corrupt);
     }
-    let snapshot: Snapshot = postcard::from_bytes(payload).map_err(|_| Refused::Corrupt)?;
-    if snapshot.build != build {
-        return Err(Refused::OtherBuild(snapshot.build));
+    let (head, mut rest): (Head, &[u8]) =
+        postcard::take_from_bytes(payload).map_err(|_| Refused::Corrupt)?;
+    if head.build != build {
+        return Err(Refused::OtherBuild(head.build));
     }
-    if snapshot.root != root {
-        return Err(Refused::OtherVault(snapshot.root));
+    if head.root != root {
+        return Err(Refused::OtherVault(head.root));
     }
-    Ok(snapshot)
+    if head.chunks.iter().sum::<u64>() != rest.len() as u64 {
+        return Err(Refused::Corrupt);
+    }
+    let mut chunks: Vec<&[u8]> = Vec::with_capacity(head.chunks.len());
+    for &len in &head.chunks {
+        let (chunk, after) = rest.split_at(len as usize);
+        chunks.push(chunk);
+        rest = after;
+    }
+    let decoded: Vec<Vec<Entry>> = chunks
+        .into_par_iter()
+        .map(postcard::from_bytes::<Vec<Entry>>)
+        .collect::<Result<_, _>>()
+        .map_err(|_| Refused::Corrupt)?;
+    Ok(Snapshot {
+        build: head.build,
+        root: head.root,
+        notes: decoded.into_iter().flatten().collect(),
+        attachments: head.attachments,
+    })
 }
 
 /// Reads the snapshot at `path` (see [`decode`]).

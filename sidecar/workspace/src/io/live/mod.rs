@@ -25,7 +25,7 @@ use super::load::{exclude_problems, read_notes, walk};
 use super::snapshot::{Entry, EntryRef, Snapshot, SnapshotRef, Stamp};
 use crate::config::{Config, ConfigError, LiveConfig};
 use crate::sync::{lock, read, write};
-use weft_vault::VaultIndex;
+use weft_vault::{Note, VaultIndex};
 
 /// A vault on disk with its live index.
 pub struct LiveVault {
@@ -235,14 +235,17 @@ impl LiveVault {
             let read_now = read_notes(chunk.to_vec());
             errors.extend(read_now.errors);
             let count = read_now.notes.len();
-            let mut index = write(&self.index);
-            let mut stamps = lock(&self.stamps);
-            for (note, stamp) in read_now.notes {
-                stamps.insert(note.path.clone(), stamp);
-                index.upsert(note);
-            }
-            drop(stamps);
-            drop(index);
+            let (notes, stamped): (Vec<Note>, Vec<(Box<str>, Stamp)>) = read_now
+                .notes
+                .into_iter()
+                .map(|(note, stamp)| {
+                    let path = note.path.clone();
+                    (note, (path, stamp))
+                })
+                .unzip();
+            let prepared = VaultIndex::prepare(notes);
+            write(&self.index).extend(prepared);
+            lock(&self.stamps).extend(stamped);
             self.progress.indexed.fetch_add(count, Ordering::Relaxed);
         }
         for (path, message) in &errors {
@@ -268,21 +271,26 @@ impl LiveVault {
     ) -> Result<LiveVault, OpenError> {
         let canonical = check_root(root)?;
         let vault = Self::with_config(canonical, config);
+        let count = snapshot.notes.len();
+        let mut notes = Vec::with_capacity(count);
         {
-            let mut index = write(&vault.index);
             let mut stamps = lock(&vault.stamps);
-            let count = snapshot.notes.len();
-            index.add_attachments(&snapshot.attachments);
             for Entry { note, stamp } in snapshot.notes {
                 if let Some(stamp) = stamp {
                     stamps.insert(note.path.clone(), stamp);
                 }
-                index.upsert(note);
+                notes.push(note);
             }
-            vault.progress.found.store(count, Ordering::Relaxed);
-            vault.progress.indexed.store(count, Ordering::Relaxed);
-            vault.progress.walked.store(true, Ordering::Release);
         }
+        let prepared = VaultIndex::prepare(notes);
+        {
+            let mut index = write(&vault.index);
+            index.add_attachments(&snapshot.attachments);
+            index.extend(prepared);
+        }
+        vault.progress.found.store(count, Ordering::Relaxed);
+        vault.progress.indexed.store(count, Ordering::Relaxed);
+        vault.progress.walked.store(true, Ordering::Release);
         vault.ready();
         Ok(vault)
     }

@@ -332,7 +332,9 @@ impl LiveVault {
                 })
                 .collect()
         };
-        let mut changed = Vec::new();
+        let mut changed: Vec<String> = notes.iter().map(|n| n.path.to_string()).collect();
+        // What the notes file in the tables is worked out before the lock.
+        let prepared = VaultIndex::prepare(notes);
         let mut index = write(&self.index);
         for rel in &replaced {
             if remove_file_entry(&mut index, rel) {
@@ -375,10 +377,7 @@ impl LiveVault {
             }
             removed_folders.push(format!("{rel}/"));
         }
-        for note in notes {
-            changed.push(note.path.to_string());
-            index.upsert(note);
-        }
+        index.extend(prepared);
         for attachment in attachments {
             let generation = index.generation();
             index.add_attachment(&attachment);
