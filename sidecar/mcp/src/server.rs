@@ -16,9 +16,9 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse,
+    ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -26,10 +26,11 @@ use serde_json::Value;
 
 use super::format::{joined, result_text, to_call_result};
 use super::{prompts, resources};
+use weft_tools::format::ToolError;
 use weft_tools::format::ToolResult;
 use weft_tools::guide::INSTRUCTIONS;
 use weft_tools::state::ToolState;
-use weft_tools::{context, registry};
+use weft_tools::{Needs, context, registry};
 use weft_workspace::sync::lock;
 
 /// How long a write waits for indexing to finish before it gives up.
@@ -130,11 +131,7 @@ impl Server {
         let state = self.state.clone();
         let answer = tokio::task::spawn_blocking(move || {
             state.check_usable()?;
-            let mut reply = body(&state)?;
-            if let Some(note) = state.indexing_note() {
-                reply.text = format!("_{note}_\n\n{}", reply.text);
-            }
-            Ok(reply)
+            body(&state)
         })
         .await;
         match joined(answer) {
@@ -143,6 +140,39 @@ impl Server {
                 CallToolResult::error(vec![ContentBlock::text(format!("Error: {}", e.message))])
             }
         }
+    }
+
+    /// Waits until the index holds what a tool `needs` (bounded), with a
+    /// progress notification about four times a second when the client
+    /// asked for progress.
+    async fn wait_for_index(
+        &self,
+        needs: Needs,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ToolError> {
+        // Writes wait on their own (longer, and refuse in their own words).
+        if needs == Needs::Everything || self.state.has(needs) {
+            return Ok(());
+        }
+        let token = context.meta.get_progress_token();
+        let peer = context.peer.clone();
+        let mut step = 0.0;
+        self.state
+            .wait_for(needs, |indexing| {
+                let Some(token) = token.clone() else { return };
+                step += 1.0;
+                let mut note =
+                    ProgressNotificationParam::new(token, indexing.done.map_or(step, |d| d as f64))
+                        .with_message(indexing.message.clone());
+                if let Some(total) = indexing.total {
+                    note = note.with_total(total as f64);
+                }
+                let peer = peer.clone();
+                tokio::spawn(async move {
+                    let _ = peer.notify_progress(note).await;
+                });
+            })
+            .await
     }
 
     /// Rewrites rmcp's argument error so it says what the tool accepts.
@@ -323,6 +353,15 @@ impl ServerHandler for Server {
             ));
         }
         let input = summarize(request.arguments.as_ref());
+        // Never an answer from a partial index: wait for what the tool
+        // needs, telling the client how far indexing is.
+        let needs = registry::find(&name).map_or(Needs::Nothing, |tool| tool.needs);
+        if let Err(error) = self.wait_for_index(needs, &context).await {
+            let text = error.text();
+            self.state
+                .record_failure(&name, input, text.trim_start_matches("Error: "));
+            return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
+        }
         let call = ToolCallContext::new(self, request, context);
         match self.tools.call(call).await? {
             CallToolResponse::Complete(mut result) => {

@@ -145,18 +145,6 @@ pub(crate) fn find_target(
 ) -> Result<Target, ToolError> {
     let policy = state.policy();
     let name = vault_input(state, &check_name(input, what)?);
-    let pending = state.indexing_note().map(|_| {
-        format!(
-            "Indexing is still running ({} notes indexed so far); the note may not be indexed yet — try again shortly.",
-            index.len()
-        )
-    });
-    let with_pending = |mut e: ToolError| {
-        if let Some(p) = &pending {
-            e = e.hint(p.clone());
-        }
-        e
-    };
     match lookup(index, &name) {
         Lookup::Found(id) => {
             let note = index.note(id);
@@ -190,11 +178,11 @@ pub(crate) fn find_target(
                 .filter(|r| policy.visible(&index.note(r.source).path))
                 .collect();
             if links.is_empty() {
-                return Err(with_pending(not_found(state, index, &name)));
+                return Err(not_found(state, index, &name));
             }
             Ok(Target::Missing { target, links })
         }
-        Lookup::NotFound { .. } => Err(with_pending(not_found(state, index, &name))),
+        Lookup::NotFound { .. } => Err(not_found(state, index, &name)),
     }
 }
 

@@ -41,6 +41,6 @@ pub mod diff_note;
 pub mod note_history;
 pub mod restore_note;
 
-pub use policy::{Profile, ToolClass, ToolSet};
+pub use policy::{Needs, Profile, ToolClass, ToolSet};
 pub use registry::{TOOLS, ToolInfo, class_of};
 pub use state::{Phase, StartError, ToolState};

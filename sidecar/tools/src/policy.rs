@@ -44,6 +44,19 @@ pub enum ToolClass {
     Destructive,
 }
 
+/// What of the index a tool needs to answer completely.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// Nothing: it reports the state itself (`vault_info`).
+    Nothing,
+    /// Every note read (names, links, tags).
+    Notes,
+    /// The full-text index too.
+    FullText,
+    /// Everything loaded: writes (which wait on their own, longer).
+    Everything,
+}
+
 impl ToolSet {
     pub fn as_str(self) -> &'static str {
         match self {

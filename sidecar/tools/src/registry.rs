@@ -14,7 +14,7 @@
 use serde_json::Value;
 
 use super::format::{ToolError, ToolResult};
-use super::policy::{Policy, ToolClass};
+use super::policy::{Needs, Policy, ToolClass};
 use super::state::ToolState;
 use super::{
     check_vault, get_context, get_links, list_notes, list_tags, read_note, related_notes,
@@ -43,6 +43,9 @@ pub struct ToolInfo {
     /// Answers it outside an agent session: the read tools whose answer
     /// needs nothing but the vault (no history wait, no author).
     pub answer: Option<Answer>,
+    /// What of the index it needs before it can answer completely; a call
+    /// waits for it (bounded), never answers from a partial index.
+    pub needs: Needs,
 }
 
 const fn read(
@@ -59,6 +62,15 @@ const fn read(
         idempotent: true,
         summary,
         answer,
+        needs: Needs::Notes,
+    }
+}
+
+/// A read tool that searches the full text.
+const fn search(tool: ToolInfo) -> ToolInfo {
+    ToolInfo {
+        needs: Needs::FullText,
+        ..tool
     }
 }
 
@@ -78,6 +90,7 @@ const fn change(
         idempotent,
         summary,
         answer: None,
+        needs: Needs::Everything,
     }
 }
 
@@ -102,30 +115,30 @@ pub const TOOLS: &[ToolInfo] = &[
         "browse a folder (notes and subfolders with counts), sorted, filtered by tags or date, as a list or a tree",
         Some(|s, v| list_notes::run(s, args("list_notes", v)?)),
     ),
-    read(
+    search(read(
         "search_notes",
         "Search notes",
         "full-text search with the query syntax and filters; fuzzy names; tags",
         Some(|s, v| search_notes::run(s, args("search_notes", v)?)),
-    ),
-    read(
+    )),
+    search(read(
         "get_context",
         "Get context for a question",
         "the best passages for a question, stitched with their neighbours, within a budget",
         Some(|s, v| get_context::run(s, args("get_context", v)?)),
-    ),
+    )),
     read(
         "get_links",
         "Get links",
         "backlinks with context, outgoing links, typed links, or the graph around a note",
         Some(|s, v| get_links::run(s, args("get_links", v)?)),
     ),
-    read(
+    search(read(
         "related_notes",
         "Related notes",
         "notes related to a note or a text by links, shared tags and similar text, with the reasons",
         Some(|s, v| related_notes::run(s, args("related_notes", v)?)),
-    ),
+    )),
     read(
         "list_tags",
         "List tags",
@@ -138,15 +151,18 @@ pub const TOOLS: &[ToolInfo] = &[
         "broken and ambiguous links and fragments, orphans, duplicate names, frontmatter and tag problems",
         Some(|s, v| check_vault::run(s, args("check_vault", v)?)),
     ),
-    read(
-        "vault_info",
-        "Vault info and guide",
-        "the vault, its counts and status, configuration and policy, the guide, auto-context, failures",
-        Some(|s, v| {
-            let _: vault_info::VaultInfoArgs = args("vault_info", v)?;
-            vault_info::run(s, names().map(str::to_string).collect())
-        }),
-    ),
+    ToolInfo {
+        needs: Needs::Nothing,
+        ..read(
+            "vault_info",
+            "Vault info and guide",
+            "the vault, its counts and status, configuration and policy, the guide, auto-context, failures",
+            Some(|s, v| {
+                let _: vault_info::VaultInfoArgs = args("vault_info", v)?;
+                vault_info::run(s, names().map(str::to_string).collect())
+            }),
+        )
+    },
     change(
         "write_note",
         "Write note",

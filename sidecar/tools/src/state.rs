@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 use super::format::ToolError;
-use super::policy::{Policy, Profile};
+use super::policy::{Needs, Policy, Profile};
 use weft_search::dates::{format_time, now, unix};
 use weft_search::{DiskFiles, FileSource, SearchIndex};
 use weft_vault::VaultIndex;
@@ -45,9 +45,28 @@ pub struct ToolState {
     pub(super) files: DiskFiles,
     started: Instant,
     failures: Mutex<VecDeque<Failure>>,
+    /// How long a call waits for the index it needs ([`INDEX_WAIT`]).
+    index_wait: Mutex<Duration>,
 }
 
 const MAX_FAILURES: usize = 50;
+
+/// How long a call waits for the index it needs before it says to retry:
+/// long enough for a cold build of a large vault's notes, and the client
+/// hears how far it is meanwhile.
+pub const INDEX_WAIT: Duration = Duration::from_secs(30);
+
+/// Where indexing stands, for progress reports and the error of a call
+/// that waited too long.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Indexing {
+    /// Notes done and to do, when known (the full text counts; reading the
+    /// notes does not, it is short).
+    pub done: Option<usize>,
+    pub total: Option<usize>,
+    /// What is being done, in a sentence.
+    pub message: String,
+}
 
 impl ToolState {
     /// The state over the process's hub for the vault at `root`; nothing
@@ -72,6 +91,7 @@ impl ToolState {
             profile,
             started: Instant::now(),
             failures: Mutex::new(VecDeque::new()),
+            index_wait: Mutex::new(INDEX_WAIT),
             hub,
         })
     }
@@ -254,24 +274,77 @@ impl ToolState {
         self.hub.index()
     }
 
-    /// A sentence for answers given before loading finished; `None` when
-    /// ready.
-    pub fn indexing_note(&self) -> Option<String> {
+    /// Changes how long calls wait for the index (tests make it short).
+    pub fn set_index_wait(&self, wait: Duration) {
+        *lock(&self.index_wait) = wait;
+    }
+
+    /// Whether what `needs` is loaded. A vault that failed counts: its
+    /// error is the answer.
+    pub fn has(&self, needs: Needs) -> bool {
+        match (needs, self.phase()) {
+            (Needs::Nothing, _) | (_, Phase::Failed(_) | Phase::Ready) => true,
+            (Needs::Notes, Phase::FullText) => true,
+            (Needs::FullText, Phase::FullText) => self.search().is_some(),
+            _ => false,
+        }
+    }
+
+    /// Where indexing stands now.
+    pub fn indexing(&self) -> Indexing {
         let secs = self.hub.seconds_since_start();
         match self.phase() {
-            Phase::Ready => None,
-            Phase::Loading => Some(format!(
-                "Indexing… the vault is still being read ({secs:.1} s so far); nothing is indexed yet, so \
-                 this answer is incomplete. Try again in a moment."
-            )),
-            Phase::FullText => Some(format!(
-                "Indexing… full text: {} of {} notes ({secs:.1} s so far); names, links and tags are \
-                 complete, full-text results are not yet.",
-                self.hub.fulltext_done.load(Ordering::Relaxed),
-                self.hub.fulltext_total.load(Ordering::Relaxed)
-            )),
-            Phase::Failed(e) => Some(format!("The vault could not be indexed: {e}")),
+            Phase::FullText => {
+                let done = self.hub.fulltext_done.load(Ordering::Relaxed);
+                let total = self.hub.fulltext_total.load(Ordering::Relaxed);
+                Indexing {
+                    done: Some(done),
+                    total: (total > 0).then_some(total),
+                    message: format!(
+                        "indexing the full text: {done} of {total} notes ({secs:.1} s so far)"
+                    ),
+                }
+            }
+            _ => Indexing {
+                done: None,
+                total: None,
+                message: format!("reading the vault's notes ({secs:.1} s so far)"),
+            },
         }
+    }
+
+    /// Waits until what `needs` is loaded, telling `progress` where indexing
+    /// stands about four times a second; after the wait's bound, the error
+    /// says how far it is and when to retry. Never a partial answer.
+    pub async fn wait_for(
+        &self,
+        needs: Needs,
+        mut progress: impl FnMut(&Indexing),
+    ) -> Result<(), ToolError> {
+        let bound = *lock(&self.index_wait);
+        let started = Instant::now();
+        while !self.has(needs) {
+            let now = self.indexing();
+            if started.elapsed() >= bound {
+                let secs = self.hub.seconds_since_start();
+                let retry = match (now.done, now.total) {
+                    (Some(done), Some(total)) if done > 0 && total > done => {
+                        (secs * (total - done) as f64 / done as f64).ceil().max(1.0)
+                    }
+                    _ => 5.0,
+                };
+                return Err(ToolError::new(format!(
+                    "Still indexing: {}; nothing is answered from a partial index.",
+                    now.message
+                ))
+                .hint(format!(
+                    "Retry in about {retry:.0} s; vault_info shows the progress."
+                )));
+            }
+            progress(&now);
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        Ok(())
     }
 
     /// Fails when the vault could not be opened (nothing can be answered).

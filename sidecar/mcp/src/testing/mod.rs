@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientConfig, ProtocolVersion,
-    ResourceUpdatedNotificationParam, Tool,
+    CallToolRequestParams, CallToolResult, ClientConfig, NumberOrString, ProgressNotificationParam,
+    ProgressToken, ProtocolVersion, RequestMetaObject, ResourceUpdatedNotificationParam, Tool,
 };
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
@@ -44,6 +44,16 @@ impl ClientHandler for TestClient {
         _context: NotificationContext<RoleClient>,
     ) {
         let _ = self.updates.send(params.uri);
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self
+            .updates
+            .send(format!("progress: {}", params.message.unwrap_or_default()));
     }
 }
 
@@ -143,6 +153,22 @@ impl Session {
         .await
         .expect("answered in time")
         .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
+    }
+
+    /// [`Session::call_raw`] asking for progress notifications (they arrive
+    /// in `updates` as `progress: <message>`).
+    pub async fn call_with_progress(&self, tool: &str, args: Value) -> CallToolResult {
+        let Value::Object(map) = args else {
+            panic!("arguments must be an object")
+        };
+        let mut params = CallToolRequestParams::new(tool.to_string()).with_arguments(map);
+        params.meta = Some(RequestMetaObject::with_progress_token(ProgressToken(
+            NumberOrString::Number(7),
+        )));
+        tokio::time::timeout(DEADLINE, self.client.call_tool(params))
+            .await
+            .expect("answered in time")
+            .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
     }
 
     /// Calls a tool that must succeed; returns its text and structured

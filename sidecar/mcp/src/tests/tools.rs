@@ -991,17 +991,41 @@ async fn auto_context_goes_out_once_per_session() {
     assert!(!text.contains("Your personal notes") && v.get("auto_context").is_none());
 }
 
+/// Issue 18: no answer from a partial index. A call waits for what its
+/// tool needs; past the wait's bound it fails, saying how far indexing is
+/// and when to retry, never answering from what is indexed so far.
+/// `vault_info` answers at once with the state.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn answers_during_indexing_say_so() {
+async fn answers_wait_for_the_index_or_say_to_retry() {
     let s = session_with(VAULT, Profile::default(), false).await;
+    s.state.set_index_wait(Duration::from_millis(300));
     let e = s.err("read_note", json!({"path": "Hub"})).await;
-    assert!(e.contains("Indexing is still running"), "{e}");
-    let (text, v) = s.ok("search_notes", json!({"query": "tantivy"})).await;
-    assert!(text.starts_with("_Indexing…"), "{text}");
-    assert_eq!(v["total"], 0);
+    assert!(
+        e.contains("Still indexing: reading the vault's notes") && e.contains("Retry in about"),
+        "{e}"
+    );
+    let e = s.err("search_notes", json!({"query": "tantivy"})).await;
+    assert!(e.contains("Still indexing"), "{e}");
     let (_, v) = s.ok("vault_info", json!({})).await;
     assert_eq!(v["status"]["phase"], "loading");
     assert_eq!(s.state.phase(), crate::Phase::Loading);
+    // Loading starts while a call waits: it answers, complete.
+    s.state.set_index_wait(Duration::from_secs(60));
+    let state = s.state.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        state.start();
+    });
+    let result = s
+        .call_with_progress("search_notes", json!({"query": "tantivy"}))
+        .await;
+    let text = super::text_of(&result);
+    assert_eq!(result.is_error, Some(false), "{text}");
+    assert!(text.starts_with("Found 3 notes for `tantivy`"), "{text}");
+    // While it waited, the client heard how far indexing was.
+    let mut s = s;
+    let heard = s.updates.recv().await.expect("a progress notification");
+    assert!(heard.starts_with("progress: "), "{heard}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
