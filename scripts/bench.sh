@@ -6,6 +6,9 @@
 #   scripts/bench.sh                 # 1000 10000 100000 notes
 #   scripts/bench.sh 10000           # only these sizes
 #   scripts/bench.sh --json 10000    # JSON instead of tables
+#   scripts/bench.sh --restart       # also: first answer cold and from the
+#                                    # persisted index, on real-text vaults
+#                                    # (Debian's dict-foldoc, dict-gcide)
 #
 # Vaults go to $HOME/.cache/weft/bench-vaults/notes-N-seed-S and are reused
 # while the generator version and spec match (generate_or_reuse).
@@ -21,10 +24,12 @@ vaults="${WEFT_BENCH_VAULTS:-$HOME/.cache/weft/bench-vaults}"
 
 format=()
 sizes=()
+restart=0
 for arg in "$@"; do
   case "$arg" in
     --json) format=(--json) ;;
-    *[!0-9]* | '') echo "usage: scripts/bench.sh [--json] [NOTES...]" >&2; exit 2 ;;
+    --restart) restart=1 ;;
+    *[!0-9]* | '') echo "usage: scripts/bench.sh [--json] [--restart] [NOTES...]" >&2; exit 2 ;;
     *) sizes+=("$arg") ;;
   esac
 done
@@ -41,3 +46,17 @@ for n in "${sizes[@]}"; do
   "${bench[@]}" generate --notes "$n" --seed "$seed" "$dir" >&2
   "${bench[@]}" index "$dir" --runs "$runs" "${format[@]}"
 done
+
+if [ "$restart" = 1 ]; then
+  echo "==> cargo build --release -p weft" >&2
+  cargo build --release -p weft >&2
+  for dict in foldoc gcide; do
+    if [ ! -f "/usr/share/dictd/$dict.index" ]; then
+      echo "==> $dict: skipped (apt-get install dict-$dict)" >&2
+      continue
+    fi
+    dir="$vaults/dict-$dict"
+    [ -f "$dir/.weft-dict-vault" ] || python3 scripts/dict_vault.py "$dict" "$dir" >&2
+    python3 scripts/bench_restart.py "$CARGO_TARGET_DIR/release/weft" "$dir" --runs "$runs"
+  done
+fi
