@@ -111,6 +111,11 @@ fn client_caps(capabilities: &ClientCapabilities) -> ClientCaps {
             .and_then(|t| t.publish_diagnostics.as_ref())
             .and_then(|p| p.related_information)
             .unwrap_or(false),
+        work_done_progress: capabilities
+            .window
+            .as_ref()
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false),
     }
 }
 

@@ -22,6 +22,7 @@ mod hover;
 mod lifecycle;
 mod loading;
 mod positions;
+mod ready;
 mod references;
 mod rename;
 mod semantic_tokens;
@@ -53,8 +54,22 @@ where
     I: tokio::io::AsyncRead + Unpin,
     O: tokio::io::AsyncWrite + Unpin,
 {
+    serve_waiting(input, output, vault_override, world::INDEX_WAIT).await;
+}
+
+/// [`serve`] with requests waiting at most `index_wait` for the index
+/// (tests make it short).
+pub(crate) async fn serve_waiting<I, O>(
+    input: I,
+    output: O,
+    vault_override: Option<PathBuf>,
+    index_wait: std::time::Duration,
+) where
+    I: tokio::io::AsyncRead + Unpin,
+    O: tokio::io::AsyncWrite + Unpin,
+{
     weft_wire::guarded(Framing::Lsp, input, output, |input, output| async move {
-        let (service, socket) = server::service(vault_override);
+        let (service, socket) = server::service(vault_override, index_wait);
         tower_lsp_server::Server::new(input, output, socket)
             .serve(server::CatchPanics::new(service))
             .await;
@@ -62,7 +77,6 @@ where
     .await;
 }
 
-/// Runs the language server on stdin/stdout (logs go to stderr).
 pub fn run_stdio(vault_override: Option<PathBuf>) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

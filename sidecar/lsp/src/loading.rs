@@ -52,6 +52,7 @@ pub(super) async fn load(world: Arc<World>, vault: Arc<Vault>) {
             )
             .await;
     }
+    report_loading(&world, &vault);
     loop {
         hub.start();
         let Phase::Failed(error) = hub.wait_notes().await else {
@@ -218,4 +219,46 @@ pub(super) async fn refresh_loop(
             });
         }
     }
+}
+
+/// While a vault is read cold (no persisted index: not loaded yet when its
+/// session starts), tells a client that shows work-done progress how long
+/// it has run, every half second, until loading ends; requests wait for it
+/// meanwhile ([`super::ready`]). Runs beside the load, never delaying it.
+fn report_loading(world: &Arc<World>, vault: &Arc<Vault>) {
+    let Some(hub) = vault.hub.clone() else {
+        return;
+    };
+    if !world.caps().work_done_progress || hub.live().is_some() {
+        return;
+    }
+    let client = world.client.clone();
+    let root = vault.root.display().to_string();
+    tokio::spawn(async move {
+        let token = ProgressToken::String(format!("weft/loading/{root}"));
+        if client
+            .create_work_done_progress(token.clone())
+            .await
+            .is_err()
+        {
+            return;
+        }
+        let progress = client
+            .progress(token, "Weft: indexing the vault")
+            .with_message(root)
+            .begin()
+            .await;
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        tick.tick().await;
+        while hub.live().is_none() && !matches!(hub.phase(), Phase::Failed(_)) {
+            tick.tick().await;
+            progress
+                .report(format!(
+                    "reading the notes ({:.1} s)",
+                    hub.seconds_since_start()
+                ))
+                .await;
+        }
+        progress.finish().await;
+    });
 }

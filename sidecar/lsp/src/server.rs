@@ -16,8 +16,9 @@ use tower_lsp_server::{ClientSocket, LanguageServer, LspService};
 use super::world::World;
 use super::{
     code_action, code_lens, completion, definition, document_link, folding, handshake, hover,
-    lifecycle, references, rename, semantic_tokens, symbols,
+    lifecycle, ready, references, rename, semantic_tokens, symbols,
 };
+use weft_workspace::sync::lock;
 
 /// The language server: shared state behind an `Arc`, so background tasks
 /// (loading, diagnostics) can hold it too.
@@ -110,9 +111,16 @@ fn answer_panic(
 }
 
 /// The service and its client socket, with Weft's custom methods.
-pub(crate) fn service(vault_override: Option<PathBuf>) -> (LspService<Server>, ClientSocket) {
-    LspService::build(|client| Server {
-        world: Arc::new(World::new(client, vault_override)),
+pub(crate) fn service(
+    vault_override: Option<PathBuf>,
+    index_wait: std::time::Duration,
+) -> (LspService<Server>, ClientSocket) {
+    LspService::build(|client| {
+        let world = World::new(client, vault_override);
+        *lock(&world.index_wait) = index_wait;
+        Server {
+            world: Arc::new(world),
+        }
     })
     .custom_method("weft/status", Server::status)
     .finish()
@@ -186,10 +194,12 @@ impl LanguageServer for Server {
     }
 
     async fn will_rename_files(&self, params: RenameFilesParams) -> Result<Option<WorkspaceEdit>> {
+        ready::loaded(&self.world).await?;
         rename::will_rename_files(&self.world, params)
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        ready::loaded(&self.world).await?;
         Ok(completion::completion(&self.world, params))
     }
 
@@ -197,18 +207,22 @@ impl LanguageServer for Server {
         &self,
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
+        ready::loaded(&self.world).await?;
         Ok(definition::goto_definition(&self.world, params))
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        ready::loaded(&self.world).await?;
         Ok(references::references(&self.world, params))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        ready::loaded(&self.world).await?;
         Ok(hover::hover(&self.world, params))
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        ready::loaded(&self.world).await?;
         Ok(code_action::code_actions(&self.world, params))
     }
 
@@ -216,10 +230,12 @@ impl LanguageServer for Server {
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
+        ready::loaded(&self.world).await?;
         Ok(rename::prepare_rename(&self.world, params))
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        ready::loaded(&self.world).await?;
         rename::rename(&self.world, params)
     }
 
@@ -234,10 +250,12 @@ impl LanguageServer for Server {
         &self,
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
+        ready::loaded(&self.world).await?;
         Ok(symbols::workspace_symbols(&self.world, params))
     }
 
     async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        ready::loaded(&self.world).await?;
         Ok(document_link::document_links(&self.world, params))
     }
 
@@ -249,14 +267,17 @@ impl LanguageServer for Server {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
+        ready::loaded(&self.world).await?;
         Ok(semantic_tokens::full(&self.world, params))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        ready::loaded(&self.world).await?;
         Ok(code_lens::code_lenses(&self.world, params))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        ready::loaded(&self.world).await?;
         Ok(code_lens::execute_command(&self.world, params))
     }
 }

@@ -42,6 +42,10 @@ pub struct Options {
     /// Serve this existing folder (another session's vault) instead of a
     /// fixture of its own.
     pub attach: Option<PathBuf>,
+    /// How long requests wait for the index.
+    pub index_wait: Duration,
+    /// Show work-done progress (`window.workDoneProgress`).
+    pub progress: bool,
 }
 
 impl Default for Options {
@@ -55,6 +59,8 @@ impl Default for Options {
             as_workspace_folder: false,
             folders: Vec::new(),
             attach: None,
+            index_wait: crate::world::INDEX_WAIT,
+            progress: false,
         }
     }
 }
@@ -171,7 +177,12 @@ impl TestClient {
         let (server_read, server_write) = tokio::io::split(server_side);
         let vault_override =
             (!options.as_workspace_folder && options.folders.is_empty()).then(|| root.clone());
-        tokio::spawn(crate::serve(server_read, server_write, vault_override));
+        tokio::spawn(crate::serve_waiting(
+            server_read,
+            server_write,
+            vault_override,
+            options.index_wait,
+        ));
         let (client_read, client_write) = tokio::io::split(client_side);
         let writer: Writer = Arc::new(tokio::sync::Mutex::new(client_write));
         let inbox = Arc::new(Mutex::new(Inbox::default()));
@@ -209,6 +220,7 @@ impl TestClient {
                     "workspaceFolders": true,
                 },
                 "textDocument": {"publishDiagnostics": {"relatedInformation": true}},
+                "window": {"workDoneProgress": options.progress},
             },
             "initializationOptions": options.initialization_options,
         });

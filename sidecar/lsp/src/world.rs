@@ -40,6 +40,8 @@ pub(crate) struct ClientCaps {
     pub semantic_refresh: bool,
     pub code_lens_refresh: bool,
     pub related_information: bool,
+    /// `window.workDoneProgress`: loading is reported as `$/progress`.
+    pub work_done_progress: bool,
 }
 
 /// An open buffer.
@@ -70,6 +72,11 @@ pub(crate) struct Here {
     pub offset: usize,
 }
 
+/// How long a request that needs a vault's index waits for it to load
+/// before it fails saying so: long enough for a cold build of a large
+/// vault's notes (a persisted index makes the wait nil).
+pub(crate) const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// The whole server state.
 pub(crate) struct World {
     pub client: Client,
@@ -87,6 +94,8 @@ pub(crate) struct World {
     pub refresh_rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<bool>>>,
     /// Hash of the diagnostics last published per open document.
     pub published: DashMap<PathBuf, u64>,
+    /// How long a request waits for the vault's index ([`INDEX_WAIT`]).
+    pub index_wait: Mutex<std::time::Duration>,
 }
 
 impl World {
@@ -103,6 +112,7 @@ impl World {
             refresh_tx,
             refresh_rx: Mutex::new(Some(refresh_rx)),
             published: DashMap::new(),
+            index_wait: Mutex::new(INDEX_WAIT),
         }
     }
 

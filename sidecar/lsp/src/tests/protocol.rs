@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Options, TestClient, labels};
+use super::{Options, TestClient};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn initialize_negotiates_utf8_and_answers_unknown_methods_with_32601() {
@@ -37,14 +37,17 @@ async fn initialize_negotiates_utf8_and_answers_unknown_methods_with_32601() {
     assert_eq!(none.encoding, super::Encoding::Utf16);
 }
 
+/// Issue 18: no answer from a partial index. `initialized` is never sent,
+/// so the vault never loads: a request that needs the index waits for it
+/// (bounded) and fails saying so, rather than answering from the open
+/// buffer alone; a request about the buffer alone answers at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn requests_before_loading_answer_from_open_buffers() {
-    // `initialized` is never sent, so the vault never loads: the server
-    // must still answer from what it has (the open buffer), not hang.
+async fn requests_before_loading_wait_for_the_index_or_fail_saying_so() {
     let client = TestClient::start_with(
         "//- /a.md\n# Top\n## Sub\nsee [[#\n//- /b.md\n# B\n",
         Options {
             wait_ready: false,
+            index_wait: std::time::Duration::from_millis(300),
             ..Options::default()
         },
     )
@@ -52,16 +55,48 @@ async fn requests_before_loading_answer_from_open_buffers() {
     let status = client.request("weft/status", Value::Null).await;
     assert_eq!(status["ready"], false, "{status}");
     client.open("a.md").await;
-    let result = client
-        .request("textDocument/completion", client.at("a.md", "[[#$0"))
+    let response = client
+        .request_raw("textDocument/completion", client.at("a.md", "[[#$0"))
         .await;
-    let labels = labels(&result);
-    assert_eq!(labels, ["Top", "Sub"]);
-    // Notes not loaded yet are simply not known.
-    let result = client
-        .request("textDocument/completion", client.at("a.md", "[[#$0"))
+    let message = response["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        response["error"]["code"] == -32803 && message.starts_with("Still indexing"),
+        "{response}"
+    );
+    let symbols = client
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": client.uri("a.md")}}),
+        )
         .await;
-    assert!(result["items"].as_array().unwrap().len() == 2);
+    assert_eq!(symbols.as_array().unwrap().len(), 1, "{symbols}");
+}
+
+/// A client that shows work-done progress hears the vault being read: one
+/// report begun when loading starts cold and ended when it is done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cold_load_is_reported_as_work_done_progress() {
+    let client = TestClient::start_with(
+        "//- /a.md\n# A\n",
+        Options {
+            progress: true,
+            ..Options::default()
+        },
+    )
+    .await;
+    // Begun only once the client made the token, and ended.
+    let begun = client
+        .notification("$/progress", |n| n["params"]["value"]["kind"] == "begin")
+        .await;
+    let token = begun["params"]["token"].clone();
+    let created = client.server_requests("window/workDoneProgress/create");
+    assert_eq!(created.len(), 1, "{created:?}");
+    assert_eq!(created[0]["params"]["token"], token);
+    client
+        .notification("$/progress", |n| {
+            n["params"]["token"] == token && n["params"]["value"]["kind"] == "end"
+        })
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
