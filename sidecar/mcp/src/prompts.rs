@@ -198,7 +198,7 @@ pub fn get(
 
 /// The daily note of `date` (default today), found as the `daily_note`
 /// tool finds it: the same day (local time), the same folder and format
-/// (`vault::complete::daily_note_path`), the file by its exact path.
+/// (`weft_vault::daily::daily_note_path`), the file by its exact path.
 fn daily(state: &ToolState, date: Option<&str>) -> Result<String, ToolError> {
     let (today, _) = weft_workspace::ops::template::now();
     let day = weft_workspace::ops::template::parse_day(date, today)

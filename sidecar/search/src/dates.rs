@@ -113,7 +113,11 @@ fn relative(s: &str, now: i64) -> Option<i64> {
         }
         _ => return None,
     };
-    Some(now + sign * amount * seconds)
+    // Checked: an amount typed by a person or an agent may be any length,
+    // and a time past the calendar's ends is refused like any bad time.
+    let moved = now.checked_add(amount.checked_mul(seconds)?.checked_mul(sign)?)?;
+    date_of_day(moved.div_euclid(DAY))?;
+    Some(moved)
 }
 
 /// `t` moved by whole months, the day of the month kept or, when the new
@@ -324,6 +328,20 @@ mod tests {
         assert_eq!(format_time(today), "2024-01-15T00:00:00Z");
         let yesterday = parse_time("yesterday", NOW, End::Finish).unwrap();
         assert_eq!(format_time(yesterday), "2024-01-14T23:59:59Z");
+    }
+
+    #[test]
+    fn relative_times_past_the_calendar_are_refused_not_overflowed() {
+        for wild in [
+            "now-99999999999999999d",
+            "now+9223372036854775807s",
+            "-999999999999w",
+            "now-99999999999y",
+            "now+4000000000M",
+        ] {
+            assert!(parse_time(wild, NOW, End::Start).is_err(), "{wild}");
+        }
+        assert!(parse_time("now-1000y", NOW, End::Start).is_ok());
     }
 
     #[test]
