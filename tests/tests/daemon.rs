@@ -705,6 +705,34 @@ fn kill_the_daemon(sandbox: &Sandbox, socket: &Path) {
     });
 }
 
+/// `weft query ARGS` through the daemon, whose log says what the
+/// workspace did; its output, after checking it succeeded.
+fn logged_query(sandbox: &Sandbox, root: &Path, args: &[&str]) -> String {
+    let out = sandbox
+        .command(weft_bin())
+        .arg("query")
+        .args(args)
+        .arg("--vault")
+        .arg(root)
+        .env("RUST_LOG", "weft_workspace=info")
+        .output()
+        .expect("run weft query");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every daemon log of the sandbox, run after run.
+fn daemon_logs(sandbox: &Sandbox) -> String {
+    files(sandbox, "log")
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+        .collect()
+}
+
 /// Issue 18: a daemon saves its vault's index in the user's cache (here
 /// the sandbox's) when it stops; the next one answers from it and reads
 /// again only what changed while no Weft ran. A damaged snapshot is
@@ -714,27 +742,8 @@ fn a_restarted_daemon_answers_from_its_persisted_index_and_follows_what_changed(
     let sandbox = Sandbox::new();
     let vault = sandbox.vault("//- /a.md\n[[b]]\n//- /b.md\n# B\n//- /c.md\n# C\n");
     let root = vault.path().canonicalize().unwrap();
-    let backlinks = || {
-        let out = sandbox
-            .command(weft_bin())
-            .args(["query", "backlinks", "b", "--vault"])
-            .arg(&root)
-            .env("RUST_LOG", "weft_workspace=info")
-            .output()
-            .expect("run weft query");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let logs = || -> String {
-        files(&sandbox, "log")
-            .iter()
-            .map(|p| std::fs::read_to_string(p).unwrap_or_default())
-            .collect()
-    };
+    let backlinks = || logged_query(&sandbox, &root, &["backlinks", "b"]);
+    let logs = || daemon_logs(&sandbox);
     let first = backlinks();
     assert!(
         first.contains("(`a`)") && !first.contains("(`c`)"),
@@ -777,5 +786,63 @@ fn a_restarted_daemon_answers_from_its_persisted_index_and_follows_what_changed(
         "{}",
         logs()
     );
+    sandbox.stop_daemons();
+}
+
+/// Issue 18: the full-text index lives in the user's cache too (memory-
+/// mapped, kept in step per change); the next daemon reuses it, reads
+/// again only the notes changed while no Weft ran, and rebuilds it when a
+/// file of it is damaged, saying why in the log.
+#[test]
+fn a_restarted_daemon_reuses_its_full_text_and_reads_again_only_what_changed() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(
+        "//- /a.md\n# A\nabout apples\n//- /b.md\n# B\nabout bananas\n//- /c.md\n# C\nplain\n",
+    );
+    let root = vault.path().canonicalize().unwrap();
+    let search = |words: &str| logged_query(&sandbox, &root, &["search", words]);
+    let logs = || daemon_logs(&sandbox);
+    let first = search("bananas");
+    assert!(
+        first.contains("(`b`)") && !first.contains("(`c`)"),
+        "{first}"
+    );
+    sandbox.stop_daemons();
+    let kept: Vec<PathBuf> = std::fs::read_dir(sandbox.root().join("cache/weft/fulltext"))
+        .expect("the daemon kept its full text in the cache")
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+
+    // While no Weft runs: c is about bananas now, b is gone.
+    std::fs::write(root.join("c.md"), "# C\ncherries and bananas\n").unwrap();
+    std::fs::remove_file(root.join("b.md")).unwrap();
+    wait_until("the changed answer", || {
+        let now = search("bananas");
+        now.contains("(`c`)") && !now.contains("(`b`)")
+    });
+    assert!(
+        logs().contains("3 notes opened in"),
+        "the full text was reused:\n{}",
+        logs()
+    );
+    sandbox.stop_daemons();
+
+    // A damaged file of it: refused, rebuilt, and the answers still right.
+    let postings = std::fs::read_dir(&kept[0])
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "idx"))
+        .expect("a segment's postings");
+    let mut bytes = std::fs::read(&postings).unwrap();
+    bytes[0] ^= 0x5a;
+    std::fs::write(&postings, bytes).unwrap();
+    std::fs::write(root.join("d.md"), "# D\nbananas again\n").unwrap();
+    let again = search("bananas");
+    assert!(
+        again.contains("(`c`)") && again.contains("(`d`)"),
+        "{again}"
+    );
+    assert!(logs().contains("not used: damaged files"), "{}", logs());
     sandbox.stop_daemons();
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use super::dates::unix;
 use super::index::{FileSource, NoteFile};
+use weft_vault::stamp::{Stamp, now_ns};
 
 /// Reads notes from the vault at `root`.
 #[derive(Debug, Clone)]
@@ -18,12 +19,14 @@ pub struct DiskFiles {
 impl FileSource for DiskFiles {
     fn read(&self, path: &str) -> Option<NoteFile> {
         let full = self.root.join(path);
+        let before = std::fs::metadata(&full).ok()?;
         let bytes = std::fs::read(&full).ok()?;
-        let metadata = std::fs::metadata(&full).ok();
+        let after = std::fs::metadata(&full).ok()?;
         Some(NoteFile {
             bytes,
-            modified: metadata.as_ref().and_then(|m| unix(m.modified())),
-            created: metadata.as_ref().and_then(|m| unix(m.created())),
+            modified: unix(after.modified()),
+            created: unix(after.created()),
+            stamp: Some(Stamp::of(&before, &after, now_ns())),
         })
     }
 }

@@ -12,15 +12,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock};
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tantivy::schema::Schema;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
-use super::schema::{self, Fields};
+use super::schema::{self, FORMAT_TAG, Fields};
 use weft_vault::Note;
 use weft_vault::key::{name_key, path_key};
 use weft_vault::note::strip_md;
+use weft_vault::stamp::Stamp;
 
 /// A note's file as read: its bytes and times (Unix seconds).
 #[derive(Debug, Clone, Default)]
@@ -28,6 +30,9 @@ pub struct NoteFile {
     pub bytes: Vec<u8>,
     pub modified: Option<i64>,
     pub created: Option<i64>,
+    /// The file's stamp as read (`None`: not read from a file), what a
+    /// persisted index is compared with on the next start.
+    pub stamp: Option<Stamp>,
 }
 
 /// Reads notes' files by vault path. Implementations must be cheap to share
@@ -70,15 +75,18 @@ pub enum Change {
     Remove(Box<str>),
 }
 
-/// What the index knows of a note's file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the index knows of a note's file; stored in its document, so a
+/// persisted index brings it back with the commit it belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoteMeta {
     pub modified: Option<i64>,
     pub created: Option<i64>,
     pub bytes: u64,
     pub sha256: [u8; 32],
     /// Frontmatter keys as written.
-    keys: Vec<Box<str>>,
+    pub(crate) keys: Vec<Box<str>>,
+    /// The file's stamp when it was read.
+    pub stamp: Option<Stamp>,
 }
 
 impl NoteMeta {
@@ -117,6 +125,8 @@ pub struct SearchIndex {
     pub(super) reader: IndexReader,
     pub(super) fields: Fields,
     writer: Mutex<IndexWriter>,
+    /// What every commit is marked with (see `persist`).
+    tag: Box<str>,
     meta: RwLock<HashMap<Box<str>, NoteMeta>>,
     keys: RwLock<HashMap<String, KeyStat>>,
 }
@@ -140,7 +150,8 @@ impl SearchIndex {
     pub fn empty() -> Result<SearchIndex, SearchError> {
         let (schema, fields) = schema::schema();
         let index = new_index(schema);
-        Self::finish(index, fields, HashMap::new())
+        let writer = update_writer(&index)?;
+        Self::finish(index, writer, fields, HashMap::new(), FORMAT_TAG.into())
     }
 
     /// Builds the index of `sources`, reading their files in parallel;
@@ -153,6 +164,19 @@ impl SearchIndex {
     ) -> Result<SearchIndex, SearchError> {
         let (schema, fields) = schema::schema();
         let index = new_index(schema);
+        Self::build_into(index, fields, FORMAT_TAG.into(), sources, files, progress)
+    }
+
+    /// Fills `index` (new, empty, its analyzer registered) with `sources`;
+    /// every commit is marked with `tag`.
+    pub(crate) fn build_into(
+        index: Index,
+        fields: Fields,
+        tag: Box<str>,
+        sources: &[DocSource],
+        files: &dyn FileSource,
+        progress: &AtomicUsize,
+    ) -> Result<SearchIndex, SearchError> {
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, 4);
@@ -168,18 +192,21 @@ impl SearchIndex {
                 Some((source.path.clone(), meta))
             })
             .collect();
-        writer.commit()?;
+        commit(&mut writer, &tag)?;
         writer.wait_merging_threads()?;
-        Self::finish(index, fields, metas.into_iter().collect())
+        let writer = update_writer(&index)?;
+        Self::finish(index, writer, fields, metas.into_iter().collect(), tag)
     }
 
-    fn finish(
+    /// The index over `index`, written through `writer` from now on (each
+    /// commit marked with `tag`), whose documents' side table is `meta`.
+    pub(crate) fn finish(
         index: Index,
+        writer: IndexWriter,
         fields: Fields,
         meta: HashMap<Box<str>, NoteMeta>,
+        tag: Box<str>,
     ) -> Result<SearchIndex, SearchError> {
-        let writer = index.writer_with_num_threads(1, 15_000_000)?;
-        writer.set_merge_policy(Box::new(update_merge_policy()));
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -192,6 +219,7 @@ impl SearchIndex {
             reader,
             fields,
             writer: Mutex::new(writer),
+            tag,
             meta: RwLock::new(meta),
             keys: RwLock::new(keys),
         })
@@ -222,7 +250,7 @@ impl SearchIndex {
                 writer.add_document(doc.clone())?;
             }
         }
-        writer.commit()?;
+        commit(&mut writer, &self.tag)?;
         drop(writer);
         self.reader.reload()?;
         let mut meta = self.meta.write().unwrap_or_else(PoisonError::into_inner);
@@ -237,6 +265,11 @@ impl SearchIndex {
             }
         }
         Ok(())
+    }
+
+    /// What the index knows of every note's file, by vault path.
+    pub(crate) fn side_table(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Box<str>, NoteMeta>> {
+        self.meta.read().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Notes indexed.
@@ -279,6 +312,23 @@ impl SearchIndex {
         out.sort_by_key(|a| name_key(&a.0));
         out
     }
+}
+
+/// The writer that keeps the index in step, one commit per batch of
+/// changes; fails when another process writes the same index.
+pub(crate) fn update_writer(index: &Index) -> tantivy::Result<IndexWriter> {
+    let writer = index.writer_with_num_threads(1, 15_000_000)?;
+    writer.set_merge_policy(Box::new(update_merge_policy()));
+    Ok(writer)
+}
+
+/// Commits, marking the commit with `tag` (the format, and the build when
+/// persisted): a persisted index is reused only by the build that wrote it.
+fn commit(writer: &mut IndexWriter, tag: &str) -> tantivy::Result<()> {
+    let mut prepared = writer.prepare_commit()?;
+    prepared.set_payload(tag);
+    prepared.commit()?;
+    Ok(())
 }
 
 fn new_index(schema: Schema) -> Index {
@@ -372,7 +422,12 @@ fn document(fields: &Fields, source: &DocSource, file: &NoteFile) -> (TantivyDoc
         bytes: file.bytes.len() as u64,
         sha256: Sha256::digest(&file.bytes).into(),
         keys,
+        stamp: file.stamp,
     };
+    // Plain data of a fixed shape: encoding cannot fail.
+    if let Ok(bytes) = postcard::to_allocvec(&meta) {
+        doc.add_bytes(fields.meta, &bytes);
+    }
     (doc, meta)
 }
 

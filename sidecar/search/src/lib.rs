@@ -1,5 +1,6 @@
-//! Full-text search over the vault: a tantivy index in memory (one document
-//! per note, kept in step note by note), the query language, structured
+//! Full-text search over the vault: a tantivy index (one document per note,
+//! kept in step note by note; in memory, or on disk to be reused by the
+//! next start), the query language, structured
 //! filters, snippets, cursors, related notes (more-like-this with link and
 //! tag signals) and evidence passages.
 //!
@@ -14,6 +15,7 @@ pub mod find;
 pub mod index;
 pub mod names;
 pub mod passages;
+pub mod persist;
 pub mod query;
 pub mod related;
 pub mod schema;
@@ -21,7 +23,10 @@ pub mod schema;
 pub use disk::DiskFiles;
 pub use find::{Filters, FindError, Hit, Page, Request, Sort};
 pub use index::{Change, DocSource, FileSource, NoteFile, NoteMeta, SearchError, SearchIndex};
+pub use persist::Unusable;
 pub use query::{Expr, QueryError};
 
+#[cfg(test)]
+mod persist_tests;
 #[cfg(test)]
 mod tests;

@@ -15,6 +15,13 @@ use tantivy::tokenizer::{
     TextAnalyzer,
 };
 
+/// The version of what an index holds, persisted or not; bumped whenever
+/// the schema, the analyzer or the side table's encoding (`NoteMeta`)
+/// changes: an index of another version is never reused.
+pub const FORMAT: u32 = 1;
+/// Every commit is marked with it (and, persisted, the build that wrote it).
+pub(crate) const FORMAT_TAG: &str = "weft-fulltext/1";
+
 /// The analyzer of every text field.
 pub(crate) const ANALYZER: &str = "weft";
 
@@ -42,6 +49,9 @@ pub struct Fields {
     /// Unix seconds.
     pub modified: Field,
     pub created: Field,
+    /// What the index keeps of the note's file besides (`NoteMeta`,
+    /// postcard): read back when a persisted index is opened.
+    pub meta: Field,
 }
 
 /// Field names a query may use with `name:`, with what they mean.
@@ -88,6 +98,7 @@ pub fn schema() -> (Schema, Fields) {
         properties: builder.add_text_field("properties", STRING),
         modified: builder.add_i64_field("modified", INDEXED | FAST),
         created: builder.add_i64_field("created", INDEXED | FAST),
+        meta: builder.add_bytes_field("meta", STORED),
     };
     (builder.build(), fields)
 }

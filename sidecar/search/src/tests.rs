@@ -10,6 +10,7 @@ use super::index::{Change, DocSource, FileSource, NoteFile, SearchIndex};
 use super::related::{Subject, related};
 use weft_vault::VaultIndex;
 use weft_vault::parse::parse_text;
+use weft_vault::stamp::Stamp;
 
 /// Files in memory, changeable.
 #[derive(Default)]
@@ -38,6 +39,7 @@ pub(crate) fn fixture(src: &str) -> Fixture {
         files.0.lock().unwrap().insert(
             path,
             NoteFile {
+                stamp: Some(stamp(text.len(), time)),
                 bytes: text.into_bytes(),
                 modified: Some(time),
                 created: Some(time - 1000),
@@ -53,9 +55,49 @@ pub(crate) fn fixture(src: &str) -> Fixture {
     }
 }
 
-const NOW: i64 = 1_705_314_600; // 2024-01-15T10:30:00Z
+/// The stamp of a file of `len` bytes modified at `time` (Unix seconds),
+/// read long after.
+pub(crate) fn stamp(len: usize, time: i64) -> Stamp {
+    Stamp {
+        size: len as u64,
+        mtime_ns: time * 1_000_000_000,
+        racy: false,
+    }
+}
 
-const VAULT: &str = r#"
+/// `cooking.md` rewritten.
+pub(crate) const COOKING: &str = "# Lazy cooking\nNow about pasta only. #food\n";
+
+/// Rewrites `cooking.md` (as [`COOKING`], modified at [`NOW`]) and removes
+/// `archive/old.md`, in `files` and through `search` in one batch.
+pub(crate) fn rewrite_cooking_drop_old(files: &MemFiles, search: &SearchIndex) {
+    let note = parse_text("cooking.md", COOKING);
+    let mut files_now = files.0.lock().unwrap();
+    files_now.insert(
+        "cooking.md".into(),
+        NoteFile {
+            bytes: COOKING.as_bytes().to_vec(),
+            modified: Some(NOW),
+            created: Some(NOW),
+            stamp: Some(stamp(COOKING.len(), NOW)),
+        },
+    );
+    files_now.remove("archive/old.md");
+    drop(files_now);
+    search
+        .apply(
+            vec![
+                Change::Upsert(DocSource::of(&note)),
+                Change::Remove("archive/old.md".into()),
+            ],
+            files,
+        )
+        .unwrap();
+}
+
+pub(crate) const NOW: i64 = 1_705_314_600; // 2024-01-15T10:30:00Z
+
+pub(crate) const VAULT: &str = r#"
 //- /projects/wiki-ai/mcp-ideas.md @1705000000
 ---
 tags: [mcp, integration]
@@ -105,7 +147,7 @@ fn paths(f: &Fixture, query: Option<&str>, filters: &Filters, sort: Sort) -> Vec
         .collect()
 }
 
-fn q(f: &Fixture, query: &str) -> Vec<String> {
+pub(crate) fn q(f: &Fixture, query: &str) -> Vec<String> {
     let mut out = paths(f, Some(query), &Filters::default(), Sort::Relevance);
     out.sort();
     out
@@ -365,30 +407,12 @@ fn query_errors_reach_the_caller() {
 #[test]
 fn one_changed_note_is_one_update_and_equals_a_rebuild() {
     let f = fixture(VAULT);
-    let text = "# Lazy cooking\nNow about pasta only. #food\n";
+    let text = COOKING;
     let mut vault = f.vault;
     let note = parse_text("cooking.md", text);
-    f.files.0.lock().unwrap().insert(
-        "cooking.md".into(),
-        NoteFile {
-            bytes: text.as_bytes().to_vec(),
-            modified: Some(NOW),
-            created: Some(NOW),
-        },
-    );
-    let source = DocSource::of(&note);
     vault.upsert(note);
     vault.remove("archive/old.md");
-    f.files.0.lock().unwrap().remove("archive/old.md");
-    f.search
-        .apply(
-            vec![
-                Change::Upsert(source),
-                Change::Remove("archive/old.md".into()),
-            ],
-            &f.files,
-        )
-        .unwrap();
+    rewrite_cooking_drop_old(&f.files, &f.search);
     let updated = Fixture {
         vault,
         files: f.files,

@@ -25,6 +25,7 @@ pub mod related;
 pub mod resolve;
 pub mod rewrite;
 pub mod scan;
+pub mod stamp;
 pub mod symbols;
 pub mod tags;
 pub mod template;

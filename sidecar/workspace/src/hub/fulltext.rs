@@ -1,6 +1,7 @@
-//! The hub's full-text index: built in the background from the notes as
-//! loaded, then kept in step with the changes that queued meanwhile and
-//! every change after; the memory the build freed given back.
+//! The hub's full-text index: reused from the cache when the hub keeps one
+//! (the notes changed since read again), else built in the background from
+//! the notes as loaded; then kept in step with the changes that queued
+//! meanwhile and every change after; the memory a build freed given back.
 //!
 //! Knows the search crate's entry points, not its query syntax; one note's
 //! change is one delete and one add (`Hub::update_fulltext`).
@@ -13,27 +14,30 @@ use tokio::sync::mpsc;
 use super::Hub;
 use crate::io::LiveVault;
 use crate::sync::{lock, read};
-use weft_search::{DocSource, SearchIndex};
+use weft_search::{DocSource, SearchError, SearchIndex, Unusable};
 
 impl Hub {
-    /// Builds the full-text index in the background; changes from now on
-    /// queue and are applied once it is built.
-    pub(super) fn start_fulltext(self: &Arc<Self>, live: &LiveVault) {
-        // Changes from now on queue; applied once it is built.
+    /// Brings up the full-text index in the background: the one persisted
+    /// for this vault when the hub keeps one and it can be trusted (the
+    /// notes whose files changed since are queued to be read again), else
+    /// built from the notes as loaded. Changes from now on queue and are
+    /// applied once it is up.
+    pub(super) fn start_fulltext(self: &Arc<Self>, live: &Arc<LiveVault>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        *lock(&self.fulltext_tx) = Some(tx);
-        let sources = sources(live);
-        self.fulltext_total.store(sources.len(), Ordering::Relaxed);
+        *lock(&self.fulltext_tx) = Some(tx.clone());
         let hub = self.clone();
+        let live = live.clone();
         tokio::spawn(async move {
             let building = hub.clone();
-            let built = tokio::task::spawn_blocking(move || {
-                SearchIndex::build(&sources, &building.files, &building.fulltext_done)
-            })
-            .await;
-            match built {
-                Ok(Ok(search)) => {
+            let opened = tokio::task::spawn_blocking(move || building.open_fulltext(&live)).await;
+            match opened {
+                Ok(Ok((search, stale))) => {
                     let _ = hub.search.set(Arc::new(search));
+                    // Whoever waits for the full text looks again now.
+                    hub.phase.send_modify(|_| {});
+                    if !stale.is_empty() {
+                        let _ = tx.send(stale);
+                    }
                     return_free_memory();
                 }
                 Ok(Err(e)) => tracing::error!("{e}"),
@@ -47,6 +51,61 @@ impl Hub {
             tokio::spawn(follow(Arc::downgrade(&hub), rx));
             hub.update_phase();
         });
+    }
+
+    /// The full-text index, with the paths it must read again: reused from
+    /// the cache, or built there, or (no cache, or one another process
+    /// writes) built in memory. Blocking.
+    fn open_fulltext(&self, live: &LiveVault) -> Result<(SearchIndex, Vec<String>), SearchError> {
+        let total = read(&live.index).len();
+        self.fulltext_total.store(total, Ordering::Relaxed);
+        let Some((dir, build)) = self.fulltext_dir() else {
+            let search = SearchIndex::build(&sources(live), &self.files, &self.fulltext_done)?;
+            return Ok((search, Vec::new()));
+        };
+        let started = std::time::Instant::now();
+        let why = match SearchIndex::open(&dir, build) {
+            Ok(search) => {
+                let stale = search.out_of_step(&live.note_stamps());
+                self.fulltext_done.store(total, Ordering::Relaxed);
+                tracing::info!(
+                    "full-text index {}: {} notes opened in {} ms, {} to read again",
+                    dir.display(),
+                    search.len(),
+                    started.elapsed().as_millis(),
+                    stale.len()
+                );
+                return Ok((search, stale));
+            }
+            Err(why) => why,
+        };
+        let sources = sources(live);
+        if why == Unusable::InUse {
+            tracing::info!(
+                "full-text index {}: {why}; building one in memory",
+                dir.display()
+            );
+            let search = SearchIndex::build(&sources, &self.files, &self.fulltext_done)?;
+            return Ok((search, Vec::new()));
+        }
+        if why != Unusable::Missing {
+            tracing::warn!(
+                "full-text index {} not used: {why}; building it again",
+                dir.display()
+            );
+        }
+        match SearchIndex::build_in(&dir, build, &sources, &self.files, &self.fulltext_done) {
+            Ok(search) => Ok((search, Vec::new())),
+            Err(e) => {
+                tracing::warn!(
+                    "full-text index {} not kept: {e}; building it in memory",
+                    dir.display()
+                );
+                self.fulltext_done.store(0, Ordering::Relaxed);
+                let search = SearchIndex::build(&sources, &self.files, &self.fulltext_done)?;
+                Ok((search, Vec::new()))
+            }
+        }
     }
 }
 

@@ -324,6 +324,12 @@ impl Hub {
         self.phase.borrow().clone()
     }
 
+    /// Told of every change of phase, and when the full-text index comes
+    /// up within one (a wait for it ends at once).
+    pub fn watch_phase(&self) -> watch::Receiver<Phase> {
+        self.phase.subscribe()
+    }
+
     pub fn loading_started(&self) -> bool {
         self.loading_started.load(Ordering::SeqCst)
     }

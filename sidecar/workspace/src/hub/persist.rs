@@ -43,6 +43,16 @@ impl Hub {
         Some(snapshot::path_for(&persist.cache, &self.root))
     }
 
+    /// The folder of this vault's full-text index and the build that
+    /// writes it, when the hub persists its index.
+    pub(super) fn fulltext_dir(&self) -> Option<(PathBuf, &str)> {
+        let persist = self.persist.get()?;
+        Some((
+            snapshot::fulltext_dir_for(&persist.cache, &self.root),
+            &persist.build,
+        ))
+    }
+
     /// This vault's snapshot, when there is one this build can trust; why
     /// not is logged.
     pub(super) fn read_snapshot(&self) -> Option<Snapshot> {

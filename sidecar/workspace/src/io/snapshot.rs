@@ -16,71 +16,19 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use weft_vault::Note;
+pub use weft_vault::stamp::{Stamp, now_ns};
 
 /// Bumped whenever the layout of a snapshot or of [`Note`] changes.
 pub const FORMAT: u32 = 1;
 const MAGIC: &[u8; 8] = b"WEFTSNAP";
 /// Magic, format, payload length, CRC-32.
 const HEADER: usize = 8 + 4 + 8 + 4;
-
-/// A file's state when its note was read: what tells, on the next start,
-/// whether it changed since.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stamp {
-    pub size: u64,
-    /// Modification time, nanoseconds since the Unix epoch.
-    pub mtime_ns: i64,
-    /// The file was modified so shortly before it was read that a later
-    /// change in the same clock tick could keep its time and size: its
-    /// content is compared on the next start.
-    pub racy: bool,
-}
-
-/// How close to the read a modification time must be to count as racy: the
-/// coarsest file time stamps in use (FAT) have two-second ticks.
-const RACY_NS: i64 = 2_000_000_000;
-
-impl Stamp {
-    /// The stamp of a file whose metadata is `before` and `after` its read
-    /// (the same when nothing wrote to it meanwhile), read at `now_ns`.
-    pub fn of(before: &fs::Metadata, after: &fs::Metadata, now_ns: i64) -> Stamp {
-        let (size, mtime) = (after.len(), mtime_ns(after));
-        let changed = before.len() != size || mtime_ns(before) != mtime;
-        Stamp {
-            size,
-            mtime_ns: mtime,
-            racy: changed || now_ns.saturating_sub(mtime) < RACY_NS,
-        }
-    }
-
-    /// Whether a file whose metadata is `now` still has this stamp's size
-    /// and time. A racy stamp's content must be compared besides.
-    pub fn matches(&self, now: &fs::Metadata) -> bool {
-        self.size == now.len() && self.mtime_ns == mtime_ns(now)
-    }
-}
-
-/// Nanoseconds since the Unix epoch.
-pub fn now_ns() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-}
-
-fn mtime_ns(metadata: &fs::Metadata) -> i64 {
-    metadata
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-}
 
 /// A note as persisted: the note, and the stamp of the file it was read
 /// from (`None`: not from the disk as it is, such as an editor's unsaved
@@ -146,9 +94,26 @@ impl std::fmt::Display for Refused {
 
 /// The snapshot file of the vault at `root` (canonical) in `cache`.
 pub fn path_for(cache: &Path, root: &Path) -> PathBuf {
+    cache
+        .join("index")
+        .join(format!("{}-v{FORMAT}.snap", vault_name(root)))
+}
+
+/// The folder of the full-text index of the vault at `root` (canonical) in
+/// `cache`: one per full-text format, so builds that read another never
+/// touch it.
+pub fn fulltext_dir_for(cache: &Path, root: &Path) -> PathBuf {
+    cache.join("fulltext").join(format!(
+        "{}-v{}",
+        vault_name(root),
+        weft_search::schema::FORMAT
+    ))
+}
+
+/// A vault's name in the cache: a hash of its canonical path.
+fn vault_name(root: &Path) -> String {
     let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
-    let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-    cache.join("index").join(format!("{name}-v{FORMAT}.snap"))
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Notes per chunk: chunks are encoded and decoded on every core.

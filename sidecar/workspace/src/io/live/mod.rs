@@ -323,6 +323,18 @@ impl LiveVault {
         })
     }
 
+    /// Every note's vault path with the stamp of the file it was read from
+    /// (`None`: its indexed text is not its file's, such as an editor's
+    /// buffer), for what is kept beside the index to compare with.
+    pub(crate) fn note_stamps(&self) -> Vec<(Box<str>, Option<Stamp>)> {
+        let index = read(&self.index);
+        let stamps = lock(&self.stamps);
+        index
+            .notes()
+            .map(|(_, note)| (note.path.clone(), stamps.get(&*note.path).copied()))
+            .collect()
+    }
+
     /// How far the initial load has come.
     pub fn status(&self) -> LoadStatus {
         LoadStatus {

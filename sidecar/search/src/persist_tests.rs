@@ -1,0 +1,182 @@
+//! The full-text index on disk: reused as it was left (documents, side
+//! table, later changes), refused when it cannot be trusted, never touched
+//! while another process writes it, and compared with the files' stamps.
+
+use std::sync::atomic::AtomicUsize;
+
+use super::index::{Change, DocSource, SearchIndex};
+use super::persist::Unusable;
+use super::tests::{Fixture, NOW, VAULT, fixture, q, rewrite_cooking_drop_old, stamp};
+use weft_vault::parse::parse_text;
+
+const BUILD: &str = "0.1.0-test";
+
+fn sources(f: &Fixture) -> Vec<DocSource> {
+    f.vault.notes().map(|(_, n)| DocSource::of(n)).collect()
+}
+
+/// The fixture's vault with its full text built in `dir`.
+fn persisted(dir: &std::path::Path) -> Fixture {
+    let mut f = fixture(VAULT);
+    f.search =
+        SearchIndex::build_in(dir, BUILD, &sources(&f), &f.files, &AtomicUsize::new(0)).unwrap();
+    f
+}
+
+fn reopened(f: Fixture, dir: &std::path::Path) -> Fixture {
+    drop(f.search);
+    Fixture {
+        search: SearchIndex::open(dir, BUILD).unwrap(),
+        ..f
+    }
+}
+
+const QUERIES: &[&str] = &[
+    "mcp",
+    "protocol",
+    "tag:research",
+    "status:draft",
+    "modified:>=2024-01-10",
+    "NOT mcp",
+    "pasta",
+];
+
+#[test]
+fn a_reopened_index_answers_as_it_was_left_changes_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = persisted(dir.path());
+    let before: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    let metas: Vec<_> = f
+        .vault
+        .notes()
+        .map(|(_, n)| f.search.meta(&n.path))
+        .collect();
+    let keys = f.search.frontmatter_keys();
+    let f = reopened(f, dir.path());
+    let after: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    assert_eq!(before, after);
+    assert_eq!(
+        metas,
+        f.vault
+            .notes()
+            .map(|(_, n)| f.search.meta(&n.path))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(keys, f.search.frontmatter_keys());
+    assert!(f.search.meta("cooking.md").unwrap().stamp.is_some());
+
+    // A change kept in step on disk is there after the next reopening.
+    rewrite_cooking_drop_old(&f.files, &f.search);
+    let changed: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    let f = reopened(f, dir.path());
+    assert_eq!(
+        changed,
+        QUERIES.iter().map(|query| q(&f, query)).collect::<Vec<_>>()
+    );
+    assert_eq!(q(&f, "pasta"), ["cooking.md"]);
+    assert!(f.search.meta("archive/old.md").is_none());
+    assert_eq!(f.search.len(), 4);
+}
+
+#[test]
+fn an_index_that_cannot_be_trusted_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        SearchIndex::open(dir.path(), BUILD).unwrap_err(),
+        Unusable::Missing
+    );
+    let f = persisted(dir.path());
+    drop(f.search);
+    match SearchIndex::open(dir.path(), "0.2.0-other").unwrap_err() {
+        Unusable::Invalid(why) => assert!(why.contains("0.1.0-test"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // One byte of a segment's postings flipped: tantivy's checksum sees it.
+    let postings = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "idx"))
+        .unwrap();
+    let mut bytes = std::fs::read(&postings).unwrap();
+    bytes[0] ^= 0xff;
+    std::fs::write(&postings, bytes).unwrap();
+    match SearchIndex::open(dir.path(), BUILD).unwrap_err() {
+        Unusable::Invalid(why) => assert!(why.contains("damaged"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // Built again in the same folder, it is whole again.
+    let f = persisted(dir.path());
+    let f = reopened(f, dir.path());
+    assert_eq!(f.search.len(), 5);
+}
+
+#[test]
+fn an_index_another_process_writes_is_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = persisted(dir.path());
+    assert_eq!(
+        SearchIndex::open(dir.path(), BUILD).unwrap_err(),
+        Unusable::InUse
+    );
+    let err = SearchIndex::build_in(
+        dir.path(),
+        BUILD,
+        &sources(&f),
+        &f.files,
+        &AtomicUsize::new(0),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("lock"), "{err}");
+    // The writer's index is untouched.
+    assert_eq!(f.search.len(), 5);
+    let f = reopened(f, dir.path());
+    assert_eq!(f.search.len(), 5);
+}
+
+#[test]
+fn notes_out_of_step_are_those_whose_stamps_differ_or_cannot_be_trusted() {
+    let f = fixture(VAULT);
+    let mut notes: Vec<(Box<str>, Option<weft_vault::stamp::Stamp>)> = f
+        .vault
+        .notes()
+        .map(|(_, n)| (n.path.clone(), f.search.meta(&n.path).unwrap().stamp))
+        .collect();
+    assert!(f.search.out_of_step(&notes).is_empty());
+    let at =
+        |notes: &[(Box<str>, _)], path: &str| notes.iter().position(|(p, _)| &**p == path).unwrap();
+    // Changed size; read from a buffer; gone; new.
+    let i = at(&notes, "cooking.md");
+    notes[i].1.as_mut().unwrap().size += 1;
+    let i = at(&notes, "research/protocols.md");
+    notes[i].1 = None;
+    let i = at(&notes, "archive/old.md");
+    notes.remove(i);
+    notes.push(("new.md".into(), Some(stamp(3, NOW))));
+    assert_eq!(
+        f.search.out_of_step(&notes),
+        [
+            "archive/old.md",
+            "cooking.md",
+            "new.md",
+            "research/protocols.md"
+        ]
+    );
+}
+
+#[test]
+fn a_racy_stamp_is_always_read_again() {
+    let f = fixture("//- /a.md @1700000000\n# A\n//- /b.md @1700000000\n# B\n");
+    let notes = ["a.md", "b.md"].map(|p| (Box::<str>::from(p), f.search.meta(p).unwrap().stamp));
+    assert!(f.search.out_of_step(&notes).is_empty());
+    let mut file = f.files.0.lock().unwrap().get("a.md").cloned().unwrap();
+    file.stamp.as_mut().unwrap().racy = true;
+    f.files.0.lock().unwrap().insert("a.md".into(), file);
+    let note = parse_text("a.md", "# A\n");
+    f.search
+        .apply(vec![Change::Upsert(DocSource::of(&note))], &f.files)
+        .unwrap();
+    let mut notes = notes.to_vec();
+    notes[0].1.as_mut().unwrap().racy = true;
+    assert_eq!(f.search.out_of_step(&notes), ["a.md"]);
+}
