@@ -13,6 +13,11 @@ new index daemon) to the first definition request answered with its target:
   while no Weft ran: the first answer comes from the snapshot, and the log
   says how long reconciling with the disk took.
 
+Then the agent's first complete search, from the moment `weft mcp` is
+started to the `search_notes` answer (every match counted: `total`), cold
+(empty cache: the full text is built) and on restart (the full text kept
+in the cache is reused); the totals must agree.
+
 Also reports the snapshot's size and save time, from the daemon's log.
 Standard library only; every daemon gets its own runtime and cache folders
 and is stopped at the end. The vault is edited by the `changed` runs and
@@ -139,6 +144,39 @@ def first_answer(weft, root, env, link):
     return elapsed
 
 
+def first_search(weft, root, env, word):
+    """Seconds from starting `weft mcp` to a `search_notes` answer, and its total."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([weft, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=env, cwd=root)
+    def send(message):
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+        proc.stdin.flush()
+    def answer(rid):
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                sys.exit("weft mcp ended before answering")
+            body = json.loads(line)
+            if body.get("id") == rid and "method" not in body:
+                return body
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "bench_restart", "version": "1"}}})
+    answer(1)
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+          "params": {"name": "search_notes", "arguments": {"query": word}}})
+    result = answer(2).get("result", {})
+    elapsed = time.perf_counter() - start
+    proc.stdin.close()
+    proc.kill()
+    proc.wait()
+    if result.get("isError"):
+        sys.exit(f"search_notes failed: {result}")
+    return elapsed, result["structuredContent"]["total"]
+
+
 def stop_daemons(runtime):
     for name in os.listdir(runtime) if os.path.isdir(runtime) else []:
         if name.endswith(".pid"):
@@ -175,11 +213,15 @@ def main():
     percent = float(args[args.index("--change") + 1]) if "--change" in args else 1.0
     link = find_link(root)
     notes = [os.path.join(d, n) for d, ds, ns in os.walk(root) for n in ns
-             if n.endswith(".md") and "/." not in d]
+             if n.endswith(".md") and "/." not in d[len(root):]]
     work = tempfile.mkdtemp(prefix="weft-restart-", dir="/tmp")
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("WEFT_")}
     base_env["RUST_LOG"] = "weft_workspace=info"
-    results = {"cold": [], "restart": [], "changed": []}
+    results = {"cold": [], "restart": [], "changed": [], "search cold": [], "search restart": []}
+    # A word of the linked note's text: found in it and in others.
+    with open(link[0], encoding="utf-8", errors="replace") as f:
+        word = re.findall(r"[A-Za-z]{5,}", f.read())[0].lower()
+    totals = set()
     reconcile = []
     try:
         for run in range(runs):
@@ -187,7 +229,7 @@ def main():
                 runtime = os.path.join(work, f"r{run}{kind[0]}")
                 cache = os.path.join(work, f"c{run}")
                 env = dict(base_env, WEFT_RUNTIME_DIR=runtime, XDG_CACHE_HOME=cache)
-                if kind == "cold":
+                if kind in ("cold", "search cold"):
                     shutil.rmtree(cache, ignore_errors=True)
                 else:
                     # The previous run's daemon saved its index when stopped.
@@ -200,6 +242,11 @@ def main():
                         with open(path, "ab") as f:
                             f.write(b"\nEdited while Weft was not running.\n")
                 try:
+                    if kind.startswith("search"):
+                        elapsed, total = first_search(weft, root, env, word)
+                        results[kind].append(elapsed)
+                        totals.add(total)
+                        continue
                     results[kind].append(first_answer(weft, root, env, link))
                     if kind == "changed":
                         deadline = time.time() + 600
@@ -221,6 +268,13 @@ def main():
         show("cold (no persisted index)", results["cold"])
         show("restart (persisted index, vault unchanged)", results["restart"])
         show(f"restart, {percent:g} % of notes changed meanwhile", results["changed"])
+        print(f"\nthe agent's first complete search (`weft mcp` started -> `search_notes` "
+              f"for `{word}` answered, every match counted: {sorted(totals)})\n")
+        print("| start | median ms | min | max | runs |\n|---|---|---|---|---|")
+        show("cold (full text built)", results["search cold"])
+        show("restart (full text kept in the cache)", results["search restart"])
+        if len(totals) != 1:
+            sys.exit(f"the searches disagree on the number of matches: {sorted(totals)}")
         if saves:
             notes_n, size, ms = (int(x) for x in saves[-1].groups())
             print(f"\nsnapshot: {notes_n} notes, {size / 1e6:.1f} MB, saved in {ms} ms")

@@ -38,6 +38,7 @@ pub(super) async fn load(world: Arc<World>, vault: Arc<Vault>) {
             vault.root.display()
         );
         *lock(&vault.load_error) = Some(message.clone());
+        world.loaded.notify_waiters();
         world.client.show_message(MessageType::ERROR, message).await;
         return;
     };
@@ -60,6 +61,7 @@ pub(super) async fn load(world: Arc<World>, vault: Arc<Vault>) {
         };
         let message = format!("weft: {error}");
         *lock(&vault.load_error) = Some(message.clone());
+        world.loaded.notify_waiters();
         world.client.show_message(MessageType::ERROR, message).await;
         if hub.config_error().is_none() {
             return;
@@ -75,6 +77,7 @@ pub(super) async fn load(world: Arc<World>, vault: Arc<Vault>) {
         return;
     };
     vault.set_live(live);
+    world.loaded.notify_waiters();
     // Buffers opened while loading are the truth for their notes.
     let open: Vec<String> = world
         .docs

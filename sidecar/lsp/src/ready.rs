@@ -22,6 +22,8 @@ pub(super) async fn loaded(world: &World) -> Result<()> {
     let bound = *lock(&world.index_wait);
     let started = Instant::now();
     loop {
+        // Registered before looking, so a load that ends in between wakes it.
+        let woken = world.loaded.notified();
         let waiting = world
             .vaults()
             .into_iter()
@@ -45,6 +47,8 @@ pub(super) async fn loaded(world: &World) -> Result<()> {
                 data: None,
             });
         }
-        tokio::time::sleep(Duration::from_millis(5)).await;
+        // Woken when a vault loads or fails to; looked at again at least
+        // every 50 ms all the same.
+        let _ = tokio::time::timeout(Duration::from_millis(50), woken).await;
     }
 }

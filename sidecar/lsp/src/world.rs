@@ -96,6 +96,8 @@ pub(crate) struct World {
     pub published: DashMap<PathBuf, u64>,
     /// How long a request waits for the vault's index ([`INDEX_WAIT`]).
     pub index_wait: Mutex<std::time::Duration>,
+    /// Woken whenever a vault finishes loading (or fails to).
+    pub loaded: tokio::sync::Notify,
 }
 
 impl World {
@@ -113,6 +115,7 @@ impl World {
             refresh_rx: Mutex::new(Some(refresh_rx)),
             published: DashMap::new(),
             index_wait: Mutex::new(INDEX_WAIT),
+            loaded: tokio::sync::Notify::new(),
         }
     }
 

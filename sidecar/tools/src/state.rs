@@ -323,6 +323,7 @@ impl ToolState {
     ) -> Result<(), ToolError> {
         let bound = *lock(&self.index_wait);
         let started = Instant::now();
+        let mut phase = self.hub.watch_phase();
         while !self.has(needs) {
             let now = self.indexing();
             if started.elapsed() >= bound {
@@ -342,7 +343,9 @@ impl ToolState {
                 )));
             }
             progress(&now);
-            tokio::time::sleep(Duration::from_millis(250)).await;
+            // Woken by the hub as soon as what it has changes; progress
+            // is reported at least every 250 ms meanwhile.
+            let _ = tokio::time::timeout(Duration::from_millis(250), phase.changed()).await;
         }
         Ok(())
     }

@@ -157,19 +157,33 @@ impl Hub {
         let _ = self.live.set(live.clone());
         self.buffers.overlay(&live, &open);
         self.phase.send_replace(Phase::FullText);
+        // The full text and the history start now: what changes from here
+        // on queues for them.
+        self.build_extras();
+        // Setting the watches walks every folder: blocking, and long on a
+        // big vault, so off the runtime's workers (a session woken by the
+        // phase above must not wait behind it).
         let weak = Arc::downgrade(&self);
-        match live.watch_with(move |paths| {
-            if let Some(hub) = weak.upgrade() {
-                hub.disk_changed(paths.to_vec(), true);
-            }
-        }) {
-            Ok(watcher) => *lock(&self.watcher) = Some(watcher),
-            Err(e) => {
+        let watching = live.clone();
+        let watched = tokio::task::spawn_blocking(move || {
+            watching.watch_with(move |paths| {
+                if let Some(hub) = weak.upgrade() {
+                    hub.disk_changed(paths.to_vec(), true);
+                }
+            })
+        })
+        .await;
+        match watched {
+            Ok(Ok(watcher)) => *lock(&self.watcher) = Some(watcher),
+            Ok(Err(e)) => {
                 tracing::warn!("{e}");
                 *lock(&self.watch_error) = Some(e.to_string());
             }
+            Err(e) => {
+                tracing::warn!("watching the vault failed: {e}");
+                *lock(&self.watch_error) = Some(e.to_string());
+            }
         }
-        self.build_extras();
         if from_snapshot {
             // What changed while no Weft ran: re-read, then told to every
             // session, the full text and the history as any outside change.
