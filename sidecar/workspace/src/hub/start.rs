@@ -166,11 +166,17 @@ impl Hub {
         let weak = Arc::downgrade(&self);
         let watching = live.clone();
         let watched = tokio::task::spawn_blocking(move || {
-            watching.watch_with(move |paths| {
+            let started = std::time::Instant::now();
+            let watcher = watching.watch_with(move |paths| {
                 if let Some(hub) = weak.upgrade() {
                     hub.disk_changed(paths.to_vec(), true);
                 }
-            })
+            });
+            tracing::info!(
+                "watching the vault: set in {} ms",
+                started.elapsed().as_millis()
+            );
+            watcher
         })
         .await;
         match watched {
