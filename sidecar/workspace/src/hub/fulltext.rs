@@ -17,27 +17,42 @@ use crate::sync::{lock, read};
 use weft_search::{DocSource, SearchError, SearchIndex, Unusable};
 
 impl Hub {
-    /// Brings up the full-text index in the background: the one persisted
-    /// for this vault when the hub keeps one and it can be trusted (the
-    /// notes whose files changed since are queued to be read again), else
-    /// built from the notes as loaded. Changes from now on queue and are
-    /// applied once it is up.
-    pub(super) fn start_fulltext(self: &Arc<Self>, live: &Arc<LiveVault>) {
+    /// Brings up the full-text index in the background, once: the one kept
+    /// in the cache is opened at once (while the notes load), and reused
+    /// when it can be trusted (the notes whose files changed since are
+    /// queued to be read again); else it is built from the notes once they
+    /// are loaded. Changes from now on queue and are applied once it is up.
+    pub(super) fn start_fulltext(self: &Arc<Self>) {
+        if self.fulltext_started.swap(true, Ordering::SeqCst) {
+            return;
+        }
         let (tx, rx) = mpsc::unbounded_channel();
         *lock(&self.fulltext_tx) = Some(tx.clone());
         let hub = self.clone();
-        let live = live.clone();
         tokio::spawn(async move {
+            let trying = hub.clone();
+            let tried = tokio::task::spawn_blocking(move || trying.try_cached_fulltext())
+                .await
+                .unwrap_or(None);
+            hub.fulltext_tried.store(true, Ordering::SeqCst);
+            hub.fulltext_tried_signal.notify_waiters();
+            hub.wait_notes().await;
+            let Some(live) = hub.live.get().cloned() else {
+                // The vault did not load: tried again when it does.
+                *lock(&hub.fulltext_tx) = None;
+                hub.fulltext_tried.store(false, Ordering::SeqCst);
+                hub.fulltext_started.store(false, Ordering::SeqCst);
+                return;
+            };
             let building = hub.clone();
-            let opened = tokio::task::spawn_blocking(move || building.open_fulltext(&live)).await;
+            let reading = live.clone();
+            let opened =
+                tokio::task::spawn_blocking(move || building.open_fulltext(&reading, tried)).await;
+            let mut reused = false;
             match opened {
-                Ok(Ok((search, stale))) => {
+                Ok(Ok((search, from_cache))) => {
                     let _ = hub.search.set(Arc::new(search));
-                    // Whoever waits for the full text looks again now.
-                    hub.phase.send_modify(|_| {});
-                    if !stale.is_empty() {
-                        let _ = tx.send(stale);
-                    }
+                    reused = from_cache;
                     return_free_memory();
                 }
                 Ok(Err(e)) => tracing::error!("{e}"),
@@ -48,34 +63,61 @@ impl Hub {
                 Ordering::Relaxed,
             );
             hub.fulltext_built.store(true, Ordering::SeqCst);
+            // Whoever waits for the full text looks again now: a reused one
+            // answers for the vault as it was saved until what changed
+            // since is read again, as the persisted index does.
+            hub.phase.send_modify(|_| {});
+            if reused {
+                let checking = hub.clone();
+                let stale =
+                    tokio::task::spawn_blocking(move || checking.fulltext_out_of_step(&live))
+                        .await
+                        .unwrap_or_default();
+                if !stale.is_empty() {
+                    let _ = tx.send(stale);
+                }
+            }
             tokio::spawn(follow(Arc::downgrade(&hub), rx));
             hub.update_phase();
         });
     }
 
-    /// The full-text index, with the paths it must read again: reused from
-    /// the cache, or built there, or (no cache, or one another process
-    /// writes) built in memory. Blocking.
-    fn open_fulltext(&self, live: &LiveVault) -> Result<(SearchIndex, Vec<String>), SearchError> {
+    /// The full text kept in the cache, opened: `None` when the hub keeps
+    /// none. Blocking; needs no notes.
+    fn try_cached_fulltext(&self) -> Option<Result<SearchIndex, Unusable>> {
+        let (dir, build) = self.fulltext_dir()?;
+        let started = std::time::Instant::now();
+        let opened = SearchIndex::open(&dir, build);
+        if let Ok(search) = &opened {
+            tracing::info!(
+                "full-text index {}: {} notes opened in {} ms",
+                dir.display(),
+                search.len(),
+                started.elapsed().as_millis()
+            );
+        }
+        Some(opened)
+    }
+
+    /// The full-text index, and whether it is the one kept in the cache
+    /// (`tried` opened it; what changed since must be read again), else
+    /// built in the cache, or (no cache, or one another process writes)
+    /// built in memory. Blocking.
+    fn open_fulltext(
+        &self,
+        live: &LiveVault,
+        tried: Option<Result<SearchIndex, Unusable>>,
+    ) -> Result<(SearchIndex, bool), SearchError> {
         let total = read(&live.index).len();
         self.fulltext_total.store(total, Ordering::Relaxed);
-        let Some((dir, build)) = self.fulltext_dir() else {
+        let (Some(tried), Some((dir, build))) = (tried, self.fulltext_dir()) else {
             let search = SearchIndex::build(&sources(live), &self.files, &self.fulltext_done)?;
-            return Ok((search, Vec::new()));
+            return Ok((search, false));
         };
-        let started = std::time::Instant::now();
-        let why = match SearchIndex::open(&dir, build) {
+        let why = match tried {
             Ok(search) => {
-                let stale = search.out_of_step(&live.note_stamps());
                 self.fulltext_done.store(total, Ordering::Relaxed);
-                tracing::info!(
-                    "full-text index {}: {} notes opened in {} ms, {} to read again",
-                    dir.display(),
-                    search.len(),
-                    started.elapsed().as_millis(),
-                    stale.len()
-                );
-                return Ok((search, stale));
+                return Ok((search, true));
             }
             Err(why) => why,
         };
@@ -86,7 +128,7 @@ impl Hub {
                 dir.display()
             );
             let search = SearchIndex::build(&sources, &self.files, &self.fulltext_done)?;
-            return Ok((search, Vec::new()));
+            return Ok((search, false));
         }
         if why != Unusable::Missing {
             tracing::warn!(
@@ -95,7 +137,7 @@ impl Hub {
             );
         }
         match SearchIndex::build_in(&dir, build, &sources, &self.files, &self.fulltext_done) {
-            Ok(search) => Ok((search, Vec::new())),
+            Ok(search) => Ok((search, false)),
             Err(e) => {
                 tracing::warn!(
                     "full-text index {} not kept: {e}; building it in memory",
@@ -103,9 +145,48 @@ impl Hub {
                 );
                 self.fulltext_done.store(0, Ordering::Relaxed);
                 let search = SearchIndex::build(&sources, &self.files, &self.fulltext_done)?;
-                Ok((search, Vec::new()))
+                Ok((search, false))
             }
         }
+    }
+}
+
+impl Hub {
+    /// The notes whose documents in the reused full text are not of their
+    /// files as the index last read them (see `SearchIndex::out_of_step`).
+    /// Blocking.
+    fn fulltext_out_of_step(&self, live: &LiveVault) -> Vec<String> {
+        let Some(search) = self.search.get() else {
+            return Vec::new();
+        };
+        let started = std::time::Instant::now();
+        let stale = search.out_of_step(&live.note_stamps());
+        tracing::info!(
+            "full-text index: {} notes to read again, found in {} ms",
+            stale.len(),
+            started.elapsed().as_millis()
+        );
+        stale
+    }
+
+    /// Waits (at most `bound`) until the full text kept in the cache was
+    /// tried, when a full text was asked for: reusing it reads its side
+    /// table, and it should not share the cores with setting the watches
+    /// and reconciling, which stat every file.
+    pub(super) async fn wait_fulltext_tried(&self, bound: std::time::Duration) {
+        if !self.fulltext_started.load(Ordering::SeqCst) {
+            return;
+        }
+        let _ = tokio::time::timeout(bound, async {
+            loop {
+                let woken = self.fulltext_tried_signal.notified();
+                if self.fulltext_tried.load(Ordering::SeqCst) {
+                    return;
+                }
+                woken.await;
+            }
+        })
+        .await;
     }
 }
 

@@ -101,6 +101,10 @@ pub struct Hub {
     wants_fulltext: AtomicBool,
     fulltext_started: AtomicBool,
     fulltext_built: AtomicBool,
+    /// Set (and woken) once the full text kept in the cache was tried:
+    /// reused, or found missing or unusable (a build then follows).
+    fulltext_tried: AtomicBool,
+    fulltext_tried_signal: tokio::sync::Notify,
     /// History was asked for (by an agent).
     wants_history: AtomicBool,
     history_started: AtomicBool,
@@ -173,6 +177,8 @@ impl Hub {
             wants_fulltext: AtomicBool::new(false),
             fulltext_started: AtomicBool::new(false),
             fulltext_built: AtomicBool::new(false),
+            fulltext_tried: AtomicBool::new(false),
+            fulltext_tried_signal: tokio::sync::Notify::new(),
             wants_history: AtomicBool::new(false),
             history_started: AtomicBool::new(false),
             notes_ms: AtomicUsize::new(0),

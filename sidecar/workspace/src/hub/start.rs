@@ -87,6 +87,9 @@ impl Hub {
         }
         let hub = self.clone();
         tokio::spawn(async move { hub.load().await });
+        if self.wants_fulltext.load(Ordering::SeqCst) {
+            self.start_fulltext();
+        }
     }
 
     /// Asks for the full-text index and the note history (an agent needs
@@ -101,6 +104,10 @@ impl Hub {
     /// no history store is made in the vault for it).
     pub fn want_fulltext(self: &Arc<Self>) {
         self.wants_fulltext.store(true, Ordering::SeqCst);
+        if self.loading_started() {
+            // The full text kept in the cache opens while the notes load.
+            self.start_fulltext();
+        }
         if self.live.get().is_some() {
             self.build_extras();
         }
@@ -160,6 +167,9 @@ impl Hub {
         // The full text and the history start now: what changes from here
         // on queues for them.
         self.build_extras();
+        // A full text kept in the cache is opened first (tens of ms to a
+        // few hundred at 169k notes); a rebuild is not waited for.
+        self.wait_fulltext_tried(Duration::from_secs(2)).await;
         // Setting the watches walks every folder: blocking, and long on a
         // big vault, so off the runtime's workers (a session woken by the
         // phase above must not wait behind it).
@@ -190,21 +200,26 @@ impl Hub {
                 *lock(&self.watch_error) = Some(e.to_string());
             }
         }
-        if from_snapshot {
-            // What changed while no Weft ran: re-read, then told to every
-            // session, the full text and the history as any outside change.
-            let started = std::time::Instant::now();
-            let reconciling = live.clone();
-            let changed = tokio::task::spawn_blocking(move || reconciling.reconcile())
-                .await
-                .unwrap_or_default();
-            tracing::info!(
-                "index snapshot reconciled with the disk: {} paths changed, in {} ms",
-                changed.len(),
-                started.elapsed().as_millis()
-            );
-            self.disk_changed(changed, true);
-        }
+        // What changed before the watches were set — while no Weft ran
+        // (from a snapshot), while the notes were read, or since sessions
+        // were told they were: re-read by stamp, then told to every
+        // session, the full text and the history as any outside change.
+        let started = std::time::Instant::now();
+        let reconciling = live.clone();
+        let changed = tokio::task::spawn_blocking(move || reconciling.reconcile())
+            .await
+            .unwrap_or_default();
+        tracing::info!(
+            "index reconciled with the disk: {} paths changed, in {} ms{}",
+            changed.len(),
+            started.elapsed().as_millis(),
+            if from_snapshot {
+                " (from the snapshot)"
+            } else {
+                ""
+            }
+        );
+        self.disk_changed(changed, true);
         if self.snapshot_path().is_some() {
             let saver = self.clone();
             let _ = tokio::task::spawn_blocking(move || saver.save_snapshot()).await;
@@ -223,10 +238,8 @@ impl Hub {
         {
             self.start_history(live.clone());
         }
-        if self.wants_fulltext.load(Ordering::SeqCst)
-            && !self.fulltext_started.swap(true, Ordering::SeqCst)
-        {
-            self.start_fulltext(&live);
+        if self.wants_fulltext.load(Ordering::SeqCst) {
+            self.start_fulltext();
         }
     }
 }
