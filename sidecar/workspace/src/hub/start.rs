@@ -31,6 +31,10 @@ impl Hub {
             let search = SearchIndex::build(&sources, &hub.files, &hub.fulltext_done)
                 .map_err(|e| StartError(e.to_string()))?;
             let _ = hub.search.set(Arc::new(search));
+            // Built: a later ask for it must not build it again.
+            hub.fulltext_started.store(true, Ordering::SeqCst);
+            hub.fulltext_tried.store(true, Ordering::SeqCst);
+            hub.fulltext_built.store(true, Ordering::SeqCst);
             return_free_memory();
             hub.fulltext_ms.store(
                 hub.started.elapsed().as_millis() as usize,
