@@ -43,6 +43,21 @@ def rss_mb(pid):
     return 0.0
 
 
+def read_frame(out):
+    """The next LSP message (Content-Length framing) from `out`, or None at its end."""
+    length = None
+    while True:
+        line = out.readline()
+        if not line:
+            return None
+        line = line.strip()
+        if not line:
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(out.read(length))
+
+
 class Lsp:
     def __init__(self, weft, root, env):
         self.proc = subprocess.Popen([weft, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -64,19 +79,7 @@ class Lsp:
             time.sleep(0.1)
 
     def _read(self):
-        out = self.proc.stdout
-        while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            message = json.loads(out.read(length))
+        while (message := read_frame(self.proc.stdout)) is not None:
             with self.lock:
                 if "id" in message and "method" not in message:
                     self.responses[message["id"]] = message

@@ -38,6 +38,8 @@ import threading
 import time
 import urllib.parse
 
+from bench_daemon import read_frame
+
 
 def find_link(root):
     """A note with a wikilink to a note that exists: (path, line, column)."""
@@ -74,19 +76,7 @@ class Face:
         self.notify("initialized", {})
 
     def _read(self):
-        out = self.proc.stdout
-        while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            body = json.loads(out.read(length))
+        while (body := read_frame(self.proc.stdout)) is not None:
             if "id" in body and "method" not in body:
                 with self.cond:
                     self.responses[body["id"]] = body
