@@ -12,6 +12,13 @@ mod daemon;
 
 use std::process::ExitCode;
 
+/// mimalloc rather than the system allocator: the index is millions of
+/// small allocations made on several threads at once (a snapshot decoded
+/// and a vault parsed in parallel). With glibc's allocator a restart of
+/// 169k notes took 1.6-2 times as long and kept a quarter more memory.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)

@@ -218,6 +218,7 @@ async fn start_daemon(vault: &Path, place: &Place) -> Result<UnixStream, String>
         .append(true)
         .open(&place.log)
         .map_err(|e| format!("cannot open {}: {e}", place.log.display()))?;
+    const EAGER_COMMIT: &str = "MIMALLOC_ARENA_EAGER_COMMIT";
     let mut command = std::process::Command::new(exe);
     command
         .arg("--vault")
@@ -235,6 +236,13 @@ async fn start_daemon(vault: &Path, place: &Place) -> Result<UnixStream, String>
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log);
+    if std::env::var_os(EAGER_COMMIT).is_none() {
+        // The daemon lives long and its loads free much of what they
+        // allocate: mimalloc gives that back only from arenas not committed
+        // eagerly (its default where the system overcommits). Read before
+        // `main`, so set here. 56 against 92 MiB resident at 15k notes.
+        command.env(EAGER_COMMIT, "0");
+    }
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = command
         .spawn()
