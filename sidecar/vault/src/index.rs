@@ -187,12 +187,53 @@ impl VaultIndex {
 
     /// Adds or replaces prepared notes, as [`VaultIndex::upsert`] one by
     /// one would.
-    pub fn extend(&mut self, Prepared(prepared): Prepared) {
+    pub fn extend(&mut self, Prepared(mut prepared): Prepared) {
         self.notes.reserve(prepared.len());
         self.by_exact.reserve(prepared.len());
-        for (note, entries) in prepared {
-            self.file(note, entries);
+        if !self.notes.is_empty() {
+            for (note, entries) in prepared {
+                self.file(note, entries);
+            }
+            return;
         }
+        // Into an empty index (a vault loaded, a snapshot read): ids are
+        // positions, unless a path comes twice, so the links (most of the
+        // work) are filed on another core while the notes are.
+        let mut seen = Map::default();
+        let unique = prepared
+            .iter()
+            .all(|(note, _)| seen.insert(&*note.path, ()).is_none());
+        drop(seen);
+        if !unique {
+            for (note, entries) in prepared {
+                self.file(note, entries);
+            }
+            return;
+        }
+        let links: Vec<Vec<(u32, String)>> = prepared
+            .iter_mut()
+            .map(|(_, entries)| std::mem::take(&mut entries.links))
+            .collect();
+        let mut by_key = std::mem::take(&mut self.links_by_key);
+        rayon::join(
+            || {
+                for (note, entries) in prepared {
+                    self.file(note, entries);
+                }
+            },
+            || {
+                for (id, links) in links.into_iter().enumerate() {
+                    let source = NoteId(id as u32);
+                    for (link, key) in links {
+                        by_key
+                            .entry(key.into_boxed_str())
+                            .or_default()
+                            .push(LinkRef { source, link });
+                    }
+                }
+            },
+        );
+        self.links_by_key = by_key;
     }
 
     /// Files a note with its entries, replacing the one at its exact path.
@@ -426,13 +467,10 @@ impl Entries {
     }
 }
 
-/// The list filed under `key`, made when missing; no allocation for a key
-/// that is there.
+/// The list filed under `key`, made when missing (one lookup; the key's
+/// text is kept only then).
 fn list_for<T>(map: &mut Map<Box<str>, Vec<T>>, key: String) -> &mut Vec<T> {
-    if !map.contains_key(key.as_str()) {
-        map.insert(key.clone().into_boxed_str(), Vec::new());
-    }
-    map.get_mut(key.as_str()).expect("just inserted")
+    map.entry(key.into_boxed_str()).or_default()
 }
 
 fn name_keys(note: &Note) -> Vec<String> {

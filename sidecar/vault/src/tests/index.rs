@@ -273,13 +273,20 @@ fn notes_filed_at_once_equal_notes_filed_one_by_one() {
     ];
     let mut rng = fastrand::Rng::with_seed(7);
     for round in 0..40 {
-        let notes: Vec<(String, String)> = (0..rng.usize(1..30))
+        let mut notes: Vec<(String, String)> = (0..rng.usize(1..30))
             .map(|_| {
                 let path = format!("{}.md", NAMES[rng.usize(..NAMES.len())]);
                 (path, random_note(&mut rng, NAMES))
             })
             .collect();
-        let split = rng.usize(..=notes.len());
+        // Every other round: each path once, into an empty index (where
+        // the links are filed on another core).
+        let fresh = round % 2 == 0;
+        if fresh {
+            let mut seen = std::collections::HashSet::new();
+            notes.retain(|(path, _)| seen.insert(path.clone()));
+        }
+        let split = if fresh { 0 } else { rng.usize(..=notes.len()) };
         let mut one_by_one = VaultIndex::new();
         let mut at_once = VaultIndex::new();
         for (path, text) in &notes[..split] {

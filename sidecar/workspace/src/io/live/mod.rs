@@ -273,21 +273,23 @@ impl LiveVault {
         let vault = Self::with_config(canonical, config);
         let count = snapshot.notes.len();
         let mut notes = Vec::with_capacity(count);
-        {
-            let mut stamps = lock(&vault.stamps);
-            for Entry { note, stamp } in snapshot.notes {
-                if let Some(stamp) = stamp {
-                    stamps.insert(note.path.clone(), stamp);
-                }
-                notes.push(note);
+        let mut stamped = Vec::with_capacity(count);
+        for Entry { note, stamp } in snapshot.notes {
+            if let Some(stamp) = stamp {
+                stamped.push((note.path.clone(), stamp));
             }
+            notes.push(note);
         }
         let prepared = VaultIndex::prepare(notes);
-        {
-            let mut index = write(&vault.index);
-            index.add_attachments(&snapshot.attachments);
-            index.extend(prepared);
-        }
+        // The stamps are filed on one core while the index is on the other.
+        rayon::join(
+            || {
+                let mut index = write(&vault.index);
+                index.add_attachments(&snapshot.attachments);
+                index.extend(prepared);
+            },
+            || lock(&vault.stamps).extend(stamped),
+        );
         vault.progress.found.store(count, Ordering::Relaxed);
         vault.progress.indexed.store(count, Ordering::Relaxed);
         vault.progress.walked.store(true, Ordering::Release);
