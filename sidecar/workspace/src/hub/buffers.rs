@@ -184,14 +184,18 @@ impl Buffers {
     }
 }
 
-/// Parses `text` as note `rel` and puts it in the index.
+/// Parses `text` as note `rel` and puts it in the index, unless the index
+/// holds that note already.
 fn index_text(live: &LiveVault, rel: &str, text: &str) -> Reshaped {
-    let note = parse_text(rel, text);
-    live.update_index(rel, |index| {
+    live.index_unsaved(parse_text(rel, text), |index, note| {
         let old = index.id_of(rel).map(|id| index.note(id));
         let names = !old.is_some_and(|old| old.same_names(&note));
         let links = names || !old.is_some_and(|old| old.same_links(&note));
         index.upsert(note);
         Reshaped { names, links }
+    })
+    .unwrap_or(Reshaped {
+        names: false,
+        links: false,
     })
 }

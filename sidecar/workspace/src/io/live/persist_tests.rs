@@ -168,13 +168,48 @@ fn unchanged_files_are_not_read_again_and_unstamped_notes_are() {
     }
     let vault = LiveVault::open(root).unwrap();
     // An editor's text for b.md: not the file's.
-    vault.update_index("b.md", |index| {
-        index.upsert(weft_vault::parse::parse_text("b.md", "# B edited\n"));
-    });
+    let edited = weft_vault::parse::parse_text("b.md", "# B edited\n");
+    vault.index_unsaved(edited, |index, note| index.upsert(note));
     let bytes = vault.snapshot_bytes("test").unwrap();
     let restored = reopened(root, &bytes);
     let changed = restored.reconcile();
     assert!(changed.is_empty(), "{changed:?}");
     let (notes, _) = state(&restored);
     assert_eq!(&*notes[1].title, "B", "the disk's b.md, not the editor's");
+}
+
+/// An editor opening a note as it is saved changes nothing: the index
+/// keeps its generation (no snapshot to save again) and the note its
+/// file's stamp (not read again on the next start).
+#[test]
+fn a_note_opened_as_saved_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_file(root, "a.md", "# A\n[[b]]\n");
+    set_mtime(
+        &root.join("a.md"),
+        SystemTime::now() - Duration::from_secs(3600),
+    );
+    let vault = LiveVault::open(root).unwrap();
+    let generation = read(&vault.index).generation();
+    let same = weft_vault::parse::parse_text("a.md", "# A\n[[b]]\n");
+    assert!(
+        vault
+            .index_unsaved(same, |index, note| index.upsert(note))
+            .is_none()
+    );
+    assert_eq!(read(&vault.index).generation(), generation);
+    assert!(vault.note_stamps()[0].1.is_some(), "the file's stamp stays");
+    let other = weft_vault::parse::parse_text("a.md", "# A\n[[c]]\n");
+    assert!(
+        vault
+            .index_unsaved(other, |index, note| index.upsert(note))
+            .is_some()
+    );
+    assert!(read(&vault.index).generation() > generation);
+    assert_eq!(
+        vault.note_stamps()[0].1,
+        None,
+        "an editor's text has no stamp"
+    );
 }

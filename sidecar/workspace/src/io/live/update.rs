@@ -116,18 +116,30 @@ impl LiveVault {
         self.commit(batch)
     }
 
-    /// Changes the index in place for the note at `rel`, serialised with
-    /// every other update (the disk's and the editors'): for text that is
-    /// not on disk, such as an editor's unsaved buffer. The note's stamp
-    /// goes: it is read again on the next start.
-    pub(crate) fn update_index<T>(
+    /// Changes the index for `note`, an editor's text (not on disk, such
+    /// as an unsaved buffer), serialised with every other update (the
+    /// disk's and the editors'); its file's stamp goes, so it is read again
+    /// on the next start. Unless the index holds that very note already (a
+    /// note opened as it was saved): then nothing changes — the stamp
+    /// stays, the index keeps its generation, so there is no snapshot to
+    /// save — and `None` is returned.
+    pub(crate) fn index_unsaved<T>(
         &self,
-        rel: &str,
-        change: impl FnOnce(&mut VaultIndex) -> T,
-    ) -> T {
+        note: Note,
+        change: impl FnOnce(&mut VaultIndex, Note) -> T,
+    ) -> Option<T> {
         let _update = lock(&self.update);
-        lock(&self.stamps).remove(rel);
-        change(&mut write(&self.index))
+        {
+            let index = read(&self.index);
+            if index
+                .id_of(&note.path)
+                .is_some_and(|id| *index.note(id) == note)
+            {
+                return None;
+            }
+        }
+        lock(&self.stamps).remove(&*note.path);
+        Some(change(&mut write(&self.index), note))
     }
 
     /// Makes the whole index agree with the disk: rereads the ignore files,
