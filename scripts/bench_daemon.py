@@ -55,7 +55,10 @@ def read_frame(out):
             break
         if line.lower().startswith(b"content-length:"):
             length = int(line.split(b":")[1])
-    return json.loads(out.read(length))
+    body = out.read(length)
+    if len(body) < length:
+        return None  # the server ended mid-frame (stopped by the caller)
+    return json.loads(body)
 
 
 class Lsp:
