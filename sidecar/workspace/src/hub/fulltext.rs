@@ -212,7 +212,9 @@ pub(super) fn sources(live: &LiveVault) -> Vec<DocSource> {
 /// Gives the memory the full-text build freed back to the system. Building
 /// holds every document in flight and two writer arenas; glibc keeps what
 /// they freed in its per-thread arenas, which would otherwise stay resident
-/// for the life of the server.
+/// for the life of the server. (The `weft` binary allocates with mimalloc,
+/// which gives memory back itself; this still trims what the C libraries
+/// and in-process users on the system allocator freed.)
 pub(super) fn return_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
