@@ -362,7 +362,7 @@ pub fn index_bench(root: &Path, options: &BenchOptions) -> io::Result<BenchRepor
     report.resolve_note_us = timed(&|id| {
         for link in &index.note(id).links {
             let resolution = index.resolve_link(id, link);
-            if let (Some(target), Some(fragment)) = (resolution.note(), &link.fragment) {
+            if let (Some(target), Some(fragment)) = (resolution.note(), link.fragment()) {
                 black_box(resolve_fragment(index.note(target), fragment));
             }
             black_box(resolution);
@@ -402,7 +402,7 @@ fn structure(index: &VaultIndex, report: &mut BenchReport) {
                 if !link.is_self_link() {
                     *in_degree.entry(target).or_default() += 1;
                 }
-                if let Some(fragment) = &link.fragment
+                if let Some(fragment) = link.fragment()
                     && resolve_fragment(index.note(target), fragment) == FragmentTarget::Missing
                 {
                     report.missing_fragments += 1;

@@ -69,10 +69,10 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
             match index.resolve_link(id, link) {
                 Resolution::Unresolved if !link.is_self_link() => {
                     if let Some(path) =
-                        new_note_path(folder, &link.target, link.kind, &config.new_notes_folder)
+                        new_note_path(folder, link.target(), link.kind, &config.new_notes_folder)
                     {
                         let title =
-                            strip_md(link.target.rsplit('/').next().unwrap_or(&link.target))
+                            strip_md(link.target().rsplit('/').next().unwrap_or(link.target()))
                                 .to_string();
                         wants.push(Want::Create {
                             path,
@@ -97,7 +97,7 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
                     }
                 }
                 Resolution::Note(target) => {
-                    let Some(fragment) = link.fragment.as_deref() else {
+                    let Some(fragment) = link.fragment() else {
                         continue;
                     };
                     let target_note = index.note(target);

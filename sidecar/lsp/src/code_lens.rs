@@ -31,7 +31,7 @@ pub(super) fn code_lenses(world: &World, params: CodeLensParams) -> Option<Vec<C
         .map(|r| index.link(*r))
         .filter(|l| !(l.is_self_link()))
         .chain(to_self)
-        .filter_map(|l| l.fragment.as_deref());
+        .filter_map(|l| l.fragment());
     for fragment in fragments {
         if let FragmentTarget::Heading(h) = resolve_fragment(note, fragment) {
             per_heading[h] += 1;

@@ -41,7 +41,7 @@ pub(super) fn link_targets(index: &VaultIndex, source: NoteId, link: &Link) -> V
                 hash: note.content_hash,
             })
         };
-        match link.fragment.as_deref().map(|f| lookup_fragment(note, f)) {
+        match link.fragment().map(|f| lookup_fragment(note, f)) {
             // Every heading an ambiguous heading path fits.
             Some(FragmentLookup { ambiguous, .. }) if !ambiguous.is_empty() => {
                 for h in ambiguous {

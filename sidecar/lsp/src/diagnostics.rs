@@ -66,7 +66,7 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
         let shown = if link.is_self_link() {
             "this note".to_string()
         } else {
-            format!("`{}`", link.target)
+            format!("`{}`", link.target())
         };
         match &out_link.resolution {
             Resolution::Unresolved => {
@@ -113,7 +113,7 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
             (out_link.fragment, out_link.resolution.note())
             && let Some(severity) = severity(config.broken_fragment)
         {
-            let fragment = link.fragment.as_deref().unwrap_or_default();
+            let fragment = link.fragment().unwrap_or_default();
             let target = &index.note(target).path;
             let message = match fragment.strip_prefix('^') {
                 Some(block) => format!("no block ^{block} in {target}"),
@@ -135,7 +135,7 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
             && let Some(target) = out_link.resolution.note()
             && let Some(severity) = severity(config.ambiguous)
         {
-            let fragment = link.fragment.as_deref().unwrap_or_default();
+            let fragment = link.fragment().unwrap_or_default();
             let target = index.note(target);
             let paths: Vec<String> = out_link
                 .fragment_candidates

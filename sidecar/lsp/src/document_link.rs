@@ -25,11 +25,7 @@ pub(super) fn document_links(
                     Target::Note { path, .. } => path,
                     Target::File(path) => path,
                 };
-                Some((
-                    link.span.clone(),
-                    path,
-                    link.fragment.as_deref().map(str::to_string),
-                ))
+                Some((link.span.clone(), path, link.fragment().map(str::to_string)))
             })
             .collect()
     };

@@ -126,11 +126,11 @@ fn link_preview(index: &VaultIndex, source: weft_vault::NoteId, link: usize) -> 
             };
         }
         Resolution::Unresolved => {
-            let refs = index.unresolved_links_to(&link.target);
+            let refs = index.unresolved_links_to(link.target());
             return Preview {
                 header: format!(
                     "**{}** does not exist yet · linked by {}",
-                    link.target,
+                    link.target(),
                     link_count(&refs, "link")
                 ),
                 body: None,
@@ -151,7 +151,7 @@ fn link_preview(index: &VaultIndex, source: weft_vault::NoteId, link: usize) -> 
         ));
     }
     let body_start = note.frontmatter_span.as_ref().map_or(0, |s| s.end as usize);
-    let found = link.fragment.as_deref().map(|f| lookup_fragment(note, f));
+    let found = link.fragment().map(|f| lookup_fragment(note, f));
     if let Some(found) = found.as_ref().filter(|f| !f.ambiguous.is_empty()) {
         let paths: Vec<String> = found
             .ambiguous
@@ -175,7 +175,7 @@ fn link_preview(index: &VaultIndex, source: weft_vault::NoteId, link: usize) -> 
         Some(FragmentTarget::Missing) => {
             header.push_str(&format!(
                 "\n\nNo `#{}` in this note.",
-                link.fragment.as_deref().unwrap_or_default()
+                link.fragment().unwrap_or_default()
             ));
             body_start..note.len as usize
         }

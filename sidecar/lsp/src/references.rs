@@ -105,8 +105,7 @@ fn link_references(
     match index.resolve_link(source, link) {
         Resolution::Note(target) | Resolution::Ambiguous { chosen: target, .. } => {
             let fragment = link
-                .fragment
-                .as_deref()
+                .fragment()
                 .map(|f| resolve_fragment(index.note(target), f));
             match fragment {
                 Some(found @ (FragmentTarget::Heading(_) | FragmentTarget::Block(_))) => {
@@ -131,7 +130,7 @@ fn link_references(
                 }
             }
         }
-        Resolution::Unresolved => refs_to_spans(index, &index.unresolved_links_to(&link.target)),
+        Resolution::Unresolved => refs_to_spans(index, &index.unresolved_links_to(link.target())),
         Resolution::Attachment(path) => attachment_references(index, &path),
     }
 }
@@ -156,8 +155,7 @@ fn fragment_references(index: &VaultIndex, target: NoteId, wanted: FragmentTarge
     refs.retain(|r| {
         index
             .link(*r)
-            .fragment
-            .as_deref()
+            .fragment()
             .is_some_and(|f| resolve_fragment(target_note, f) == wanted)
     });
     let mut spans = refs_to_spans(index, &refs);
@@ -184,7 +182,7 @@ fn attachment_references(index: &VaultIndex, path: &str) -> Spans {
     let mut spans = Spans::new();
     for (id, note) in index.notes() {
         for link in &note.links {
-            let target = path_key(&link.target);
+            let target = path_key(link.target());
             if target.rsplit('/').next() != Some(name.as_str()) {
                 continue;
             }

@@ -46,11 +46,11 @@ fn renamable(index: &VaultIndex, here: &Here) -> Option<(Renamable, Range<usize>
     match at(note, offset as u32) {
         Some(At::Link(i)) => {
             let link = &note.links[i];
-            let in_fragment = link.fragment.is_some()
+            let in_fragment = link.fragment().is_some()
                 && (link.is_self_link() || offset > link.target_span.end as usize);
             let target = index.resolve_link(id, link).note()?;
             if in_fragment {
-                let fragment = link.fragment.as_deref()?;
+                let fragment = link.fragment()?;
                 let target_note = index.note(target);
                 let raw = text.get(range(&link.span))?;
                 let hash_at = raw[link.target_span.end as usize - link.span.start as usize..]

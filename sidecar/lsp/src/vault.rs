@@ -327,8 +327,8 @@ fn count_ranks(index: &RwLock<VaultIndex>) -> Ranks {
                     }
                     Resolution::Unresolved => {
                         let entry = unresolved
-                            .entry(path_key(link.target.trim_start_matches('/')))
-                            .or_insert_with(|| (link.target.to_string(), 0));
+                            .entry(path_key(link.target().trim_start_matches('/')))
+                            .or_insert_with(|| (link.target().to_string(), 0));
                         entry.1 += 1;
                     }
                     Resolution::Attachment(_) => {}

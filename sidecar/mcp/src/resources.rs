@@ -215,7 +215,7 @@ fn index_json(state: &ToolState) -> Value {
             // link shows as written, as an unresolved one does.
             let target = match o.resolution.note() {
                 Some(t) if policy.visible(&index.note(t).path) => index.note(t).id().to_string(),
-                _ => path_key(link.target.trim_start_matches('/')),
+                _ => path_key(link.target().trim_start_matches('/')),
             };
             if target.is_empty() || outlinks.contains(&target) {
                 continue;

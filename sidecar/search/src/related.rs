@@ -105,7 +105,7 @@ pub fn related(
         Subject::Text(text) => {
             let parsed = parse_text("related.md", text);
             for link in &parsed.links {
-                if let Some(target) = vault.resolve("", &link.target, link.kind).note() {
+                if let Some(target) = vault.resolve("", link.target(), link.kind).note() {
                     let s = found.entry(target).or_default();
                     if s.links == 0.0 {
                         s.links = 1.0;

@@ -128,9 +128,9 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
                     message: format!("{} links to a note that does not exist.", written(l)),
                     fix: format!(
                         "create `{}.md` or point the link at an existing note.",
-                        l.target.trim_end_matches(".md")
+                        l.target().trim_end_matches(".md")
                     ),
-                    suggest_for: Some(l.target.to_string()),
+                    suggest_for: Some(l.target().to_string()),
                 });
             }
             Problem::AmbiguousLink {
@@ -187,7 +187,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
             Problem::BrokenFragment { link, target } if wants(Kind::Fragment) => {
                 let l = index.link(link);
                 let t = index.note(target);
-                let fragment = l.fragment.as_deref().unwrap_or("");
+                let fragment = l.fragment().unwrap_or("");
                 let fix = if fragment.starts_with('^') {
                     let ids: Vec<String> = t
                         .blocks
@@ -235,7 +235,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
             } if wants(Kind::Ambiguous) => {
                 let l = index.link(link);
                 let t = index.note(target);
-                let fragment = l.fragment.as_deref().unwrap_or("");
+                let fragment = l.fragment().unwrap_or("");
                 let places: Vec<String> = candidates
                     .iter()
                     .map(|&h| {
@@ -386,14 +386,10 @@ fn parse_kind(v: &str) -> Kind {
 
 /// The link as written, roughly: `[[target#frag]]` or `[](target#frag)`.
 fn written(link: &Link) -> String {
-    let frag = link
-        .fragment
-        .as_deref()
-        .map(|f| format!("#{f}"))
-        .unwrap_or_default();
+    let frag = link.fragment().map(|f| format!("#{f}")).unwrap_or_default();
     match link.kind {
-        LinkKind::Wiki => format!("`[[{}{frag}]]`", link.target),
-        LinkKind::Markdown => format!("`({}{frag})`", link.target),
+        LinkKind::Wiki => format!("`[[{}{frag}]]`", link.target()),
+        LinkKind::Markdown => format!("`({}{frag})`", link.target()),
     }
 }
 

@@ -222,7 +222,7 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
             let refs: Vec<LinkRef> = refs
                 .into_iter()
                 .filter(|r| visible(&index.note(r.source).path))
-                .filter(|r| rel_matches(rel, index.link(*r).rel.as_deref()))
+                .filter(|r| rel_matches(rel, index.link(*r).rel()))
                 .collect();
             let total = refs.len();
             let page: Vec<LinkRef> = refs.into_iter().skip(offset).take(limit).collect();
@@ -236,7 +236,7 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
                         from: NoteRef::of(index.note(r.source)),
                         line: index.link(*r).line + 1,
                         context,
-                        rel: index.link(*r).rel.as_deref().map(str::to_string),
+                        rel: index.link(*r).rel().map(str::to_string),
                     })
                     .collect(),
             );
@@ -359,7 +359,7 @@ fn outgoing_links(
         .into_iter()
         .filter_map(|o| {
             let link = &note.links[o.link as usize];
-            if !rel_matches(rel, link.rel.as_deref()) {
+            if !rel_matches(rel, link.rel()) {
                 return None;
             }
             let (status, to, title) = match &o.resolution {
@@ -387,14 +387,14 @@ fn outgoing_links(
                 Resolution::Unresolved => ("unresolved", None, None),
             };
             Some(LinkOut {
-                target: link.target.to_string(),
+                target: link.target().to_string(),
                 status: status.to_string(),
                 to,
                 title,
-                fragment: link.fragment.as_deref().map(str::to_string),
+                fragment: link.fragment().map(str::to_string),
                 fragment_found: o.fragment.map(|f| f != FragmentTarget::Missing),
                 line: link.line + 1,
-                rel: link.rel.as_deref().map(str::to_string),
+                rel: link.rel().map(str::to_string),
                 embed: link.embed,
             })
         })

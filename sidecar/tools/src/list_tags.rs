@@ -173,7 +173,7 @@ pub fn run(state: &ToolState, args: ListTagsArgs) -> ToolResult {
             }
             Facet::Rels => {
                 for link in &note.links {
-                    if let Some(rel) = &link.rel {
+                    if let Some(rel) = &link.rel() {
                         let c = counts.entry(name_key(rel)).or_default();
                         *c.spellings.entry(rel.to_string()).or_default() += 1;
                         c.notes.insert(i);

@@ -109,7 +109,7 @@ pub fn walk(
 /// The key of an unresolved link's target, as graph nodes name it.
 pub(crate) fn unresolved_key(index: &VaultIndex, source: NoteId, link: u32) -> String {
     let link = &index.note(source).links[link as usize];
-    path_key(link.target.trim_start_matches('/'))
+    path_key(link.target().trim_start_matches('/'))
 }
 
 fn neighbours(index: &VaultIndex, node: &GraphNode, direction: Direction) -> Vec<GraphNode> {

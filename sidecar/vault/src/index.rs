@@ -300,7 +300,7 @@ impl VaultIndex {
     /// The keys a link is filed under in the inverse index: the keys of the
     /// notes it could resolve to.
     pub(super) fn link_keys(source_folder: &str, link: &Link) -> Vec<String> {
-        let target = link.target.trim();
+        let target = link.target().trim();
         if target.is_empty() {
             return Vec::new();
         }

@@ -79,18 +79,25 @@ pub enum LinkKind {
     Markdown,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One link. Its texts (target, fragment, alias, property key) are kept
+/// back to back in one string: a vault holds millions of links, so one
+/// allocation and 64 bytes each rather than up to four and 96.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "LinkFields")]
 pub struct Link {
     pub kind: LinkKind,
     /// `![[…]]` or `![…](…)`.
     pub embed: bool,
-    /// The target as written, decoded (percent-decoding for Markdown links),
-    /// without fragment or alias. Empty for `[[#Heading]]`.
-    pub target: Box<str>,
-    /// After the first `#`: `H1#H2` or `^block`.
-    pub fragment: Option<Box<str>>,
-    /// Display text: the `|alias` of a wikilink, the text of a Markdown link.
-    pub alias: Option<Box<str>>,
+    /// Which of fragment, alias and property key there are (`HAS_*`).
+    has: u8,
+    /// The link's length in UTF-16 code units when it stands on one line;
+    /// `u16::MAX` when it spans lines (or is that long): then the editor
+    /// edge reads the text.
+    pub len16: u16,
+    /// Where the target, fragment and alias end in `texts`; the property
+    /// key is the rest.
+    ends: [u32; 3],
+    texts: Box<str>,
     /// The whole link, brackets included.
     pub span: Span,
     /// The target text inside the link (without fragment or alias).
@@ -104,18 +111,183 @@ pub struct Link {
     /// thousands of links (references) without reading their notes again.
     /// Nothing in the domain uses it.
     pub col16: u32,
-    /// The link's length in UTF-16 code units when it stands on one line;
-    /// `u16::MAX` when it spans lines (or is that long): then the editor
-    /// edge reads the text.
-    pub len16: u16,
-    /// For a link in a frontmatter value, the property key (`part_of`).
-    pub rel: Option<Box<str>>,
 }
 
+const HAS_FRAGMENT: u8 = 1;
+const HAS_ALIAS: u8 = 2;
+const HAS_REL: u8 = 4;
+
 impl Link {
+    /// A link found at `span` (its target at `target_span`), at line 0,
+    /// column 0 until its finder places it.
+    pub fn new(
+        kind: LinkKind,
+        embed: bool,
+        target: &str,
+        fragment: Option<&str>,
+        alias: Option<&str>,
+        span: Span,
+        target_span: Span,
+    ) -> Link {
+        let mut link = Link {
+            kind,
+            embed,
+            has: 0,
+            len16: u16::MAX,
+            ends: [0; 3],
+            texts: Box::default(),
+            span,
+            target_span,
+            line: 0,
+            col: 0,
+            col16: 0,
+        };
+        link.set_texts([Some(target), fragment, alias, None]);
+        link
+    }
+
+    /// The target as written, decoded (percent-decoding for Markdown
+    /// links), without fragment or alias. Empty for `[[#Heading]]`.
+    pub fn target(&self) -> &str {
+        &self.texts[..self.ends[0] as usize]
+    }
+
+    /// After the first `#`: `H1#H2` or `^block`.
+    pub fn fragment(&self) -> Option<&str> {
+        self.part(HAS_FRAGMENT, self.ends[0]..self.ends[1])
+    }
+
+    /// Display text: the `|alias` of a wikilink, the text of a Markdown link.
+    pub fn alias(&self) -> Option<&str> {
+        self.part(HAS_ALIAS, self.ends[1]..self.ends[2])
+    }
+
+    /// For a link in a frontmatter value, the property key (`part_of`).
+    pub fn rel(&self) -> Option<&str> {
+        self.part(HAS_REL, self.ends[2]..self.texts.len() as u32)
+    }
+
+    pub fn set_alias(&mut self, alias: Option<&str>) {
+        let texts = self.texts.clone();
+        let (target, fragment, rel) = self.parts_in(&texts);
+        self.set_texts([Some(target), fragment, alias, rel]);
+    }
+
+    pub fn set_rel(&mut self, rel: Option<&str>) {
+        let texts = self.texts.clone();
+        let (target, fragment, _) = self.parts_in(&texts);
+        let alias = self.part_in(&texts, HAS_ALIAS, self.ends[1]..self.ends[2]);
+        self.set_texts([Some(target), fragment, alias, rel]);
+    }
+
     /// `[[#Heading]]`, `[[#^block]]`, `[text](#frag)`: a link into its own note.
     pub fn is_self_link(&self) -> bool {
-        self.target.is_empty()
+        self.target().is_empty()
+    }
+
+    fn part(&self, flag: u8, range: Range<u32>) -> Option<&str> {
+        self.part_in(&self.texts, flag, range)
+    }
+
+    fn part_in<'a>(&self, texts: &'a str, flag: u8, range: Range<u32>) -> Option<&'a str> {
+        (self.has & flag != 0).then(|| &texts[range.start as usize..range.end as usize])
+    }
+
+    /// Target, fragment and property key read from a copy of `texts`.
+    fn parts_in<'a>(&self, texts: &'a str) -> (&'a str, Option<&'a str>, Option<&'a str>) {
+        (
+            &texts[..self.ends[0] as usize],
+            self.part_in(texts, HAS_FRAGMENT, self.ends[0]..self.ends[1]),
+            self.part_in(texts, HAS_REL, self.ends[2]..texts.len() as u32),
+        )
+    }
+
+    /// Packs target, fragment, alias and property key. Each is a part of
+    /// a note, whose length fits `u32` (notes over 4 GiB are refused at
+    /// load time); so do the four together, parts of at most two notes'
+    /// worth of text.
+    fn set_texts(&mut self, parts: [Option<&str>; 4]) {
+        let mut texts = String::with_capacity(parts.iter().flatten().map(|p| p.len()).sum());
+        let mut ends = [0u32; 3];
+        for (i, part) in parts.iter().enumerate() {
+            texts.push_str(part.unwrap_or_default());
+            if let Some(end) = ends.get_mut(i) {
+                *end = u32::try_from(texts.len()).unwrap_or(u32::MAX);
+            }
+        }
+        self.has = [HAS_FRAGMENT, HAS_ALIAS, HAS_REL]
+            .iter()
+            .zip(&parts[1..])
+            .filter(|(_, part)| part.is_some())
+            .fold(0, |has, (flag, _)| has | flag);
+        self.ends = ends;
+        self.texts = texts.into_boxed_str();
+    }
+}
+
+/// A link as read back from a snapshot, checked before it is a [`Link`]:
+/// its text ends must lie in order on character boundaries.
+#[derive(Deserialize)]
+struct LinkFields {
+    kind: LinkKind,
+    embed: bool,
+    has: u8,
+    len16: u16,
+    ends: [u32; 3],
+    texts: Box<str>,
+    span: Span,
+    target_span: Span,
+    line: u32,
+    col: u32,
+    col16: u32,
+}
+
+impl TryFrom<LinkFields> for Link {
+    type Error = &'static str;
+
+    fn try_from(f: LinkFields) -> Result<Link, Self::Error> {
+        let mut at = 0;
+        for end in f.ends {
+            if end < at || !f.texts.is_char_boundary(end as usize) {
+                return Err("a link's texts are out of place");
+            }
+            at = end;
+        }
+        if f.has & !(HAS_FRAGMENT | HAS_ALIAS | HAS_REL) != 0 {
+            return Err("a link has unknown parts");
+        }
+        Ok(Link {
+            kind: f.kind,
+            embed: f.embed,
+            has: f.has,
+            len16: f.len16,
+            ends: f.ends,
+            texts: f.texts,
+            span: f.span,
+            target_span: f.target_span,
+            line: f.line,
+            col: f.col,
+            col16: f.col16,
+        })
+    }
+}
+
+impl std::fmt::Debug for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Link")
+            .field("kind", &self.kind)
+            .field("embed", &self.embed)
+            .field("target", &self.target())
+            .field("fragment", &self.fragment())
+            .field("alias", &self.alias())
+            .field("rel", &self.rel())
+            .field("span", &self.span)
+            .field("target_span", &self.target_span)
+            .field("line", &self.line)
+            .field("col", &self.col)
+            .field("col16", &self.col16)
+            .field("len16", &self.len16)
+            .finish()
     }
 }
 
@@ -140,7 +312,7 @@ impl Note {
                 .links
                 .iter()
                 .zip(&new.links)
-                .all(|(a, b)| a.target == b.target && a.kind == b.kind)
+                .all(|(a, b)| a.target() == b.target() && a.kind == b.kind)
     }
 
     /// The note's identity: its path without the `.md` extension.
@@ -210,5 +382,62 @@ mod frontmatter_as_json {
         Option::<String>::deserialize(d)?
             .map(|text| serde_json::from_str(&text).map_err(serde::de::Error::custom))
             .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A link's texts read back as set, whichever are changed after.
+    #[test]
+    fn a_links_texts_read_back_as_set() {
+        let mut link = Link::new(
+            LinkKind::Wiki,
+            false,
+            "Café",
+            Some("H1#H2"),
+            None,
+            0..9,
+            2..6,
+        );
+        assert_eq!(
+            (link.target(), link.fragment(), link.alias(), link.rel()),
+            ("Café", Some("H1#H2"), None, None)
+        );
+        link.set_rel(Some("part_of"));
+        link.set_alias(Some(""));
+        assert_eq!(
+            (link.target(), link.fragment(), link.alias(), link.rel()),
+            ("Café", Some("H1#H2"), Some(""), Some("part_of"))
+        );
+        link.set_alias(None);
+        assert_eq!(
+            (link.target(), link.fragment(), link.alias(), link.rel()),
+            ("Café", Some("H1#H2"), None, Some("part_of"))
+        );
+        let empty = Link::new(LinkKind::Markdown, true, "", None, Some("text"), 0..1, 0..0);
+        assert!(empty.is_self_link());
+        assert_eq!(empty.alias(), Some("text"));
+        assert!(format!("{link:?}").contains(r#"target: "Café", fragment: Some("H1#H2")"#));
+    }
+
+    /// A link read back whose texts are out of place (a damaged or forged
+    /// snapshot) is refused, never sliced wrongly.
+    #[test]
+    fn a_link_with_texts_out_of_place_is_refused() {
+        let link = Link::new(LinkKind::Wiki, false, "Café", Some("x"), None, 0..9, 2..6);
+        let good = serde_json::to_value(&link).unwrap();
+        assert_eq!(serde_json::from_value::<Link>(good.clone()).unwrap(), link);
+        for (field, value) in [
+            ("ends", serde_json::json!([4, 6, 6])),  // inside `é`
+            ("ends", serde_json::json!([6, 5, 7])),  // backwards
+            ("ends", serde_json::json!([6, 7, 99])), // past the end
+            ("has", serde_json::json!(8)),
+        ] {
+            let mut bad = good.clone();
+            bad[field] = value;
+            assert!(serde_json::from_value::<Link>(bad).is_err(), "{field}");
+        }
     }
 }

@@ -209,7 +209,7 @@ fn fragment_target(
     resolution: &Resolution,
     link: &Link,
 ) -> Option<FragmentLookup> {
-    let fragment = link.fragment.as_deref()?;
+    let fragment = link.fragment()?;
     let target = resolution.note()?;
     Some(lookup_fragment(index.note(target), fragment))
 }
@@ -369,7 +369,7 @@ pub fn stats_of(index: &VaultIndex, visible: Option<&dyn Fn(&str) -> bool>) -> S
                 // Only a restricted count needs the targets (the index
                 // keeps them for the whole vault).
                 if visible.is_some() {
-                    unresolved_targets.insert(name_key(&note.links[out.link as usize].target));
+                    unresolved_targets.insert(name_key(note.links[out.link as usize].target()));
                 }
                 continue;
             }

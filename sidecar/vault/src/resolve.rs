@@ -73,9 +73,9 @@ impl VaultIndex {
                 } else {
                     let folder = source.folder();
                     *memo
-                        .entry((folder, &link.target, link.kind))
+                        .entry((folder, link.target(), link.kind))
                         .or_insert_with(|| {
-                            self.resolve(folder, &link.target, link.kind).note() == Some(target)
+                            self.resolve(folder, link.target(), link.kind).note() == Some(target)
                         })
                 };
                 if hit {
@@ -141,7 +141,7 @@ impl VaultIndex {
         if link.is_self_link() {
             return Resolution::Note(source);
         }
-        self.resolve(self.note(source).folder(), &link.target, link.kind)
+        self.resolve(self.note(source).folder(), link.target(), link.kind)
     }
 }
 

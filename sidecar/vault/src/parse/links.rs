@@ -31,20 +31,15 @@ pub(super) fn wiki_link(text: &str, inner: Range<usize>, whole: Range<usize>, em
     let lead = target.len() - target.trim_start().len();
     let target_trimmed = target.trim();
     let start = inner.start + lead;
-    Link {
-        kind: LinkKind::Wiki,
+    Link::new(
+        LinkKind::Wiki,
         embed,
-        target: target_trimmed.into(),
-        fragment: fragment.filter(|f| !f.is_empty()).map(Into::into),
-        alias: alias.filter(|a| !a.is_empty()).map(Into::into),
-        span: whole.start as u32..whole.end as u32,
-        target_span: start as u32..(start + target_trimmed.len()) as u32,
-        line: 0,
-        col: 0,
-        col16: 0,
-        len16: u16::MAX,
-        rel: None,
-    }
+        target_trimmed,
+        fragment.filter(|f| !f.is_empty()),
+        alias.filter(|a| !a.is_empty()),
+        whole.start as u32..whole.end as u32,
+        start as u32..(start + target_trimmed.len()) as u32,
+    )
 }
 
 /// A Markdown link `[text](dest)` into the vault; `None` for URLs.
@@ -77,23 +72,16 @@ pub(super) fn markdown_link(
         .map_or(range.start..range.end, |i| {
             range.start + i..range.start + i + path.len()
         });
-    Some(Link {
-        kind: LinkKind::Markdown,
+    let fragment = fragment.map(decode).filter(|f| !f.is_empty());
+    Some(Link::new(
+        LinkKind::Markdown,
         embed,
-        target: target.into(),
-        fragment: fragment
-            .map(decode)
-            .filter(|f| !f.is_empty())
-            .map(Into::into),
-        alias: None,
-        span: range.start as u32..range.end as u32,
-        target_span: target_span.start as u32..target_span.end as u32,
-        line: 0,
-        col: 0,
-        col16: 0,
-        len16: u16::MAX,
-        rel: None,
-    })
+        &target,
+        fragment.as_deref(),
+        None,
+        range.start as u32..range.end as u32,
+        target_span.start as u32..target_span.end as u32,
+    ))
 }
 
 /// `https:`, `mailto:`, `obsidian:`: a URL scheme (not a Windows drive).

@@ -171,7 +171,7 @@ impl<'a> NoteParser<'a> {
                     if let Some((Some(index), text)) = open_links.pop() {
                         let link = &mut self.links[index];
                         if link.kind == LinkKind::Markdown && !text.trim().is_empty() {
-                            link.alias = Some(text.trim().into());
+                            link.set_alias(Some(text.trim()));
                         }
                     }
                 }
@@ -229,8 +229,9 @@ impl<'a> NoteParser<'a> {
             }
             _ => return None,
         };
-        let line = self.line(range.start);
-        self.links.push(Link { line, ..link });
+        let mut link = link;
+        link.line = self.line(range.start);
+        self.links.push(link);
         Some(self.links.len() - 1)
     }
 

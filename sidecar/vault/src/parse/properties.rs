@@ -104,7 +104,7 @@ fn value_links(text: &str, base: usize, layout: &Layout, lines: &LineIndex, out:
                 let inner = start + 2..base + scalar.span.start + close;
                 let mut link = wiki_link(text, inner, whole, embed);
                 link.line = lines.line(start);
-                link.rel = Some(entry.key.as_str().into());
+                link.set_rel(Some(entry.key.as_str()));
                 out.links.push(link);
             }
         }

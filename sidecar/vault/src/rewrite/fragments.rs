@@ -52,7 +52,11 @@ fn leads_to(index: &VaultIndex, source: NoteId, link: &Link, target: NoteId) -> 
         return source == target;
     }
     index
-        .resolve(folder_of(&index.note(source).path), &link.target, link.kind)
+        .resolve(
+            folder_of(&index.note(source).path),
+            link.target(),
+            link.kind,
+        )
         .note()
         == Some(target)
 }
@@ -100,7 +104,7 @@ pub fn rename_heading(
             }
         }
         for link in &fresh.links {
-            let Some(fragment) = link.fragment.as_deref() else {
+            let Some(fragment) = link.fragment() else {
                 continue;
             };
             if fragment.starts_with('^') || !leads_to(index, source, link, note) {
@@ -256,7 +260,7 @@ pub fn rename_block(
             );
         }
         for link in &fresh.links {
-            let Some(fragment) = link.fragment.as_deref() else {
+            let Some(fragment) = link.fragment() else {
                 continue;
             };
             let Some(id) = fragment.strip_prefix('^') else {

@@ -132,7 +132,7 @@ pub fn move_files(
             .collect();
         for (id, note) in index.notes() {
             if note.links.iter().any(|l| {
-                let key = path_key(&l.target);
+                let key = path_key(l.target());
                 names.contains(key.rsplit('/').next().unwrap_or(&key))
             }) {
                 sources.insert(id);
@@ -193,7 +193,7 @@ impl Mover<'_> {
         let folder = folder_of(path);
         // What the link names now, and where that is after the moves.
         let (new_path, target_note, target_moved) =
-            match self.index.resolve(folder, &link.target, link.kind) {
+            match self.index.resolve(folder, link.target(), link.kind) {
                 Resolution::Note(id) | Resolution::Ambiguous { chosen: id, .. } => {
                     match self.note_moves.get(&id) {
                         Some(new) => (new.clone(), Some(id), true),
@@ -210,7 +210,7 @@ impl Mover<'_> {
         if !target_moved && !source_moved {
             return None;
         }
-        let target = link.target.trim();
+        let target = link.target().trim();
         let keep_md = target.len() != strip_md(target).len() || !is_note_path(&new_path);
         let shown = |p: &str| -> String {
             if keep_md {

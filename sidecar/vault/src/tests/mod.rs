@@ -80,14 +80,14 @@ pub(super) fn dump(text: &str, note: &Note) -> String {
             slice(&l.span)
         )
         .unwrap();
-        write!(out, " target={:?}@{:?}", l.target, slice(&l.target_span)).unwrap();
-        if let Some(f) = &l.fragment {
+        write!(out, " target={:?}@{:?}", l.target(), slice(&l.target_span)).unwrap();
+        if let Some(f) = l.fragment() {
             write!(out, " frag={f:?}").unwrap();
         }
-        if let Some(a) = &l.alias {
+        if let Some(a) = &l.alias() {
             write!(out, " alias={a:?}").unwrap();
         }
-        if let Some(r) = &l.rel {
+        if let Some(r) = &l.rel() {
             write!(out, " rel={r:?}").unwrap();
         }
         out.push('\n');

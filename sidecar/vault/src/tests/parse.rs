@@ -215,7 +215,7 @@ fn a_huge_line_parses() {
     text.push_str("[[End]]\n");
     let note = parse_text("huge.md", &text);
     assert_eq!(note.links.len(), 1);
-    assert_eq!(note.links[0].target.as_ref(), "End");
+    assert_eq!(note.links[0].target(), "End");
 }
 
 /// A link's line and columns agree with the text; `len16` is known
@@ -253,7 +253,7 @@ fn link_positions_are_known_in_bytes_and_utf16() {
     let found: Vec<(&str, u32, u32, u32, u16)> = note
         .links
         .iter()
-        .map(|l| (l.target.as_ref(), l.line, l.col, l.col16, l.len16))
+        .map(|l| (l.target(), l.line, l.col, l.col16, l.len16))
         .collect();
     assert_eq!(
         found,

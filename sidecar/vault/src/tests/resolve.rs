@@ -11,7 +11,7 @@ fn check(vault: &str, from: &str, expect: Expect) {
     for link in &index.note(source).links {
         let resolution = index.resolve_link(source, link);
         let shown = render(&index, &resolution);
-        let fragment = match (link.fragment.as_deref(), resolution.note()) {
+        let fragment = match (link.fragment(), resolution.note()) {
             (Some(f), Some(target)) => match resolve_fragment(index.note(target), f) {
                 FragmentTarget::Heading(i) => {
                     format!(" #heading:{}", index.note(target).headings[i].text)
@@ -21,7 +21,7 @@ fn check(vault: &str, from: &str, expect: Expect) {
             },
             _ => String::new(),
         };
-        out.push_str(&format!("{} -> {shown}{fragment}\n", &link.target));
+        out.push_str(&format!("{} -> {shown}{fragment}\n", &link.target()));
     }
     expect.assert_eq(&out);
 }

@@ -44,7 +44,7 @@ impl Out<'_> {
                 t.get(link.span.start as usize..link.span.end as usize)
                     .map(str::to_string)
             })
-            .unwrap_or_else(|| format!("[[{}]]", link.target))
+            .unwrap_or_else(|| format!("[[{}]]", link.target()))
     }
 
     fn describe(&self, r: &Resolution) -> (String, &'static str, Value) {
@@ -212,7 +212,7 @@ impl Out<'_> {
             Problem::BrokenFragment { link, target } => {
                 let target = self.index.note(*target);
                 let l = self.index.link(*link);
-                let fragment = l.fragment.as_deref().unwrap_or_default();
+                let fragment = l.fragment().unwrap_or_default();
                 let hint = if fragment.starts_with('^') {
                     let ids: Vec<String> = target
                         .blocks
@@ -249,12 +249,7 @@ impl Out<'_> {
                 candidates,
             } => {
                 let target = self.index.note(*target);
-                let fragment = self
-                    .index
-                    .link(*link)
-                    .fragment
-                    .as_deref()
-                    .unwrap_or_default();
+                let fragment = self.index.link(*link).fragment().unwrap_or_default();
                 let paths: Vec<String> = candidates
                     .iter()
                     .map(|&h| {

@@ -232,15 +232,14 @@ impl Ops<'_> {
                 continue;
             }
             let leads_here = matches!(
-                index.resolve(folder(source), &link.target, link.kind),
+                index.resolve(folder(source), link.target(), link.kind),
                 Resolution::Note(id) if id == target
             );
             if !leads_here {
                 continue;
             }
             let alias = link
-                .alias
-                .as_deref()
+                .alias()
                 .map(str::trim)
                 .filter(|a| !a.is_empty() && (link.kind == LinkKind::Wiki || *a != name))
                 .map(|a| format!("|{a}"))

@@ -94,8 +94,8 @@ pub(crate) fn lost_links(
         }
         let source_visible = visible(&index.note(r.source).path);
         let link = index.link(r);
-        let by_name = removed.contains(&path_key(link.target.trim()));
-        let fragment = link.fragment.as_deref().filter(|f| {
+        let by_name = removed.contains(&path_key(link.target().trim()));
+        let fragment = link.fragment().filter(|f| {
             resolve_fragment(&old_note, f) != FragmentTarget::Missing
                 && resolve_fragment(&new_note, f) == FragmentTarget::Missing
         });
@@ -111,7 +111,7 @@ pub(crate) fn lost_links(
             continue;
         }
         let how = if by_name {
-            format!("by the name `{}`, which this change removes", link.target)
+            format!("by the name `{}`, which this change removes", link.target())
         } else {
             format!(
                 "at `#{}`, which this change removes",
@@ -153,7 +153,7 @@ pub(crate) fn resolved_links(
             let resolved = if link.is_self_link() {
                 Some(path.to_string())
             } else {
-                match index.resolve(folder(path), &link.target, link.kind) {
+                match index.resolve(folder(path), link.target(), link.kind) {
                     // A note the agent may not see is no answer to show.
                     weft_vault::Resolution::Note(id)
                     | weft_vault::Resolution::Ambiguous { chosen: id, .. } => {
@@ -171,7 +171,7 @@ pub(crate) fn resolved_links(
                 .to_string();
             NoteLink {
                 link: written,
-                target: link.target.to_string(),
+                target: link.target().to_string(),
                 line: link.line + 1,
                 resolved,
             }

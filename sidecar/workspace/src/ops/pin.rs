@@ -137,11 +137,11 @@ pub(crate) fn captured_links(
             if link.is_self_link() {
                 continue;
             }
-            let Some(to) = index.resolve(old_folder, &link.target, link.kind).note() else {
+            let Some(to) = index.resolve(old_folder, link.target(), link.kind).note() else {
                 continue;
             };
             let target_moved = note_moves.contains_key(&to);
-            let written = link.target.trim();
+            let written = link.target().trim();
             let relative = written.starts_with("./") || written.starts_with("../");
             let after = match planned.get(&(path.as_str(), link.target_span.start as usize)) {
                 Some(edit) if link.kind == LinkKind::Markdown => percent_decode_str(&edit.new_text)

@@ -163,7 +163,7 @@ pub(super) fn dump(vault: &LiveVault) -> String {
                 Resolution::Attachment(p) => p.to_string(),
                 Resolution::Unresolved => "(unresolved)".into(),
             };
-            let _ = writeln!(out, "  -> {:?} = {to}", link.target);
+            let _ = writeln!(out, "  -> {:?} = {to}", link.target());
         }
         let mut back: Vec<(String, u32)> = index
             .backlinks(*id)
