@@ -8,6 +8,7 @@
 //! is not cached: it is a few hash lookups, done when asked.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use rayon::prelude::*;
 
@@ -73,12 +74,14 @@ impl TagStat {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct VaultIndex {
     notes: Vec<Option<Note>>,
     free: Vec<u32>,
-    /// Exact vault path (with `.md`) → note: a note's identity.
-    by_exact: Map<Box<str>, NoteId>,
+    /// Exact vault path (with `.md`) → note: a note's identity. Holds ids
+    /// only, hashed by their note's path: the paths are not kept twice.
+    by_exact: hashbrown::HashTable<NoteId>,
+    hasher: foldhash::fast::RandomState,
     /// Path key (no `.md`, case-folded) → notes, sorted by path. Two notes
     /// may share a key (`A.md` and `a.md` on a case-sensitive disk).
     pub(super) by_path: Map<Box<str>, Vec<NoteId>>,
@@ -96,9 +99,30 @@ pub struct VaultIndex {
     generation: u64,
 }
 
+impl std::fmt::Debug for VaultIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VaultIndex")
+            .field("notes", &self.len())
+            .field("generation", &self.generation)
+            .finish_non_exhaustive()
+    }
+}
+
 impl VaultIndex {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The note at exactly `path`.
+    fn exact(&self, path: &str) -> Option<NoteId> {
+        let hash = self.hasher.hash_one(path);
+        self.by_exact
+            .find(hash, |id| self.path_of(*id) == path)
+            .copied()
+    }
+
+    fn path_of(&self, id: NoteId) -> &str {
+        self.notes[id.0 as usize].as_ref().map_or("", |n| &n.path)
     }
 
     /// Bumped on every change; caches built on the index compare it.
@@ -130,10 +154,10 @@ impl VaultIndex {
     /// first, else the one note whose path matches ignoring case and
     /// Unicode normal form.
     pub fn id_of(&self, path: &str) -> Option<NoteId> {
-        if let Some(&id) = self.by_exact.get(path) {
+        if let Some(id) = self.exact(path) {
             return Some(id);
         }
-        if let Some(&id) = self.by_exact.get(format!("{path}.md").as_str()) {
+        if let Some(id) = self.exact(&format!("{path}.md")) {
             return Some(id);
         }
         match self.by_path.get(path_key(path).as_str()).map(Vec::as_slice) {
@@ -189,7 +213,6 @@ impl VaultIndex {
     /// one would.
     pub fn extend(&mut self, Prepared(mut prepared): Prepared) {
         self.notes.reserve(prepared.len());
-        self.by_exact.reserve(prepared.len());
         if !self.notes.is_empty() {
             for (note, entries) in prepared {
                 self.file(note, entries);
@@ -239,7 +262,7 @@ impl VaultIndex {
     /// Files a note with its entries, replacing the one at its exact path.
     fn file(&mut self, note: Note, entries: Entries) -> NoteId {
         self.generation += 1;
-        if let Some(&id) = self.by_exact.get(&note.path) {
+        if let Some(id) = self.exact(&note.path) {
             let old = self.notes[id.0 as usize].take().expect("a live NoteId");
             self.unlink_entries(id, &old);
             self.link_entries(id, &note, entries);
@@ -253,15 +276,26 @@ impl VaultIndex {
                 NoteId(self.notes.len() as u32 - 1)
             }
         };
-        self.by_exact.insert(note.path.clone(), id);
         self.link_entries(id, &note, entries);
+        let hash = self.hasher.hash_one(&*note.path);
         self.notes[id.0 as usize] = Some(note);
+        let (notes, hasher) = (&self.notes, &self.hasher);
+        self.by_exact.insert_unique(hash, id, |id| {
+            hasher.hash_one(notes[id.0 as usize].as_ref().map_or("", |n| &*n.path))
+        });
         id
     }
 
     /// Removes the note at exactly `path`; returns it if there was one.
     pub fn remove(&mut self, path: &str) -> Option<Note> {
-        let id = self.by_exact.remove(path)?;
+        let hash = self.hasher.hash_one(path);
+        let notes = &self.notes;
+        let path_of = |id: &NoteId| notes[id.0 as usize].as_ref().map_or("", |n| &*n.path);
+        let (id, _) = self
+            .by_exact
+            .find_entry(hash, |id| path_of(id) == path)
+            .ok()?
+            .remove();
         self.generation += 1;
         let note = self.notes[id.0 as usize].take().expect("a live NoteId");
         self.unlink_entries(id, &note);
@@ -298,17 +332,23 @@ impl VaultIndex {
     }
 
     /// The keys a link is filed under in the inverse index: the keys of the
-    /// notes it could resolve to.
-    pub(super) fn link_keys(source_folder: &str, link: &Link) -> Vec<String> {
+    /// notes it could resolve to (none, one, or a relative one and then the
+    /// plain one), made without a list for each of a vault's links.
+    pub(super) fn link_keys(source_folder: &str, link: &Link) -> impl Iterator<Item = String> {
+        let (first, second) = Self::link_key_pair(source_folder, link);
+        first.into_iter().chain(second)
+    }
+
+    fn link_key_pair(source_folder: &str, link: &Link) -> (Option<String>, Option<String>) {
         let target = link.target().trim();
         if target.is_empty() {
-            return Vec::new();
+            return (None, None);
         }
         if target.starts_with("./") || target.starts_with("../") {
-            return join_relative(source_folder, target)
-                .map(|p| path_key(&p))
-                .into_iter()
-                .collect();
+            return (
+                join_relative(source_folder, target).map(|p| path_key(&p)),
+                None,
+            );
         }
         let plain = path_key(target.trim_start_matches('/'));
         if link.kind == LinkKind::Markdown
@@ -316,9 +356,9 @@ impl VaultIndex {
             && let Some(joined) = join_relative(source_folder, target).map(|p| path_key(&p))
             && joined != plain
         {
-            return vec![joined, plain];
+            return (Some(joined), Some(plain));
         }
-        vec![plain]
+        (Some(plain), None)
     }
 
     /// The keys under which links to `note` are filed: every suffix of its
@@ -453,9 +493,7 @@ impl Entries {
             .iter()
             .enumerate()
             .flat_map(|(i, link)| {
-                VaultIndex::link_keys(folder, link)
-                    .into_iter()
-                    .map(move |key| (i as u32, key))
+                VaultIndex::link_keys(folder, link).map(move |key| (i as u32, key))
             })
             .collect();
         Entries {

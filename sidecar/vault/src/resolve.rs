@@ -111,7 +111,7 @@ impl VaultIndex {
                 if matches!(self.resolve_ref(r), Resolution::Unresolved) {
                     let link = self.link(r);
                     let key = Self::link_keys(self.note(r.source).folder(), link)
-                        .pop()
+                        .last()
                         .unwrap_or_default();
                     groups.entry(key).or_default().push(r);
                 }
