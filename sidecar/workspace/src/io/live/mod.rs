@@ -73,8 +73,15 @@ pub struct LoadStatus {
 }
 
 /// Notes parsed and inserted per step of the initial load: small enough that
-/// readers see the index grow, large enough to keep both cores busy.
+/// the progress shown moves, large enough to keep both cores busy.
 const LOAD_CHUNK: usize = 1024;
+
+/// Notes of the initial load read and prepared, to be filed.
+struct Chunk {
+    count: usize,
+    prepared: weft_vault::index::Prepared,
+    stamped: Vec<(Box<str>, Stamp)>,
+}
 
 /// Why a vault could not be opened.
 #[derive(Debug)]
@@ -231,28 +238,55 @@ impl LiveVault {
         let mut errors = found.errors;
         errors.extend(exclude_problems(&filter));
         write(&self.index).add_attachments(&found.attachments);
+        // Each chunk is read and parsed on every core while the one before
+        // it is filed in the index (on one): neither waits for the other.
+        let mut pending: Option<Chunk> = None;
         for chunk in found.notes.chunks(LOAD_CHUNK) {
-            let read_now = read_notes(chunk.to_vec());
-            errors.extend(read_now.errors);
-            let count = read_now.notes.len();
-            let (notes, stamped): (Vec<Note>, Vec<(Box<str>, Stamp)>) = read_now
-                .notes
-                .into_iter()
-                .map(|(note, stamp)| {
-                    let path = note.path.clone();
-                    (note, (path, stamp))
-                })
-                .unzip();
-            let prepared = VaultIndex::prepare(notes);
-            write(&self.index).extend(prepared);
-            lock(&self.stamps).extend(stamped);
-            self.progress.indexed.fetch_add(count, Ordering::Relaxed);
+            let (read_now, ()) = rayon::join(
+                || {
+                    let read_now = read_notes(chunk.to_vec());
+                    let (notes, stamped): (Vec<Note>, Vec<(Box<str>, Stamp)>) = read_now
+                        .notes
+                        .into_iter()
+                        .map(|(note, stamp)| {
+                            let path = note.path.clone();
+                            (note, (path, stamp))
+                        })
+                        .unzip();
+                    let chunk = Chunk {
+                        count: notes.len(),
+                        prepared: VaultIndex::prepare(notes),
+                        stamped,
+                    };
+                    (chunk, read_now.errors)
+                },
+                || {
+                    if let Some(chunk) = pending.take() {
+                        self.file_chunk(chunk);
+                    }
+                },
+            );
+            let (chunk, chunk_errors) = read_now;
+            errors.extend(chunk_errors);
+            pending = Some(chunk);
+        }
+        if let Some(chunk) = pending {
+            self.file_chunk(chunk);
         }
         for (path, message) in &errors {
             tracing::warn!("{path}: {message}");
         }
         *lock(&self.errors) = errors.into_iter().collect();
         self.ready();
+    }
+
+    /// Files a chunk of the initial load in the index.
+    fn file_chunk(&self, chunk: Chunk) {
+        write(&self.index).extend(chunk.prepared);
+        lock(&self.stamps).extend(chunk.stamped);
+        self.progress
+            .indexed
+            .fetch_add(chunk.count, Ordering::Relaxed);
     }
 
     /// The first state is complete: waiting readers go on.
