@@ -34,7 +34,26 @@ struct Cli {
     bench: Bench,
 }
 
+/// The allocator and setting the daemon runs with (see the `weft` binary
+/// and its daemon's start), so that times and memory are what ships.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const EAGER_COMMIT: &str = "MIMALLOC_ARENA_EAGER_COMMIT";
+
 fn main() -> ExitCode {
+    if std::env::var_os(EAGER_COMMIT).is_none() {
+        // Read by mimalloc before `main`: this process runs again with it.
+        use std::os::unix::process::CommandExt;
+        let mut args = std::env::args_os();
+        if let (Ok(exe), Some(_)) = (std::env::current_exe(), args.next()) {
+            let error = std::process::Command::new(exe)
+                .args(args)
+                .env(EAGER_COMMIT, "0")
+                .exec();
+            eprintln!("weft-bench: cannot run again with {EAGER_COMMIT}=0: {error}");
+        }
+    }
     match run(Cli::parse().bench) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
