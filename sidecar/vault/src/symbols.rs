@@ -110,9 +110,11 @@ pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bo
         };
         for (id, note) in notes {
             let stem = note.stem();
-            let name_score = matcher
-                .score(stem)
-                .max(matcher.score(&note.title).map(|s| s.saturating_sub(1)));
+            // A title that is the stem (most notes') cannot score more.
+            let title_score = (*note.title != *stem)
+                .then(|| matcher.score(&note.title).map(|s| s.saturating_sub(1)))
+                .flatten();
+            let name_score = matcher.score(stem).max(title_score);
             if let Some(score) = name_score {
                 push(Hit {
                     score: score + 2,
