@@ -117,12 +117,8 @@ impl VaultIndex {
     fn exact(&self, path: &str) -> Option<NoteId> {
         let hash = self.hasher.hash_one(path);
         self.by_exact
-            .find(hash, |id| self.path_of(*id) == path)
+            .find(hash, |id| path_in(&self.notes, *id) == path)
             .copied()
-    }
-
-    fn path_of(&self, id: NoteId) -> &str {
-        self.notes[id.0 as usize].as_ref().map_or("", |n| &n.path)
     }
 
     /// Bumped on every change; caches built on the index compare it.
@@ -213,21 +209,16 @@ impl VaultIndex {
     /// one would.
     pub fn extend(&mut self, Prepared(mut prepared): Prepared) {
         self.notes.reserve(prepared.len());
-        if !self.notes.is_empty() {
-            for (note, entries) in prepared {
-                self.file(note, entries);
-            }
-            return;
-        }
-        // Into an empty index (a vault loaded, a snapshot read): ids are
-        // positions, unless a path comes twice, so the links (most of the
-        // work) are filed on another core while the notes are.
-        let mut seen = Map::default();
-        let unique = prepared
-            .iter()
-            .all(|(note, _)| seen.insert(&*note.path, ()).is_none());
-        drop(seen);
-        if !unique {
+        // Into an empty index (a vault loaded, a snapshot read), ids are
+        // positions unless a path comes twice; where they are, the links
+        // (most of the work) are filed on another core while the notes are.
+        let positions = self.notes.is_empty() && {
+            let mut seen = Map::default();
+            prepared
+                .iter()
+                .all(|(note, _)| seen.insert(&*note.path, ()).is_none())
+        };
+        if !positions {
             for (note, entries) in prepared {
                 self.file(note, entries);
             }
@@ -280,9 +271,8 @@ impl VaultIndex {
         let hash = self.hasher.hash_one(&*note.path);
         self.notes[id.0 as usize] = Some(note);
         let (notes, hasher) = (&self.notes, &self.hasher);
-        self.by_exact.insert_unique(hash, id, |id| {
-            hasher.hash_one(notes[id.0 as usize].as_ref().map_or("", |n| &*n.path))
-        });
+        self.by_exact
+            .insert_unique(hash, id, |id| hasher.hash_one(path_in(notes, *id)));
         id
     }
 
@@ -290,10 +280,9 @@ impl VaultIndex {
     pub fn remove(&mut self, path: &str) -> Option<Note> {
         let hash = self.hasher.hash_one(path);
         let notes = &self.notes;
-        let path_of = |id: &NoteId| notes[id.0 as usize].as_ref().map_or("", |n| &*n.path);
         let (id, _) = self
             .by_exact
-            .find_entry(hash, |id| path_of(id) == path)
+            .find_entry(hash, |id| path_in(notes, *id) == path)
             .ok()?
             .remove();
         self.generation += 1;
@@ -401,7 +390,7 @@ impl VaultIndex {
             if *n == id {
                 &note.path
             } else {
-                notes[n.0 as usize].as_ref().map_or("", |n| &n.path)
+                path_in(notes, *n)
             }
         };
         insert_sorted(list_for(&mut self.by_path, path), id, path_of);
@@ -542,4 +531,9 @@ fn remove_from<T>(map: &mut Map<Box<str>, Vec<T>>, key: &str, pred: impl Fn(&T) 
             map.remove(key);
         }
     }
+}
+
+/// The path of note `id` in `notes` (`""` for a free slot).
+fn path_in(notes: &[Option<Note>], id: NoteId) -> &str {
+    notes[id.0 as usize].as_ref().map_or("", |n| &n.path)
 }

@@ -129,21 +129,20 @@ impl Link {
         span: Span,
         target_span: Span,
     ) -> Link {
-        let mut link = Link {
+        let (has, ends, texts) = pack([Some(target), fragment, alias, None]);
+        Link {
             kind,
             embed,
-            has: 0,
+            has,
             len16: u16::MAX,
-            ends: [0; 3],
-            texts: Box::default(),
+            ends,
+            texts,
             span,
             target_span,
             line: 0,
             col: 0,
             col16: 0,
-        };
-        link.set_texts([Some(target), fragment, alias, None]);
-        link
+        }
     }
 
     /// The target as written, decoded (percent-decoding for Markdown
@@ -168,16 +167,27 @@ impl Link {
     }
 
     pub fn set_alias(&mut self, alias: Option<&str>) {
-        let texts = self.texts.clone();
-        let (target, fragment, rel) = self.parts_in(&texts);
-        self.set_texts([Some(target), fragment, alias, rel]);
+        self.set_part(2, alias);
     }
 
     pub fn set_rel(&mut self, rel: Option<&str>) {
-        let texts = self.texts.clone();
-        let (target, fragment, _) = self.parts_in(&texts);
-        let alias = self.part_in(&texts, HAS_ALIAS, self.ends[1]..self.ends[2]);
-        self.set_texts([Some(target), fragment, alias, rel]);
+        self.set_part(3, rel);
+    }
+
+    /// Target, fragment, alias and property key, in the order packed.
+    fn parts(&self) -> [Option<&str>; 4] {
+        [
+            Some(self.target()),
+            self.fragment(),
+            self.alias(),
+            self.rel(),
+        ]
+    }
+
+    fn set_part(&mut self, at: usize, part: Option<&str>) {
+        let mut parts = self.parts();
+        parts[at] = part;
+        (self.has, self.ends, self.texts) = pack(parts);
     }
 
     /// `[[#Heading]]`, `[[#^block]]`, `[text](#frag)`: a link into its own note.
@@ -186,43 +196,30 @@ impl Link {
     }
 
     fn part(&self, flag: u8, range: Range<u32>) -> Option<&str> {
-        self.part_in(&self.texts, flag, range)
+        (self.has & flag != 0).then(|| &self.texts[range.start as usize..range.end as usize])
     }
+}
 
-    fn part_in<'a>(&self, texts: &'a str, flag: u8, range: Range<u32>) -> Option<&'a str> {
-        (self.has & flag != 0).then(|| &texts[range.start as usize..range.end as usize])
-    }
-
-    /// Target, fragment and property key read from a copy of `texts`.
-    fn parts_in<'a>(&self, texts: &'a str) -> (&'a str, Option<&'a str>, Option<&'a str>) {
-        (
-            &texts[..self.ends[0] as usize],
-            self.part_in(texts, HAS_FRAGMENT, self.ends[0]..self.ends[1]),
-            self.part_in(texts, HAS_REL, self.ends[2]..texts.len() as u32),
-        )
-    }
-
-    /// Packs target, fragment, alias and property key. Each is a part of
-    /// a note, whose length fits `u32` (notes over 4 GiB are refused at
-    /// load time); so do the four together, parts of at most two notes'
-    /// worth of text.
-    fn set_texts(&mut self, parts: [Option<&str>; 4]) {
-        let mut texts = String::with_capacity(parts.iter().flatten().map(|p| p.len()).sum());
-        let mut ends = [0u32; 3];
-        for (i, part) in parts.iter().enumerate() {
-            texts.push_str(part.unwrap_or_default());
-            if let Some(end) = ends.get_mut(i) {
-                *end = u32::try_from(texts.len()).unwrap_or(u32::MAX);
-            }
+/// Target, fragment, alias and property key packed as a [`Link`] holds
+/// them: which are there, where the first three end, and the texts. Each
+/// is a part of a note, whose length fits `u32` (notes over 4 GiB are
+/// refused at load time); so do the four together, parts of at most two
+/// notes' worth of text.
+fn pack(parts: [Option<&str>; 4]) -> (u8, [u32; 3], Box<str>) {
+    let mut texts = String::with_capacity(parts.iter().flatten().map(|p| p.len()).sum());
+    let mut ends = [0u32; 3];
+    for (i, part) in parts.iter().enumerate() {
+        texts.push_str(part.unwrap_or_default());
+        if let Some(end) = ends.get_mut(i) {
+            *end = u32::try_from(texts.len()).unwrap_or(u32::MAX);
         }
-        self.has = [HAS_FRAGMENT, HAS_ALIAS, HAS_REL]
-            .iter()
-            .zip(&parts[1..])
-            .filter(|(_, part)| part.is_some())
-            .fold(0, |has, (flag, _)| has | flag);
-        self.ends = ends;
-        self.texts = texts.into_boxed_str();
     }
+    let has = [HAS_FRAGMENT, HAS_ALIAS, HAS_REL]
+        .iter()
+        .zip(&parts[1..])
+        .filter(|(_, part)| part.is_some())
+        .fold(0, |has, (flag, _)| has | flag);
+    (has, ends, texts.into_boxed_str())
 }
 
 /// A link as read back from a snapshot, checked before it is a [`Link`]:
