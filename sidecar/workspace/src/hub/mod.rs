@@ -105,6 +105,10 @@ pub struct Hub {
     /// reused, or found missing or unusable (a build then follows).
     fulltext_tried: AtomicBool,
     fulltext_tried_signal: tokio::sync::Notify,
+    /// The load has brought the index up to the disk after setting the
+    /// watches, and told the sessions what that changed.
+    reconciled: AtomicBool,
+    reconciled_signal: tokio::sync::Notify,
     /// History was asked for (by an agent).
     wants_history: AtomicBool,
     history_started: AtomicBool,
@@ -179,6 +183,8 @@ impl Hub {
             fulltext_built: AtomicBool::new(false),
             fulltext_tried: AtomicBool::new(false),
             fulltext_tried_signal: tokio::sync::Notify::new(),
+            reconciled: AtomicBool::new(false),
+            reconciled_signal: tokio::sync::Notify::new(),
             wants_history: AtomicBool::new(false),
             history_started: AtomicBool::new(false),
             notes_ms: AtomicUsize::new(0),
@@ -334,6 +340,20 @@ impl Hub {
     /// up within one (a wait for it ends at once).
     pub fn watch_phase(&self) -> watch::Receiver<Phase> {
         self.phase.subscribe()
+    }
+
+    /// Waits until the load has reconciled the index with the disk (after
+    /// the notes are served, in the background): from then on only the
+    /// watcher and the sessions change the index.
+    #[cfg(test)]
+    pub(crate) async fn wait_reconciled(&self) {
+        loop {
+            let woken = self.reconciled_signal.notified();
+            if self.reconciled.load(Ordering::SeqCst) {
+                return;
+            }
+            woken.await;
+        }
     }
 
     pub fn loading_started(&self) -> bool {

@@ -224,6 +224,8 @@ impl Hub {
             }
         );
         self.disk_changed(changed, true);
+        self.reconciled.store(true, Ordering::SeqCst);
+        self.reconciled_signal.notify_waiters();
         if self.snapshot_path().is_some() {
             let saver = self.clone();
             let _ = tokio::task::spawn_blocking(move || saver.save_snapshot()).await;

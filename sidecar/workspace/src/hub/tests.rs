@@ -23,6 +23,11 @@ async fn loaded(dir: &tempfile::TempDir) -> Arc<Hub> {
         .await
         .expect("loaded in time");
     assert_eq!(phase, Phase::FullText);
+    // The load's own reconciliation, in the background, would otherwise
+    // race with what a test does next.
+    tokio::time::timeout(Duration::from_secs(60), hub.wait_reconciled())
+        .await
+        .expect("reconciled in time");
     hub
 }
 
