@@ -725,6 +725,17 @@ fn logged_query(sandbox: &Sandbox, root: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The one entry the daemons kept in `folder` of the sandbox's cache
+/// (`index`: snapshots, `fulltext`: full-text folders).
+fn only_cached(sandbox: &Sandbox, folder: &str) -> PathBuf {
+    let kept: Vec<PathBuf> = std::fs::read_dir(sandbox.root().join("cache/weft").join(folder))
+        .unwrap_or_else(|e| panic!("the daemon kept nothing in the cache's {folder}: {e}"))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    kept.into_iter().next().unwrap()
+}
+
 /// Every daemon log of the sandbox, run after run.
 fn daemon_logs(sandbox: &Sandbox) -> String {
     files(sandbox, "log")
@@ -750,11 +761,7 @@ fn a_restarted_daemon_answers_from_its_persisted_index_and_follows_what_changed(
         "{first}"
     );
     sandbox.stop_daemons();
-    let snapshots: Vec<PathBuf> = std::fs::read_dir(sandbox.root().join("cache/weft/index"))
-        .expect("the daemon saved its index in the cache")
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(snapshots.len(), 1, "{snapshots:?}");
+    let snapshot = only_cached(&sandbox, "index");
 
     // While no Weft runs: c links to b, a is gone.
     std::fs::write(root.join("c.md"), "# C\nsee [[b]]\n").unwrap();
@@ -771,10 +778,10 @@ fn a_restarted_daemon_answers_from_its_persisted_index_and_follows_what_changed(
     sandbox.stop_daemons();
 
     // A damaged snapshot: refused, and the answers still right.
-    let mut bytes = std::fs::read(&snapshots[0]).unwrap();
+    let mut bytes = std::fs::read(&snapshot).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x5a;
-    std::fs::write(&snapshots[0], bytes).unwrap();
+    std::fs::write(&snapshot, bytes).unwrap();
     std::fs::write(root.join("d.md"), "[[b]]\n").unwrap();
     let again = backlinks();
     assert!(
@@ -808,11 +815,7 @@ fn a_restarted_daemon_reuses_its_full_text_and_reads_again_only_what_changed() {
         "{first}"
     );
     sandbox.stop_daemons();
-    let kept: Vec<PathBuf> = std::fs::read_dir(sandbox.root().join("cache/weft/fulltext"))
-        .expect("the daemon kept its full text in the cache")
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(kept.len(), 1, "{kept:?}");
+    let kept = only_cached(&sandbox, "fulltext");
 
     // While no Weft runs: c is about bananas now, b is gone.
     std::fs::write(root.join("c.md"), "# C\ncherries and bananas\n").unwrap();
@@ -829,7 +832,7 @@ fn a_restarted_daemon_reuses_its_full_text_and_reads_again_only_what_changed() {
     sandbox.stop_daemons();
 
     // A damaged file of it: refused, rebuilt, and the answers still right.
-    let postings = std::fs::read_dir(&kept[0])
+    let postings = std::fs::read_dir(&kept)
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|e| e == "idx"))

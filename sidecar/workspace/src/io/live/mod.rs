@@ -76,11 +76,32 @@ pub struct LoadStatus {
 /// the progress shown moves, large enough to keep both cores busy.
 const LOAD_CHUNK: usize = 1024;
 
-/// Notes of the initial load read and prepared, to be filed.
+/// Notes read (from the disk or a snapshot) and prepared, to be filed.
 struct Chunk {
     count: usize,
     prepared: weft_vault::index::Prepared,
     stamped: Vec<(Box<str>, Stamp)>,
+}
+
+impl Chunk {
+    /// Notes with the stamps of the files they were read from (`None`: not
+    /// from their file), prepared on every core.
+    fn of(notes: impl Iterator<Item = (Note, Option<Stamp>)>) -> Chunk {
+        let mut stamped = Vec::with_capacity(notes.size_hint().0);
+        let notes: Vec<Note> = notes
+            .map(|(note, stamp)| {
+                if let Some(stamp) = stamp {
+                    stamped.push((note.path.clone(), stamp));
+                }
+                note
+            })
+            .collect();
+        Chunk {
+            count: notes.len(),
+            prepared: VaultIndex::prepare(notes),
+            stamped,
+        }
+    }
 }
 
 /// Why a vault could not be opened.
@@ -245,19 +266,8 @@ impl LiveVault {
             let (read_now, ()) = rayon::join(
                 || {
                     let read_now = read_notes(chunk.to_vec());
-                    let (notes, stamped): (Vec<Note>, Vec<(Box<str>, Stamp)>) = read_now
-                        .notes
-                        .into_iter()
-                        .map(|(note, stamp)| {
-                            let path = note.path.clone();
-                            (note, (path, stamp))
-                        })
-                        .unzip();
-                    let chunk = Chunk {
-                        count: notes.len(),
-                        prepared: VaultIndex::prepare(notes),
-                        stamped,
-                    };
+                    let notes = read_now.notes.into_iter();
+                    let chunk = Chunk::of(notes.map(|(note, stamp)| (note, Some(stamp))));
                     (chunk, read_now.errors)
                 },
                 || {
@@ -280,10 +290,13 @@ impl LiveVault {
         self.ready();
     }
 
-    /// Files a chunk of the initial load in the index.
+    /// Files a chunk of the initial load in the index, its stamps beside
+    /// it on another core.
     fn file_chunk(&self, chunk: Chunk) {
-        write(&self.index).extend(chunk.prepared);
-        lock(&self.stamps).extend(chunk.stamped);
+        rayon::join(
+            || write(&self.index).extend(chunk.prepared),
+            || lock(&self.stamps).extend(chunk.stamped),
+        );
         self.progress
             .indexed
             .fetch_add(chunk.count, Ordering::Relaxed);
@@ -306,26 +319,12 @@ impl LiveVault {
         let canonical = check_root(root)?;
         let vault = Self::with_config(canonical, config);
         let count = snapshot.notes.len();
-        let mut notes = Vec::with_capacity(count);
-        let mut stamped = Vec::with_capacity(count);
-        for Entry { note, stamp } in snapshot.notes {
-            if let Some(stamp) = stamp {
-                stamped.push((note.path.clone(), stamp));
-            }
-            notes.push(note);
-        }
-        let prepared = VaultIndex::prepare(notes);
-        // The stamps are filed on one core while the index is on the other.
-        rayon::join(
-            || {
-                let mut index = write(&vault.index);
-                index.add_attachments(&snapshot.attachments);
-                index.extend(prepared);
-            },
-            || lock(&vault.stamps).extend(stamped),
-        );
+        write(&vault.index).add_attachments(&snapshot.attachments);
+        let entries = snapshot.notes.into_iter();
+        vault.file_chunk(Chunk::of(
+            entries.map(|Entry { note, stamp }| (note, stamp)),
+        ));
         vault.progress.found.store(count, Ordering::Relaxed);
-        vault.progress.indexed.store(count, Ordering::Relaxed);
         vault.progress.walked.store(true, Ordering::Release);
         vault.ready();
         Ok(vault)
