@@ -16,7 +16,7 @@ use rayon::prelude::*;
 /// standard SipHash on short keys and still seeded per process.
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-use super::key::{join_relative, path_key};
+use super::key::{join_relative, name_key, path_key};
 use super::note::{Link, LinkKind, Note, folder_of, strip_md};
 
 /// A note's slot in the index; stable while the note stays at its path.
@@ -38,7 +38,7 @@ pub struct LinkRef {
     pub link: u32,
 }
 
-/// Per tag (by key): how it is spelled, used and spread.
+/// Per tag or frontmatter key (by key): how it is spelled, used and spread.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TagStat {
     /// Spellings with their use counts; the most used one is displayed.
@@ -49,20 +49,80 @@ pub struct TagStat {
 
 /// Adds a note's tags to tag counts keyed as [`VaultIndex::tags`] keys them.
 pub(crate) fn count_tags(tags: &mut HashMap<Box<str>, TagStat>, note: &Note) {
+    count_names(tags, tag_names(note));
+}
+
+/// Adds a note's frontmatter keys to key counts keyed as
+/// [`VaultIndex::frontmatter_keys`] keys them.
+fn count_keys(keys: &mut HashMap<Box<str>, TagStat>, note: &Note) {
+    count_names(keys, key_names(note));
+}
+
+/// A note's tags: (key, as written).
+fn tag_names(note: &Note) -> impl Iterator<Item = (String, &str)> {
+    note.tags
+        .iter()
+        .map(|t| (super::tags::key(&t.name), &*t.name))
+}
+
+/// A note's frontmatter keys: (key, as written).
+fn key_names(note: &Note) -> impl Iterator<Item = (String, &str)> {
+    note.frontmatter
+        .iter()
+        .flat_map(|f| f.keys())
+        .map(|k| (name_key(k), k.as_str()))
+}
+
+/// Counts names (key, as written): one use per name, one note per key.
+fn count_names<'a>(
+    stats: &mut HashMap<Box<str>, TagStat>,
+    names: impl Iterator<Item = (String, &'a str)>,
+) {
     let mut seen: Vec<String> = Vec::new();
-    for tag in &note.tags {
-        let key = super::tags::key(&tag.name);
-        let stat = tags.entry(key.as_str().into()).or_default();
+    for (key, written) in names {
+        let stat = stats.entry(key.as_str().into()).or_default();
         stat.uses += 1;
-        match stat.spellings.iter_mut().find(|s| s.0 == tag.name) {
+        match stat.spellings.iter_mut().find(|s| &*s.0 == written) {
             Some(s) => s.1 += 1,
-            None => stat.spellings.push((tag.name.clone(), 1)),
+            None => stat.spellings.push((written.into(), 1)),
         }
         if !seen.contains(&key) {
             stat.notes += 1;
             seen.push(key);
         }
     }
+}
+
+/// Takes back what [`count_names`] counted of the same names.
+fn uncount_names<'a>(
+    stats: &mut HashMap<Box<str>, TagStat>,
+    names: impl Iterator<Item = (String, &'a str)>,
+) {
+    let mut seen: Vec<String> = Vec::new();
+    for (key, written) in names {
+        let Some(stat) = stats.get_mut(key.as_str()) else {
+            continue;
+        };
+        stat.uses -= 1;
+        if let Some(s) = stat.spellings.iter_mut().find(|s| &*s.0 == written) {
+            s.1 -= 1;
+        }
+        stat.spellings.retain(|s| s.1 > 0);
+        if !seen.contains(&key) {
+            stat.notes -= 1;
+            seen.push(key.clone());
+        }
+        if stat.uses == 0 {
+            stats.remove(key.as_str());
+        }
+    }
+}
+
+/// The displayed spelling of every name counted, ordered by key.
+fn displays(stats: &HashMap<Box<str>, TagStat>) -> Vec<String> {
+    let mut out: Vec<(&str, &str)> = stats.iter().map(|(k, s)| (&**k, s.display())).collect();
+    out.sort_unstable();
+    out.into_iter().map(|(_, d)| d.to_string()).collect()
 }
 
 impl TagStat {
@@ -96,6 +156,8 @@ pub struct VaultIndex {
     /// Lookup key of a link target → the links with that key.
     pub(super) links_by_key: Map<Box<str>, Vec<LinkRef>>,
     tags: HashMap<Box<str>, TagStat>,
+    /// Frontmatter keys in use, counted as tags are.
+    keys: HashMap<Box<str>, TagStat>,
     generation: u64,
 }
 
@@ -182,6 +244,22 @@ impl VaultIndex {
             count_tags(&mut tags, note);
         }
         tags
+    }
+
+    /// The frontmatter keys in use, each as most often written, ordered
+    /// by key.
+    pub fn frontmatter_keys(&self) -> Vec<String> {
+        displays(&self.keys)
+    }
+
+    /// [`VaultIndex::frontmatter_keys`] of the notes `keep` keeps (what an
+    /// agent may see).
+    pub fn frontmatter_keys_of(&self, keep: &dyn Fn(&Note) -> bool) -> Vec<String> {
+        let mut keys = HashMap::new();
+        for (_, note) in self.notes().filter(|(_, n)| keep(n)) {
+            count_keys(&mut keys, note);
+        }
+        displays(&keys)
     }
 
     /// Adds or replaces the note at `note.path` (exact); returns its id.
@@ -402,6 +480,7 @@ impl VaultIndex {
             list_for(&mut self.links_by_key, key).push(LinkRef { source: id, link });
         }
         count_tags(&mut self.tags, note);
+        count_keys(&mut self.keys, note);
     }
 
     fn unlink_entries(&mut self, id: NoteId, note: &Note) {
@@ -424,25 +503,8 @@ impl VaultIndex {
         for key in keys {
             remove_from(&mut self.links_by_key, &key, |r| r.source == id);
         }
-        let mut seen: Vec<String> = Vec::new();
-        for tag in &note.tags {
-            let key = super::tags::key(&tag.name);
-            let Some(stat) = self.tags.get_mut(key.as_str()) else {
-                continue;
-            };
-            stat.uses -= 1;
-            if let Some(s) = stat.spellings.iter_mut().find(|s| s.0 == tag.name) {
-                s.1 -= 1;
-            }
-            stat.spellings.retain(|s| s.1 > 0);
-            if !seen.contains(&key) {
-                stat.notes -= 1;
-                seen.push(key.clone());
-            }
-            if stat.uses == 0 {
-                self.tags.remove(key.as_str());
-            }
-        }
+        uncount_names(&mut self.tags, tag_names(note));
+        uncount_names(&mut self.keys, key_names(note));
     }
 }
 

@@ -214,6 +214,7 @@ fn canonical(index: &VaultIndex) -> String {
         .collect();
     tags.sort();
     out.push_str(&tags.join(" "));
+    out.push_str(&format!("\nkeys {:?}", index.frontmatter_keys()));
     out
 }
 
@@ -309,9 +310,10 @@ fn random_note(rng: &mut fastrand::Rng, names: &[&str]) -> String {
     let mut text = String::new();
     if rng.bool() {
         text.push_str(&format!(
-            "---\naliases: [{}]\ntags: [t{}]\n---\n",
+            "---\naliases: [{}]\ntags: [t{}]\n{}: x\n---\n",
             names[rng.usize(..names.len())],
-            rng.u8(..3)
+            rng.u8(..3),
+            ["status", "Status", "type"][rng.usize(..3)]
         ));
     }
     for _ in 0..rng.usize(0..5) {
@@ -360,4 +362,20 @@ fn paths_differing_in_case_are_distinct_notes() {
         index.resolve_ref(crate::LinkRef { source: s, link: 0 }),
         Resolution::Note(_)
     ));
+}
+
+#[test]
+fn frontmatter_keys_are_counted_as_notes_come_and_go() {
+    let mut index = VaultIndex::new();
+    index.upsert(parse_text("a.md", "---\nStatus: x\ntype: y\n---\n"));
+    index.upsert(parse_text("b.md", "---\nStatus: z\n---\n"));
+    index.upsert(parse_text("c.md", "---\nstatus: z\n---\nbody"));
+    assert_eq!(index.frontmatter_keys(), ["Status", "type"]);
+    index.remove("a.md");
+    index.remove("b.md");
+    assert_eq!(index.frontmatter_keys(), ["status"]);
+    let only_c = index.frontmatter_keys_of(&|n| n.path.as_ref() != "c.md");
+    assert!(only_c.is_empty());
+    index.remove("c.md");
+    assert!(index.frontmatter_keys().is_empty());
 }
