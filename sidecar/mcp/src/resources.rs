@@ -13,6 +13,7 @@ use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTempla
 use serde_json::{Value, json};
 
 use weft_search::dates::now;
+use weft_search::index::sha256_hex;
 use weft_search::names::match_names;
 use weft_tools::common::{visible_stats, visible_tags};
 use weft_tools::guide::GUIDE;
@@ -201,9 +202,10 @@ fn tags_json(state: &ToolState) -> Value {
 fn index_json(state: &ToolState) -> Value {
     let policy = state.policy();
     let index = state.index();
-    let search = state.search();
     let mut backlinks: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut notes: Vec<(String, Value)> = Vec::new();
+    // (id, path, answer without hash and time): filled in once the index
+    // is let go, as they read every file.
+    let mut notes: Vec<(String, Box<str>, Value)> = Vec::new();
     for (id, note) in index.notes() {
         if !policy.visible(&note.path) {
             continue;
@@ -226,32 +228,35 @@ fn index_json(state: &ToolState) -> Value {
                 .push(note.id().to_string());
             outlinks.push(target);
         }
-        let meta = search.and_then(|s| s.meta(&note.path));
-        let (modified, _) = match &meta {
-            Some(m) => (m.modified, m.created),
-            None => state.times(&note.path),
-        };
         notes.push((
             note.id().to_string(),
+            note.path.clone(),
             json!({
                 "path": note.path.to_string(),
                 "title": note.title.to_string(),
                 "aliases": note.aliases.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
                 "tags": note.tags.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(),
                 "outlinks": outlinks,
-                "hash": meta.map(|m| m.sha256_hex()),
-                "mtime": modified.map(|m| m * 1000),
             }),
         ));
     }
+    drop(index);
     notes.sort_by(|a, b| a.0.cmp(&b.0));
+    for (_, path, answer) in &mut notes {
+        // The text as the user sees it (an unsaved buffer included), hashed
+        // now: the resource is the whole vault anyway.
+        let hash = state.read_bytes(path).map(|b| sha256_hex(&b));
+        let modified = state.modified(path);
+        answer["hash"] = json!(hash);
+        answer["mtime"] = json!(modified.map(|m| m * 1000));
+    }
     for sources in backlinks.values_mut() {
         sources.sort();
         sources.dedup();
     }
     json!({
         "root": state.root().display().to_string(),
-        "notes": notes.into_iter().map(|(id, v)| json!([id, v])).collect::<Vec<_>>(),
+        "notes": notes.into_iter().map(|(id, _, v)| json!([id, v])).collect::<Vec<_>>(),
         "backlinks": backlinks.into_iter().map(|(t, s)| json!([t, s])).collect::<Vec<_>>(),
         "lastUpdated": now() * 1000,
     })

@@ -36,10 +36,10 @@ pub struct Filters {
     pub within: Option<Vec<String>>,
     /// Never these vault paths.
     pub exclude: Vec<String>,
-    /// The frontmatter keys a query may name, when not every key of the
-    /// index (the caller may not see every note): `key:` fields and "did
-    /// you mean" come from these.
-    pub keys: Option<Vec<String>>,
+    /// The frontmatter keys a query may name (those of the notes the
+    /// caller may see, as written): `key:` fields and "did you mean" come
+    /// from these.
+    pub keys: Vec<String>,
 }
 
 impl Filters {
@@ -126,21 +126,8 @@ impl From<tantivy::TantivyError> for FindError {
 
 impl SearchIndex {
     /// Parses `query` against `keys` (the frontmatter keys the caller may
-    /// name), or this index's frontmatter keys when `None`.
-    pub fn parse_query(
-        &self,
-        query: &str,
-        now: i64,
-        keys: Option<&[String]>,
-    ) -> Result<Expr, QueryError> {
-        let all: Vec<String>;
-        let keys = match keys {
-            Some(keys) => keys,
-            None => {
-                all = self.frontmatter_keys().into_iter().map(|k| k.0).collect();
-                &all
-            }
-        };
+    /// name).
+    pub fn parse_query(&self, query: &str, now: i64, keys: &[String]) -> Result<Expr, QueryError> {
         parse(query, &Context { now, keys })
     }
 
@@ -221,7 +208,7 @@ impl SearchIndex {
     /// Runs a search.
     pub fn find(&self, request: &Request<'_>, files: &dyn FileSource) -> Result<Page, FindError> {
         let expr = match request.query.map(str::trim).filter(|q| !q.is_empty()) {
-            Some(q) => Some(self.parse_query(q, request.now, request.filters.keys.as_deref())?),
+            Some(q) => Some(self.parse_query(q, request.now, &request.filters.keys)?),
             None => None,
         };
         let searcher = self.reader.searcher();

@@ -1,21 +1,24 @@
 //! The full-text index: one tantivy document per note, built once in
 //! parallel and then kept in step one note at a time (a changed note is one
-//! delete and one add, never a rebuild), with a side table of what each
-//! note's file was when indexed (times, size, SHA-256) and frontmatter key
-//! counts.
+//! delete and one add, never a rebuild). Each document also stores what
+//! its note's file was when indexed (times, stamp), read back only when a
+//! persisted index is compared with the disk: nothing per note is kept in
+//! memory besides tantivy's own structures.
 //!
 //! Note text comes from a [`FileSource`]; this module does not know where
 //! files live, the vault index's locking, or any protocol.
 
-use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::PoisonError;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError, RwLock};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use tantivy::schema::Schema;
+use tantivy::collector::TopDocs;
+use tantivy::query::TermQuery;
+use tantivy::schema::{IndexRecordOption, Schema};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use super::schema::{self, FORMAT_TAG, Fields};
@@ -81,18 +84,8 @@ pub enum Change {
 pub struct NoteMeta {
     pub modified: Option<i64>,
     pub created: Option<i64>,
-    pub bytes: u64,
-    pub sha256: [u8; 32],
-    /// Frontmatter keys as written.
-    pub(crate) keys: Vec<Box<str>>,
     /// The file's stamp when it was read.
     pub stamp: Option<Stamp>,
-}
-
-impl NoteMeta {
-    pub fn sha256_hex(&self) -> String {
-        hex(&self.sha256)
-    }
 }
 
 /// A failure inside tantivy (out of memory, a poisoned writer): not the
@@ -114,21 +107,12 @@ impl From<tantivy::TantivyError> for SearchError {
     }
 }
 
-/// Per frontmatter key (by key): how it is written and how many notes use it.
-#[derive(Debug, Clone, Default)]
-struct KeyStat {
-    display: Box<str>,
-    notes: u32,
-}
-
 pub struct SearchIndex {
     pub(super) reader: IndexReader,
     pub(super) fields: Fields,
     writer: Mutex<IndexWriter>,
     /// What every commit is marked with (see `persist`).
     tag: Box<str>,
-    meta: RwLock<HashMap<Box<str>, NoteMeta>>,
-    keys: RwLock<HashMap<String, KeyStat>>,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -140,7 +124,7 @@ impl std::fmt::Debug for SearchIndex {
 }
 
 /// A change read from disk: the path, and the new document unless removed.
-type Prepared = (Box<str>, Option<(TantivyDocument, NoteMeta)>);
+type Prepared = (Box<str>, Option<TantivyDocument>);
 
 /// Writer memory per indexing thread (tantivy needs at least 15 MB).
 const WRITER_BUDGET: usize = 24_000_000;
@@ -151,7 +135,7 @@ impl SearchIndex {
         let (schema, fields) = schema::schema();
         let index = new_index(schema);
         let writer = update_writer(&index)?;
-        Self::finish(index, writer, fields, HashMap::new(), FORMAT_TAG.into())
+        Self::finish(index, writer, fields, FORMAT_TAG.into())
     }
 
     /// Builds the index of `sources`, reading their files in parallel;
@@ -182,46 +166,37 @@ impl SearchIndex {
             .clamp(1, 4);
         let mut writer: IndexWriter =
             index.writer_with_num_threads(threads, WRITER_BUDGET * threads)?;
-        let metas: Vec<(Box<str>, NoteMeta)> = sources
-            .par_iter()
-            .filter_map(|source| {
-                let file = files.read(&source.path);
-                progress.fetch_add(1, Ordering::Relaxed);
-                let (doc, meta) = document(&fields, source, &file?);
-                writer.add_document(doc).ok()?;
-                Some((source.path.clone(), meta))
-            })
-            .collect();
+        sources.par_iter().for_each(|source| {
+            let file = files.read(&source.path);
+            progress.fetch_add(1, Ordering::Relaxed);
+            if let Some(file) = file {
+                // A failure here is the writer's: the commit reports it.
+                let _ = writer.add_document(document(&fields, source, &file));
+            }
+        });
         commit(&mut writer, &tag)?;
         writer.wait_merging_threads()?;
         let writer = update_writer(&index)?;
-        Self::finish(index, writer, fields, metas.into_iter().collect(), tag)
+        Self::finish(index, writer, fields, tag)
     }
 
     /// The index over `index`, written through `writer` from now on (each
-    /// commit marked with `tag`), whose documents' side table is `meta`.
+    /// commit marked with `tag`).
     pub(crate) fn finish(
         index: Index,
         writer: IndexWriter,
         fields: Fields,
-        meta: HashMap<Box<str>, NoteMeta>,
         tag: Box<str>,
     ) -> Result<SearchIndex, SearchError> {
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
-        let mut keys: HashMap<String, KeyStat> = HashMap::new();
-        for m in meta.values() {
-            count_keys(&mut keys, &m.keys, 1);
-        }
         Ok(SearchIndex {
             reader,
             fields,
             writer: Mutex::new(writer),
             tag,
-            meta: RwLock::new(meta),
-            keys: RwLock::new(keys),
         })
     }
 
@@ -244,40 +219,21 @@ impl SearchIndex {
             })
             .collect();
         let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
-        for (path, doc) in &prepared {
-            writer.delete_term(Term::from_field_text(self.fields.path, path));
-            if let Some((doc, _)) = doc {
-                writer.add_document(doc.clone())?;
+        for (path, doc) in prepared {
+            writer.delete_term(Term::from_field_text(self.fields.path, &path));
+            if let Some(doc) = doc {
+                writer.add_document(doc)?;
             }
         }
         commit(&mut writer, &self.tag)?;
         drop(writer);
         self.reader.reload()?;
-        let mut meta = self.meta.write().unwrap_or_else(PoisonError::into_inner);
-        let mut keys = self.keys.write().unwrap_or_else(PoisonError::into_inner);
-        for (path, doc) in prepared {
-            if let Some(old) = meta.remove(&path) {
-                count_keys(&mut keys, &old.keys, -1);
-            }
-            if let Some((_, new)) = doc {
-                count_keys(&mut keys, &new.keys, 1);
-                meta.insert(path, new);
-            }
-        }
         Ok(())
-    }
-
-    /// What the index knows of every note's file, by vault path.
-    pub(crate) fn side_table(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Box<str>, NoteMeta>> {
-        self.meta.read().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Notes indexed.
     pub fn len(&self) -> usize {
-        self.meta
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
+        self.reader.searcher().num_docs() as usize
     }
 
     pub fn is_empty(&self) -> bool {
@@ -293,25 +249,28 @@ impl SearchIndex {
             .map_or(0, |u| u.total().get_bytes())
     }
 
-    /// What the index knows of the note at `path` (as indexed, `a/b.md`).
+    /// What the index knows of the note at `path` (as indexed, `a/b.md`),
+    /// read from its document.
     pub fn meta(&self, path: &str) -> Option<NoteMeta> {
-        self.meta
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(path)
-            .cloned()
+        let searcher = self.reader.searcher();
+        let term = Term::from_field_text(self.fields.path, path);
+        let found = searcher
+            .search(
+                &TermQuery::new(term, IndexRecordOption::Basic),
+                &TopDocs::with_limit(1).order_by_score(),
+            )
+            .ok()?;
+        let (_, address) = found.first()?;
+        let doc: TantivyDocument = searcher.doc(*address).ok()?;
+        stored_meta(&self.fields, &doc)
     }
+}
 
-    /// Frontmatter keys with the number of notes using each, sorted by key.
-    pub(crate) fn frontmatter_keys(&self) -> Vec<(String, u32)> {
-        let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
-        let mut out: Vec<(String, u32)> = keys
-            .values()
-            .map(|k| (k.display.to_string(), k.notes))
-            .collect();
-        out.sort_by_key(|a| name_key(&a.0));
-        out
-    }
+/// What a document stores of its note's file.
+pub(crate) fn stored_meta(fields: &Fields, doc: &TantivyDocument) -> Option<NoteMeta> {
+    use tantivy::schema::Value as _;
+    let bytes = doc.get_first(fields.meta)?.as_bytes()?;
+    postcard::from_bytes(bytes).ok()
 }
 
 /// The writer that keeps the index in step, one commit per batch of
@@ -337,29 +296,6 @@ fn new_index(schema: Schema) -> Index {
     index
 }
 
-fn count_keys(keys: &mut HashMap<String, KeyStat>, names: &[Box<str>], delta: i32) {
-    let mut seen: Vec<String> = Vec::new();
-    for name in names {
-        let key = name_key(name);
-        if seen.contains(&key) {
-            continue;
-        }
-        let stat = keys.entry(key.clone()).or_default();
-        if delta > 0 {
-            stat.notes += 1;
-            if stat.display.is_empty() {
-                stat.display = name.clone();
-            }
-        } else {
-            stat.notes = stat.notes.saturating_sub(1);
-            if stat.notes == 0 {
-                keys.remove(&key);
-            }
-        }
-        seen.push(key);
-    }
-}
-
 /// Lower-case hexadecimal.
 pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
@@ -377,8 +313,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 pub use weft_vault::frontmatter::body_start;
 
-/// Builds the document of one note and what the side table keeps of it.
-fn document(fields: &Fields, source: &DocSource, file: &NoteFile) -> (TantivyDocument, NoteMeta) {
+/// Builds the document of one note.
+fn document(fields: &Fields, source: &DocSource, file: &NoteFile) -> TantivyDocument {
     let text = String::from_utf8_lossy(&file.bytes);
     let body = &text[body_start(&text)..];
     let mut doc = TantivyDocument::new();
@@ -405,10 +341,8 @@ fn document(fields: &Fields, source: &DocSource, file: &NoteFile) -> (TantivyDoc
     for term in &tag_terms {
         doc.add_text(fields.tags, term);
     }
-    let mut keys = Vec::new();
     if let Some(frontmatter) = &source.frontmatter {
         for (key, value) in frontmatter.iter() {
-            keys.push(Box::<str>::from(key.as_str()));
             let key_term = name_key(key);
             doc.add_text(fields.properties, &key_term);
             add_value(&mut doc, fields, &key_term, value, 0);
@@ -419,16 +353,13 @@ fn document(fields: &Fields, source: &DocSource, file: &NoteFile) -> (TantivyDoc
     let meta = NoteMeta {
         modified: file.modified,
         created: file.created,
-        bytes: file.bytes.len() as u64,
-        sha256: Sha256::digest(&file.bytes).into(),
-        keys,
         stamp: file.stamp,
     };
     // Plain data of a fixed shape: encoding cannot fail.
     if let Ok(bytes) = postcard::to_allocvec(&meta) {
         doc.add_bytes(fields.meta, &bytes);
     }
-    (doc, meta)
+    doc
 }
 
 /// Adds a frontmatter value: its text, and `key=value` terms for scalars

@@ -1,14 +1,14 @@
 //! The full-text index kept on disk, so a restart reuses it instead of
 //! reading every note again: tantivy's own files in a folder the caller
 //! names (the daemon's cache, never the vault), memory-mapped, committed
-//! after every batch of changes. Each document carries what the side table
-//! knows of its note's file (times, size, hash, stamp), so the index and
-//! its side table are always of the same commit.
+//! after every batch of changes. Each document carries what the index
+//! knows of its note's file (times, stamp), so the index and what it says
+//! of the files are always of the same commit.
 //!
 //! An index is reused only when its last commit says it was written in
-//! this [`FORMAT_TAG`](super::schema::FORMAT_TAG) (schema, analyzer and side-table encoding), its
-//! schema is this build's, every file of its segments passes tantivy's
-//! checksum and its documents decode; otherwise it is refused with the
+//! this [`FORMAT_TAG`](super::schema::FORMAT_TAG) (schema, analyzer and stored encoding), its
+//! schema is this build's and every file of its segments passes tantivy's
+//! checksum; otherwise it is refused with the
 //! reason and the caller builds anew ([`SearchIndex::build_in`]). A folder
 //! another process writes (its writer lock is held) is never touched.
 //!
@@ -26,7 +26,7 @@ use tantivy::directory::{Directory, INDEX_WRITER_LOCK, MmapDirectory};
 use tantivy::schema::Value;
 use tantivy::{Index, TantivyDocument, TantivyError};
 
-use super::index::{DocSource, FileSource, NoteMeta, SearchError, SearchIndex, update_writer};
+use super::index::{DocSource, FileSource, SearchError, SearchIndex, stored_meta, update_writer};
 use super::schema::{self, FORMAT_TAG, Fields};
 use weft_vault::stamp::Stamp;
 
@@ -103,10 +103,7 @@ impl SearchIndex {
         // The writer first: its lock says whether another process writes
         // this index, before anything is read.
         let writer = update_writer(&index).map_err(lock_or_invalid)?;
-        let reader = index.reader().map_err(invalid)?;
-        let meta = read_side_table(&reader.searcher(), &fields)?;
-        drop(reader);
-        SearchIndex::finish(index, writer, fields, meta, tag.into()).map_err(invalid)
+        SearchIndex::finish(index, writer, fields, tag.into()).map_err(invalid)
     }
 
     /// Builds the index of `sources` in `dir` as written by `build`,
@@ -130,13 +127,15 @@ impl SearchIndex {
     /// now, given every note's path with the stamp of its file as the
     /// caller last read it (`None`: not read from its file, such as an
     /// editor's buffer): notes the index lacks, whose stamp differs or was
-    /// racy, or that it has but the caller does not (deleted). Sorted.
+    /// racy, or that it has but the caller does not (deleted); a document
+    /// whose stamp does not decode counts as out of step. Sorted. Reads
+    /// every document's stored fields.
     pub fn out_of_step(&self, notes: &[(Box<str>, Option<Stamp>)]) -> Vec<String> {
-        let meta = self.side_table();
+        let meta = indexed_stamps(&self.reader.searcher(), &self.fields);
         let mut out: Vec<String> = notes
             .iter()
             .filter(|(path, stamp)| {
-                let indexed = meta.get(path).and_then(|m| m.stamp);
+                let indexed = meta.get(path).copied().flatten();
                 match (indexed, stamp) {
                     (Some(indexed), Some(now)) => indexed.racy || indexed != *now,
                     _ => true,
@@ -180,28 +179,25 @@ fn clear(dir: &Path) -> Result<(), SearchError> {
     Ok(())
 }
 
-/// Every live document's path and side-table entry, read from the store.
-fn read_side_table(
+/// Every live document's path with the stamp it stores (`None`: none, or
+/// one that does not decode).
+fn indexed_stamps(
     searcher: &tantivy::Searcher,
     fields: &Fields,
-) -> Result<HashMap<Box<str>, NoteMeta>, Unusable> {
+) -> HashMap<Box<str>, Option<Stamp>> {
     let mut out = HashMap::with_capacity(searcher.num_docs() as usize);
     for segment in searcher.segment_readers() {
-        let store = segment.get_store_reader(0).map_err(invalid)?;
+        let Ok(store) = segment.get_store_reader(0) else {
+            continue;
+        };
         for doc in store.iter::<TantivyDocument>(segment.alive_bitset()) {
-            let doc = doc.map_err(invalid)?;
-            let path = doc.get_first(fields.path).and_then(|v| v.as_str());
-            let meta = doc
-                .get_first(fields.meta)
-                .and_then(|v| v.as_bytes())
-                .and_then(|bytes| postcard::from_bytes::<NoteMeta>(bytes).ok());
-            match (path, meta) {
-                (Some(path), Some(meta)) => {
-                    out.insert(Box::from(path), meta);
-                }
-                _ => return Err(invalid("a document without its path or side table")),
-            }
+            let Ok(doc) = doc else { continue };
+            let Some(path) = doc.get_first(fields.path).and_then(|v| v.as_str()) else {
+                continue;
+            };
+            let stamp = stored_meta(fields, &doc).and_then(|m| m.stamp);
+            out.insert(Box::from(path), stamp);
         }
     }
-    Ok(out)
+    out
 }

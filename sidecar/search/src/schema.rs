@@ -16,11 +16,11 @@ use tantivy::tokenizer::{
 };
 
 /// The version of what an index holds, persisted or not; bumped whenever
-/// the schema, the analyzer or the side table's encoding (`NoteMeta`)
+/// the schema, the analyzer or the stored encoding (`NoteMeta`)
 /// changes: an index of another version is never reused.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// Every commit is marked with it (and, persisted, the build that wrote it).
-pub(crate) const FORMAT_TAG: &str = "weft-fulltext/1";
+pub(crate) const FORMAT_TAG: &str = "weft-fulltext/2";
 
 /// The analyzer of every text field.
 pub(crate) const ANALYZER: &str = "weft";
@@ -50,7 +50,7 @@ pub struct Fields {
     pub modified: Field,
     pub created: Field,
     /// What the index keeps of the note's file besides (`NoteMeta`,
-    /// postcard): read back when a persisted index is opened.
+    /// postcard): read back when a persisted index is compared with the disk.
     pub meta: Field,
 }
 

@@ -175,7 +175,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
                         picked.push((id, "search", hit.score, None));
                     }
                 }
-                if let Ok(expr) = search.parse_query(q, now(), filters.keys.as_deref()) {
+                if let Ok(expr) = search.parse_query(q, now(), &filters.keys) {
                     terms = search.body_terms(&expr);
                 }
                 num_docs = search.num_docs();

@@ -256,7 +256,7 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
         }
     }
     let here = here_note.map(|note| {
-        let (modified, _) = state.times(&note.path);
+        let modified = state.modified(&note.path);
         NoteItem {
             path: note.id().to_string(),
             title: note.title.to_string(),
@@ -278,7 +278,10 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
     let timed = since.is_some() || sort != ListSort::Alpha;
     if timed {
         for e in &mut entries {
-            (e.modified, e.created) = state.times(&e.file);
+            e.modified = state.modified(&e.file);
+            if sort == ListSort::Created {
+                e.created = state.created(&e.file);
+            }
         }
     }
     if let Some(since) = since {
@@ -314,7 +317,7 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
             modified: time_text(if timed {
                 e.modified
             } else {
-                state.times(&e.file).0
+                state.modified(&e.file)
             }),
             path: e.path,
             title: e.title,

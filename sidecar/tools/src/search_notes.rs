@@ -213,18 +213,11 @@ pub fn filters(
     let policy = state.policy();
     filters.exclude = policy.hidden_paths(index).as_ref().clone();
     // Keys only hidden notes have are no fields to the agent.
-    if policy.restricts() {
-        let mut keys: Vec<String> = Vec::new();
-        for (_, note) in index.notes().filter(|(_, n)| policy.visible(&n.path)) {
-            for key in note.frontmatter.iter().flat_map(|f| f.keys()) {
-                if !keys.contains(key) {
-                    keys.push(key.clone());
-                }
-            }
-        }
-        keys.sort_by_key(|k| weft_vault::key::name_key(k));
-        filters.keys = Some(keys);
-    }
+    filters.keys = if policy.restricts() {
+        index.frontmatter_keys_of(&|n| policy.visible(&n.path))
+    } else {
+        index.frontmatter_keys()
+    };
     Ok(filters)
 }
 
@@ -286,7 +279,7 @@ pub fn passes(state: &ToolState, note: &Note, filters: &Filters) -> bool {
         }
     }
     if let Some(since) = filters.modified_since
-        && state.times(&note.path).0.is_none_or(|m| m < since)
+        && state.modified(&note.path).is_none_or(|m| m < since)
     {
         return false;
     }
@@ -408,7 +401,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
                 score: (hit.score * 100.0).round() / 100.0,
                 snippet: hit.snippet,
                 tags: tags_of(note),
-                modified: time_text(state.times(&note.path).0),
+                modified: time_text(state.modified(&note.path)),
                 why: None,
             });
         }
@@ -429,8 +422,11 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
             Sort::Alpha | Sort::Relevance => found.sort_by_key(|a| path_key(&a.1.path)),
             Sort::Modified | Sort::Created => {
                 let pick = |n: &Note| {
-                    let (m, c) = state.times(&n.path);
-                    if sort == Sort::Modified { m } else { c.or(m) }
+                    if sort == Sort::Modified {
+                        state.modified(&n.path)
+                    } else {
+                        state.created(&n.path)
+                    }
                 };
                 found.sort_by(|a, b| {
                     pick(b.1)
@@ -447,7 +443,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
                 score: ((score * 100.0).round() / 100.0) as f32,
                 snippet: None,
                 tags: tags_of(note),
-                modified: time_text(state.times(&note.path).0),
+                modified: time_text(state.modified(&note.path)),
                 why,
             });
         }

@@ -416,17 +416,22 @@ impl ToolState {
         self.hub.buffers.unsaved(self.root(), path, false).is_some()
     }
 
-    /// (modified, created) Unix seconds of a note: from the full-text
-    /// index's side table when it has the note, else from the disk.
-    pub fn times(&self, path: &str) -> (Option<i64>, Option<i64>) {
-        if let Some(meta) = self.search().and_then(|s| s.meta(path)) {
-            return (meta.modified, meta.created);
+    /// When the note at `path` (as indexed) was last modified, Unix
+    /// seconds: the time of the file it was indexed from, else (an editor's
+    /// buffer) of its file on disk.
+    pub fn modified(&self, path: &str) -> Option<i64> {
+        if let Some(stamp) = self.live().and_then(|live| live.stamp(path)) {
+            return Some(stamp.mtime_ns.div_euclid(1_000_000_000));
         }
-        let metadata = std::fs::metadata(self.root().join(path)).ok();
-        (
-            metadata.as_ref().and_then(|m| unix(m.modified())),
-            metadata.as_ref().and_then(|m| unix(m.created())),
-        )
+        let metadata = std::fs::metadata(self.root().join(path)).ok()?;
+        unix(metadata.modified())
+    }
+
+    /// When the file of the note at `path` was created, Unix seconds, where
+    /// the file system keeps it (else when it was last modified).
+    pub fn created(&self, path: &str) -> Option<i64> {
+        let metadata = std::fs::metadata(self.root().join(path)).ok()?;
+        unix(metadata.created()).or_else(|| unix(metadata.modified()))
     }
 
     /// Records a failed tool call.

@@ -141,7 +141,7 @@ fn read_one(
     let note = parse_note(&indexed.path, &bytes);
     let text = String::from_utf8_lossy(&bytes);
     let links_in = index.backlinks(id).len();
-    let (modified, _) = state.times(&indexed.path);
+    let modified = state.modified(&indexed.path);
     let mut out = NoteOut::of(&note, &bytes, time_text(modified), view);
     out.links_in = links_in;
     out.unsaved = state.unsaved(&indexed.path);

@@ -170,8 +170,8 @@ impl Hub {
     }
 
     /// Waits (at most `bound`) until the full text kept in the cache was
-    /// tried, when a full text was asked for: reusing it reads its side
-    /// table, and it should not share the cores with setting the watches
+    /// tried, when a full text was asked for: reusing it checks every file
+    /// of it, and it should not share the cores with setting the watches
     /// and reconciling, which stat every file.
     pub(super) async fn wait_fulltext_tried(&self, bound: std::time::Duration) {
         if !self.fulltext_started.load(Ordering::SeqCst) {

@@ -370,6 +370,13 @@ impl LiveVault {
             .collect()
     }
 
+    /// The stamp of the file the note at `path` (as indexed) was read
+    /// from: `None` when it was not read from its file (an editor's
+    /// buffer) or is not indexed.
+    pub fn stamp(&self, path: &str) -> Option<Stamp> {
+        lock(&self.stamps).get(path).copied()
+    }
+
     /// How far the initial load has come.
     pub fn status(&self) -> LoadStatus {
         LoadStatus {
