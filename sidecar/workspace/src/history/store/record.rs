@@ -58,10 +58,18 @@ impl Store {
             .map_err(HistoryError::git("writing the empty tree"))
     }
 
+    /// Stores `bytes` as a blob, unless the store has it already: libgit2
+    /// writes a known object to a temporary file, touches the stored one
+    /// and removes the file, which for a vault recorded again at start
+    /// (every note unchanged) is 169k files made and removed in the vault's
+    /// `.weft` folder, each a burst of file events for the watcher.
     fn blob(&self, bytes: &[u8]) -> Result<Oid, HistoryError> {
-        self.repo
-            .blob(bytes)
-            .map_err(HistoryError::git("storing a note's content"))
+        let stored = HistoryError::git("storing a note's content");
+        let id = Oid::hash_object(ObjectType::Blob, bytes).map_err(stored)?;
+        if self.repo.odb().map_err(stored)?.exists(id) {
+            return Ok(id);
+        }
+        self.repo.blob(bytes).map_err(stored)
     }
 
     /// Records `changes` as one commit on top of the last one.

@@ -407,3 +407,41 @@ fn files_and_folders_may_swap_places() {
         None
     );
 }
+
+/// Recording the vault again at start (every note unchanged) adds nothing
+/// and touches nothing in the store's objects: a known blob is not written
+/// again (libgit2 would make a temporary file and touch the stored one,
+/// file events in the vault's `.weft` folder for every note).
+#[test]
+fn recording_known_contents_again_writes_no_object() {
+    let dir = vault();
+    let history = open(dir.path());
+    history
+        .snapshot_all([("a.md", "a"), ("b.md", "b")])
+        .expect("baseline");
+    let objects = store_dir(dir.path()).join("objects");
+    let times = || -> BTreeMap<std::path::PathBuf, std::time::SystemTime> {
+        let mut out = BTreeMap::new();
+        for folder in std::fs::read_dir(&objects).expect("objects").flatten() {
+            for file in std::fs::read_dir(folder.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let modified = file.metadata().and_then(|m| m.modified()).expect("time");
+                out.insert(file.path(), modified);
+            }
+        }
+        out
+    };
+    let before = times();
+    assert!(!before.is_empty());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(
+        history
+            .snapshot_all([("a.md", "a"), ("b.md", "b")])
+            .expect("again"),
+        None
+    );
+    assert_eq!(times(), before);
+}
