@@ -1,5 +1,6 @@
 //! Watching a vault for changes made outside Weft: notify's debounced
-//! events become [`LiveVault::apply_paths`] calls; lost events (an error, a
+//! events (creations, removals, modifications, renames; never opens or
+//! reads) become [`LiveVault::apply_paths`] calls; lost events (an error, a
 //! queue overflow) become one [`LiveVault::rescan`].
 //!
 //! This module must not know what a note is or how the index changes; it
@@ -116,7 +117,14 @@ impl LiveVault {
         // follow them: a linked folder's files are no notes, and following
         // would stat every file of the vault while the watches are set
         // (about 0.8 s of CPU at 169k notes) instead of reading folders.
-        let config = notify::Config::default().with_follow_symlinks(false);
+        // Opening and reading are not asked of the kernel at all: counted
+        // or not, every file anyone reads (Weft's own full-text build and
+        // history baseline, a backup, a `grep -r`) was one event in the
+        // kernel's queue (16,384 by default), which at 169k notes overflowed
+        // it again and again, each overflow a rescan of the vault.
+        let config = notify::Config::default()
+            .with_follow_symlinks(false)
+            .with_event_kinds(notify::EventKindMask::CORE);
         let mut debouncer = new_debouncer_opt::<_, RecommendedWatcher, RecommendedCache>(
             DEBOUNCE,
             None,
@@ -153,6 +161,9 @@ fn content_paths(event: notify::Event) -> Vec<PathBuf> {
 fn apply_batch(vault: &LiveVault, result: DebounceEventResult) -> Vec<String> {
     match result {
         Ok(events) => {
+            vault
+                .events
+                .fetch_add(events.len(), std::sync::atomic::Ordering::Relaxed);
             if events.iter().any(|e| e.need_rescan()) {
                 tracing::info!("file events were lost; rescanning {}", vault.root.display());
                 return vault.rescan();
@@ -271,6 +282,33 @@ mod tests {
                 "{kind:?}"
             );
         }
+    }
+
+    /// Reading files is not even asked of the kernel: reads by anyone
+    /// (here 40,000, over twice the kernel's default queue) are no events,
+    /// so they can neither fill its queue, which costs a rescan of the
+    /// vault, nor reach the index; a change made after them is seen as
+    /// usual.
+    #[test]
+    fn reading_files_costs_no_rescan() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        for i in 0..200 {
+            write_file(root, &format!("n{i}.md"), note(i, 0));
+        }
+        let vault = Arc::new(LiveVault::open(root).expect("opens"));
+        let (_watcher, batches) = watch(&vault);
+        for _ in 0..200 {
+            for i in 0..200 {
+                std::fs::read(root.join(format!("n{i}.md"))).expect("read");
+            }
+        }
+        write_file(root, "n0.md", note(0, 1));
+        assert_converges(&vault, &batches);
+        assert_eq!(vault.rescans.load(Ordering::Relaxed), 0);
+        // The write's own events only.
+        let events = vault.events.load(Ordering::Relaxed);
+        assert!(events <= 10, "{events} events");
     }
 
     #[test]

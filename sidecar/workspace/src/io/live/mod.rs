@@ -49,6 +49,10 @@ pub struct LiveVault {
     /// initial load holds it, so watcher events wait for the load to end.
     update: Mutex<()>,
     progress: Progress,
+    /// Rescans of the whole vault since it opened, and file events the
+    /// watcher was given (after debouncing).
+    pub(crate) rescans: AtomicUsize,
+    pub(crate) events: AtomicUsize,
 }
 
 /// How far the initial load has come.
@@ -230,6 +234,8 @@ impl LiveVault {
             stamps: Mutex::default(),
             update: Mutex::new(()),
             progress: Progress::default(),
+            rescans: AtomicUsize::new(0),
+            events: AtomicUsize::new(0),
         }
     }
 

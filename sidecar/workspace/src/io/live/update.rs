@@ -147,6 +147,8 @@ impl LiveVault {
     /// lost events only; single changes go through [`LiveVault::apply_paths`].
     pub(crate) fn rescan(&self) -> Vec<String> {
         let _update = lock(&self.update);
+        self.rescans
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.rescan_locked()
     }
 
