@@ -69,6 +69,12 @@ pub struct LspBenchReport {
     pub references: Summary,
     pub hover: Summary,
     pub workspace_symbols: Summary,
+    /// References to the most-linked note seen in the samples, and a rename
+    /// of it (the edits computed, not applied), with how many each found.
+    pub hub_references: Summary,
+    pub hub_rename: Summary,
+    pub hub_backlinks: usize,
+    pub hub_edits: usize,
     /// Load averages before and after the run: the machine is shared, and
     /// figures taken under load are longer.
     pub load_before: String,
@@ -243,7 +249,10 @@ async fn run(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchRepor
                 "rootUri": root_uri,
                 "capabilities": {
                     "general": {"positionEncodings": ["utf-8", "utf-16"]},
-                    "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+                    "workspace": {
+                        "didChangeWatchedFiles": {"dynamicRegistration": true},
+                        "workspaceEdit": {"documentChanges": true, "resourceOperations": ["rename"]},
+                    },
                 },
             }),
         )
@@ -278,6 +287,10 @@ async fn run(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchRepor
     let mut rng = Rng::with_seed(options.seed);
     let mut samples: Vec<Sample> = Vec::new();
     let mut stems: Vec<String> = Vec::new();
+    // Link targets seen in the sampled notes: how often, and one link to
+    // each (in `places`).
+    let mut targets: HashMap<String, (usize, usize)> = HashMap::new();
+    let mut places: Vec<Sample> = Vec::new();
     let mut tries = 0;
     while samples.len() < options.samples && tries < options.samples * 20 && !files.is_empty() {
         tries += 1;
@@ -292,16 +305,27 @@ async fn run(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchRepor
         if links.is_empty() {
             continue;
         }
-        let link = links[rng.usize(..links.len())];
-        let at = (link.target_span.start as usize + 1).min(link.target_span.end as usize);
-        let position = utf8_position(&text, at);
         let Some(uri) = Uri::from_file_path(root.join(rel)) else {
             continue;
         };
-        samples.push(Sample {
-            uri: uri.to_string(),
-            position: json!({"line": position.line, "character": position.character}),
-        });
+        let place = |link: &weft_vault::Link| {
+            let at = (link.target_span.start as usize + 1).min(link.target_span.end as usize);
+            let position = utf8_position(&text, at);
+            Sample {
+                uri: uri.to_string(),
+                position: json!({"line": position.line, "character": position.character}),
+            }
+        };
+        for link in &links {
+            let seen = targets
+                .entry(link.target().to_lowercase())
+                .or_insert((0, places.len()));
+            if seen.0 == 0 {
+                places.push(place(link));
+            }
+            seen.0 += 1;
+        }
+        samples.push(place(links[rng.usize(..links.len())]));
     }
     let at = |s: &Sample| json!({"textDocument": {"uri": s.uri}, "position": s.position});
 
@@ -319,6 +343,29 @@ async fn run(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchRepor
         references.push(ms);
         found += result.as_array().map_or(0, Vec::len);
         hover.push(client.timed("textDocument/hover", at(sample)).await?.0);
+    }
+
+    // The most-linked note seen: references to it, and a rename of it (the
+    // edits are computed and answered, never applied).
+    let hub = targets
+        .values()
+        .max_by_key(|(count, place)| (*count, std::cmp::Reverse(*place)))
+        .map(|(_, place)| &places[*place]);
+    let (mut hub_references, mut hub_rename) = (Vec::new(), Vec::new());
+    let (mut hub_backlinks, mut hub_edits) = (0, 0);
+    if let Some(hub) = hub {
+        for _ in 0..options.samples.div_ceil(10).max(20) {
+            let mut params = at(hub);
+            params["context"] = json!({"includeDeclaration": false});
+            let (ms, result) = client.timed("textDocument/references", params).await?;
+            hub_references.push(ms);
+            hub_backlinks = result.as_array().map_or(0, Vec::len);
+            let mut params = at(hub);
+            params["newName"] = json!("weft bench renamed");
+            let (ms, result) = client.timed("textDocument/rename", params).await?;
+            hub_rename.push(ms);
+            hub_edits = edits_in(&result);
+        }
     }
 
     // Completion: type `[[` and three letters of a note name at the end of
@@ -396,11 +443,29 @@ async fn run(root: &Path, options: &LspBenchOptions) -> io::Result<LspBenchRepor
         references: Summary::of(&references),
         hover: Summary::of(&hover),
         workspace_symbols: Summary::of(&symbols),
+        hub_references: Summary::of(&hub_references),
+        hub_rename: Summary::of(&hub_rename),
+        hub_backlinks,
+        hub_edits,
         load_before,
         load_after: load_average(),
         completion_items: items as f64 / options.samples.max(1) as f64,
         references_found: found as f64 / samples.len().max(1) as f64,
     })
+}
+
+/// Text edits in a `WorkspaceEdit`, in either of its shapes.
+fn edits_in(edit: &Value) -> usize {
+    let in_changes: usize = edit["changes"].as_object().map_or(0, |c| {
+        c.values().filter_map(Value::as_array).map(Vec::len).sum()
+    });
+    let in_documents: usize = edit["documentChanges"].as_array().map_or(0, |d| {
+        d.iter()
+            .filter_map(|c| c["edits"].as_array())
+            .map(Vec::len)
+            .sum()
+    });
+    in_changes + in_documents
 }
 
 /// Vault paths of the Markdown files under `dir`, hidden folders skipped.
@@ -448,13 +513,20 @@ impl LspBenchReport {
         } else {
             TARGET_P95_MS
         };
-        let rows: [(&str, &Summary, bool); 6] = [
+        let hub_references = format!(
+            "references to the most-linked note ({} backlinks)",
+            self.hub_backlinks
+        );
+        let hub_rename = format!("rename of it ({} edits)", self.hub_edits);
+        let rows: [(&str, &Summary, bool); 8] = [
             ("floor (no-op request)", &self.floor, false),
             ("completion", &self.completion, true),
             ("definition", &self.definition, true),
             ("references", &self.references, true),
             ("hover", &self.hover, true),
             ("workspace symbols", &self.workspace_symbols, false),
+            (&hub_references, &self.hub_references, true),
+            (&hub_rename, &self.hub_rename, true),
         ];
         for (name, s, targeted) in rows {
             let verdict = if targeted {
@@ -530,5 +602,7 @@ mod tests {
         assert_eq!(report.definition.samples, 20, "{report:#?}");
         assert!(report.completion_items > 0.0, "{report:#?}");
         assert!(report.references_found > 0.0, "{report:#?}");
+        assert!(report.hub_backlinks > 1, "{report:#?}");
+        assert!(report.hub_edits > 0, "{report:#?}");
     }
 }
