@@ -191,7 +191,9 @@ impl LineIndex {
                     }
                     extra += u32::from(w.len8 - w.len16);
                 }
-                col.unwrap_or(wanted + extra).min(line_len)
+                // Saturating: a client may ask for `u32::MAX` to mean the
+                // end of the line.
+                col.unwrap_or(wanted.saturating_add(extra)).min(line_len)
             }
         };
         start + col8 as usize
@@ -287,6 +289,19 @@ mod tests {
         assert_eq!(index.offset(Position::new(0, 2), Encoding::Utf16), 1);
         assert_eq!(index.offset(Position::new(0, 3), Encoding::Utf8), 1);
         assert_eq!(index.position(2, Encoding::Utf16), Position::new(0, 1));
+    }
+
+    /// Regression (found by the `positions` fuzz target): a character
+    /// far past the end of a line holding characters wider in UTF-8 than in
+    /// UTF-16 overflowed, so a client asking for `u32::MAX` (the end of the
+    /// line) got the line's start in a release build.
+    #[test]
+    fn the_largest_character_is_the_end_of_its_line() {
+        let index = LineIndex::new("é😀x\nnext");
+        for encoding in [Encoding::Utf8, Encoding::Utf16] {
+            assert_eq!(index.offset(Position::new(0, u32::MAX), encoding), 7);
+            assert_eq!(index.offset(Position::new(1, u32::MAX), encoding), 12);
+        }
     }
 
     #[test]
