@@ -422,11 +422,14 @@ pub fn find_section(text: &str, section: &str) -> Result<SectionSpan, EditError>
     let note = parse_text("", text);
     let i = resolve_section(&note, section).map_err(EditError::Section)?;
     let heading = &note.headings[i];
-    // The heading's span may or may not include its line break.
+    // The heading's span may or may not include its line break. Its last
+    // byte may be inside a character (a heading ending the note with `é`):
+    // the line break is looked for in bytes.
     let last = (heading.span.end as usize)
         .saturating_sub(1)
         .max(heading.span.start as usize);
-    let body_start = last + text[last..].find('\n').map_or(text.len() - last, |n| n + 1);
+    let body_start =
+        last + memchr::memchr(b'\n', &text.as_bytes()[last..]).map_or(text.len() - last, |n| n + 1);
     let end = (note.section_span(i).end as usize).max(body_start);
     Ok(SectionSpan {
         heading_start: heading.span.start as usize,

@@ -284,3 +284,23 @@ fn section_spans_for_setext_and_last_heading_without_newline() {
     .unwrap();
     assert_eq!(out.text, "Title\n=====\nbody\n## End\nx\n");
 }
+
+/// Regression (found by the `text_edit` fuzz target): a last heading
+/// ending the note in a character of several bytes (`# Café`, no line
+/// break) made finding its section slice inside that character, a panic.
+#[test]
+fn a_last_heading_ending_in_a_wide_character_has_an_empty_body() {
+    for text in ["# Café", "# 😀", "# a\n## é"] {
+        let s = find_section(text, text.rsplit('#').next().unwrap().trim()).unwrap();
+        assert_eq!(s.body, text.len()..text.len(), "{text:?}");
+    }
+    let out = apply_ops(
+        "# Café",
+        &[EditOp::AppendSection {
+            section: s("Café"),
+            content: s("x"),
+        }],
+    )
+    .unwrap();
+    assert_eq!(out.text, "# Café\nx\n");
+}
