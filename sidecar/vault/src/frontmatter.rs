@@ -6,13 +6,13 @@
 //! quoted key holding `:` or `#`, a key containing another key's name, flow
 //! and block values, block scalars, comments between keys and anchors are
 //! what YAML says they are. `set` replaces the key's value (or its entry's
-//! lines when the value spans lines), `unset` removes its lines, a new key
-//! goes after the last one; every other byte stays. Values are written by
-//! the YAML crate. Before anything is returned the result is read back with
-//! the index's own parser (`serde_norway`): every other key must read
-//! exactly as before and the edited key as asked, or the edit is refused
-//! with an error naming the key (an alias to an anchor the edit changes,
-//! say). No IO, no protocol types.
+//! lines when the value spans lines), `unset` removes its lines (the fences
+//! too when no line is left), a new key goes after the last one; every
+//! other byte stays. Values are written by the YAML crate. Before anything
+//! is returned the result is read back with the index's own parser
+//! (`serde_norway`): every other key must read exactly as before and the
+//! edited key as asked, or the edit is refused with an error naming the key
+//! (an alias to an anchor the edit changes, say). No IO, no protocol types.
 
 use std::fmt;
 use std::ops::Range;
@@ -251,6 +251,13 @@ pub fn apply(text: &str, ops: &[FrontmatterOp]) -> Result<String, FrontmatterErr
         return Ok(text.to_string());
     }
     let out = match &found {
+        // A frontmatter left without a line is taken out whole: `---` lines
+        // with nothing between them are no frontmatter but Markdown (two
+        // rules at the top of the body).
+        Some(fm) if yaml.trim().is_empty() => {
+            let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+            format!("{}{}", &text[..bom], &text[fm.body..])
+        }
         Some(_) => format!("{prefix}{yaml}{suffix}"),
         None => {
             let at = if text.starts_with('\u{feff}') { 3 } else { 0 };

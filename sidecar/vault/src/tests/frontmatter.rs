@@ -285,3 +285,25 @@ fn template_placeholders_read_as_the_index_reads_them() {
         Some(vec!["created".to_string(), "tags".to_string()])
     );
 }
+
+/// Regression (found by the `frontmatter_edit` fuzz target): unsetting the
+/// last key left `---\n---\n`, which is no frontmatter but two rules at the
+/// top of the body; the emptied frontmatter now goes whole.
+#[test]
+fn unsetting_the_last_key_takes_the_frontmatter_out() {
+    let unset = |key: &str| FrontmatterOp::Unset { key: key.into() };
+    assert_eq!(
+        apply("---\na: 1\n---\nbody\n", &[unset("a")]).unwrap(),
+        "body\n"
+    );
+    assert_eq!(
+        apply("\u{feff}---\r\na: 1\r\n\r\n---\r\n# T\r\n", &[unset("a")]).unwrap(),
+        "\u{feff}# T\r\n"
+    );
+    assert_eq!(apply("---\na:\n---", &[unset("a")]).unwrap(), "");
+    // A comment is a line: the frontmatter stays.
+    assert_eq!(
+        apply("---\n# c\na: 1\n---\nbody\n", &[unset("a")]).unwrap(),
+        "---\n# c\n---\nbody\n"
+    );
+}
