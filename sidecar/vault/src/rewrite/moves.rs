@@ -169,6 +169,17 @@ pub fn move_files(
     Ok(collector.finish(moves.to_vec(), Vec::new()))
 }
 
+/// The wikilink path from `folder` to `path`, written as relative
+/// (`./x`, `../x`).
+fn relative_to(folder: &str, path: &str) -> String {
+    let rel = relative_path(folder, path);
+    if rel.starts_with("../") {
+        rel
+    } else {
+        format!("./{rel}")
+    }
+}
+
 struct Mover<'a> {
     index: &'a VaultIndex,
     note_moves: &'a HashMap<NoteId, String>,
@@ -222,13 +233,7 @@ impl Mover<'_> {
         let new_text = match link.kind {
             LinkKind::Wiki => {
                 if target.starts_with("./") || target.starts_with("../") {
-                    let rel = relative_path(new_folder, &new_path);
-                    let rel = if rel.starts_with("../") {
-                        rel
-                    } else {
-                        format!("./{rel}")
-                    };
-                    shown(&rel)
+                    shown(&relative_to(new_folder, &new_path))
                 } else if target.contains('/') {
                     let lead = if target.starts_with('/') { "/" } else { "" };
                     format!("{lead}{}", shown(&new_path))
@@ -249,12 +254,22 @@ impl Mover<'_> {
                             .next()
                             .map(strip_md)
                             .unwrap_or_default();
-                        if self.stem_is_unique(id, stem) {
+                        let namesakes = self.namesakes(id, stem);
+                        if namesakes.is_empty() {
                             if keep_md {
                                 format!("{stem}.md")
                             } else {
                                 stem.to_string()
                             }
+                        } else if !new_path.contains('/')
+                            && namesakes
+                                .iter()
+                                .any(|f| path_key(f) == path_key(new_folder))
+                        {
+                            // At the vault's root the path is the bare
+                            // stem, which a namesake in the link's own
+                            // folder wins: a relative path names it alone.
+                            shown(&relative_to(new_folder, &new_path))
                         } else {
                             shown(&new_path)
                         }
@@ -283,19 +298,26 @@ impl Mover<'_> {
         (!same).then_some(new_text)
     }
 
-    /// Whether `stem` names only `id` once the moves are done.
-    fn stem_is_unique(&self, id: NoteId, stem: &str) -> bool {
+    /// The folders of the notes other than `id` whose stem is `stem` once
+    /// the moves are done.
+    fn namesakes(&self, id: NoteId, stem: &str) -> Vec<&str> {
         let key = name_key(stem);
-        let stays = self
+        let stay = self
             .index
             .by_stem
             .get(key.as_str())
             .into_iter()
             .flatten()
-            .any(|&other| other != id && !self.note_moves.contains_key(&other));
-        let arrives = self.note_moves.iter().any(|(&other, new)| {
-            other != id && name_key(new.rsplit('/').next().map(strip_md).unwrap_or_default()) == key
-        });
-        !stays && !arrives
+            .filter(|&&other| other != id && !self.note_moves.contains_key(&other))
+            .map(|&other| self.index.note(other).folder());
+        let arrive = self
+            .note_moves
+            .iter()
+            .filter(|&(&other, new)| {
+                other != id
+                    && name_key(new.rsplit('/').next().map(strip_md).unwrap_or_default()) == key
+            })
+            .map(|(_, new)| folder_of(new));
+        stay.chain(arrive).collect()
     }
 }

@@ -114,6 +114,28 @@ fn a_stem_taken_elsewhere_is_written_as_a_path_and_folders_move_whole() {
     );
 }
 
+/// Regression (found by the `rename` fuzz target): a note moved to the
+/// vault's root under a stem another note has was linked by that bare
+/// stem, which leads to the other note from that note's folder (the editor's
+/// rename has no later pass to pin it); there it is now linked by a
+/// relative path. Elsewhere the bare stem leads to the root (shortest path).
+#[test]
+fn a_stem_taken_in_the_links_folder_is_written_as_a_relative_path() {
+    check(
+        "//- /r/d.md\n[[Plan]]\n//- /Plan.md\n//- /e.md\n[[Plan]]\n//- /s/f.md\n[[Plan]]\n",
+        |index, texts| move_files(index, &[("Plan.md".into(), "d.md".into())], texts).unwrap(),
+        expect![[r#"
+            --- e.md
+            [[d]]
+            --- r/d.md
+            [[../d]]
+            --- s/f.md
+            [[d]]
+            move Plan.md -> d.md
+        "#]],
+    );
+}
+
 #[test]
 fn bad_moves_are_refused() {
     let index = fixture("//- /a.md\n//- /b.md\n");
