@@ -198,7 +198,13 @@ pub fn decode(bytes: &[u8], build: &str, root: &str) -> Result<Snapshot, Refused
     if head.root != root {
         return Err(Refused::OtherVault(head.root));
     }
-    if head.chunks.iter().sum::<u64>() != rest.len() as u64 {
+    // Summed without overflow: lengths that wrap round to the payload's
+    // would split it out of bounds.
+    let chunks = head
+        .chunks
+        .iter()
+        .try_fold(0u64, |sum, &len| sum.checked_add(len));
+    if chunks != Some(rest.len() as u64) {
         return Err(Refused::Corrupt);
     }
     let mut chunks: Vec<&[u8]> = Vec::with_capacity(head.chunks.len());
@@ -323,6 +329,22 @@ mod tests {
             decode(b"# a note, not a snapshot", "b1", "/v").unwrap_err(),
             Refused::NotASnapshot
         );
+        // Regression (found by the `snapshot_decode` fuzz target): chunk
+        // lengths whose sum wraps round to the payload's length panicked
+        // (an overflow, or a split out of bounds).
+        let mut payload = postcard::to_stdvec(&HeadRef {
+            build: "b1",
+            root: "/v",
+            attachments: &[],
+            chunks: vec![u64::MAX, 2],
+        })
+        .unwrap();
+        payload.push(0);
+        let mut wrapped = bytes[..HEADER].to_vec();
+        wrapped[12..20].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+        wrapped[20..24].copy_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        wrapped.extend_from_slice(&payload);
+        assert_eq!(decode(&wrapped, "b1", "/v").unwrap_err(), Refused::Corrupt);
         // A payload that checks out but does not decode.
         let mut garbage = bytes[..HEADER].to_vec();
         let payload = vec![0xff; 64];
