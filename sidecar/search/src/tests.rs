@@ -248,6 +248,31 @@ fn negation_works_in_every_form() {
     assert_eq!(q(&f, "lazy OR -mcp"), ["cooking.md"]);
 }
 
+/// Regression (found by the `search_query` fuzz target): an excluded
+/// phrase made tantivy 0.27 fail a debug assertion (its phrase scorer is
+/// asked, by the exclusion, for a document before its own); release builds
+/// answered right. Test builds now run tantivy without its debug assertions
+/// (the workspace's `Cargo.toml`), and the answers are checked here.
+#[test]
+fn an_excluded_phrase_leaves_the_other_notes() {
+    let f = fixture(VAULT);
+    let all = [
+        "archive/old.md",
+        "cooking.md",
+        "meetings/2024-01-15.md",
+        "projects/wiki-ai/mcp-ideas.md",
+        "research/protocols.md",
+    ];
+    assert_eq!(q(&f, "-\"context protocol\""), [all[0], all[1], all[2]]);
+    assert_eq!(q(&f, "-\"lazy dog\""), [all[0], all[2], all[3], all[4]]);
+    assert_eq!(
+        q(&f, "mcp -\"primary interface\""),
+        [all[0], all[3], all[4]]
+    );
+    assert_eq!(q(&f, "-\"dog lazy\""), all);
+    assert_eq!(q(&f, "-\"lazy lazy\""), all);
+}
+
 #[test]
 fn filters_combine_with_the_query() {
     let f = fixture(VAULT);
