@@ -208,11 +208,14 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
         }
         EditOp::Prepend { content } => {
             let at = body_start(text);
-            (splice(text, at..at, &block(content)), 1)
+            (splice(text, at..at, &body_block(text, at, content, eol)), 1)
         }
         EditOp::ReplaceBody { content } => {
             let at = body_start(text);
-            (splice(text, at..text.len(), &block(content)), 1)
+            (
+                splice(text, at..text.len(), &body_block(text, at, content, eol)),
+                1,
+            )
         }
         EditOp::ReplaceText {
             find,
@@ -313,6 +316,18 @@ fn block_at(text: &str, at: usize, content: &str, eol: &str) -> String {
         block.insert_str(0, eol);
     }
     block
+}
+
+/// `content` as a block at the body's start `at`: after a frontmatter
+/// whose closing fence ends the text without a line break, on a line of
+/// its own (else it would lengthen the fence, and the frontmatter would be
+/// lost).
+fn body_block(text: &str, at: usize, content: &str, eol: &str) -> String {
+    if !content.is_empty() && super::frontmatter::block(text).is_some() {
+        block_at(text, at, content, eol)
+    } else {
+        as_block(content, eol)
+    }
 }
 
 fn as_block(content: &str, eol: &str) -> String {

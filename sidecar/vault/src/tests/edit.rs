@@ -304,3 +304,24 @@ fn a_last_heading_ending_in_a_wide_character_has_an_empty_body() {
     .unwrap();
     assert_eq!(out.text, "# Café\nx\n");
 }
+
+/// Regression (found by the `text_edit` fuzz target): in a note that is
+/// only a frontmatter whose closing fence has no line break, prepend and
+/// replace_body wrote their text on the fence's line, and the frontmatter
+/// was lost (`---\nt\n-----`).
+#[test]
+fn the_body_after_a_last_fence_starts_on_a_line_of_its_own() {
+    for text in ["---\nt: 1\n---", "---\r\nt: 1\r\n---"] {
+        let eol = if text.contains('\r') { "\r\n" } else { "\n" };
+        let prepend = vec![EditOp::Prepend { content: s("- x") }];
+        let replace = vec![EditOp::ReplaceBody { content: s("- x") }];
+        for ops in [prepend, replace] {
+            let out = apply_ops(text, &ops).unwrap().text;
+            assert_eq!(out, format!("{text}{eol}- x{eol}"), "{ops:?}");
+            assert!(crate::frontmatter::block(&out).is_some(), "{out:?}");
+        }
+    }
+    // Nothing to write: nothing changes.
+    let out = apply_ops("---\nt: 1\n---", &[EditOp::ReplaceBody { content: s("") }]);
+    assert_eq!(out.unwrap().text, "---\nt: 1\n---");
+}
