@@ -149,7 +149,7 @@ pub fn rename_heading(
             );
         }
     }
-    Ok(collector.finish(Vec::new(), Vec::new()))
+    collector.finish(Vec::new(), Vec::new())
 }
 
 /// Which `#`-separated part of `fragment` (counting empty parts, as
@@ -288,5 +288,5 @@ pub fn rename_block(
             );
         }
     }
-    Ok(collector.finish(Vec::new(), Vec::new()))
+    collector.finish(Vec::new(), Vec::new())
 }

@@ -166,7 +166,7 @@ pub fn move_files(
             }
         }
     }
-    Ok(collector.finish(moves.to_vec(), Vec::new()))
+    collector.finish(moves.to_vec(), Vec::new())
 }
 
 /// The wikilink path from `folder` to `path`, written as relative

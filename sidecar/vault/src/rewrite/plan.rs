@@ -6,12 +6,13 @@
 //! It must not know which rename it serves (moves, headings, blocks, tags):
 //! each lives in its own file and only adds edits here, so the rules that
 //! make a plan safe to apply (edits sorted, never overlapping, no-ops
-//! dropped) are written once.
+//! dropped, every link, tag and heading left standing) are written once.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 
+use crate::lines::line_of;
 use crate::note::Note;
 use crate::parse::parse_text;
 use crate::query::TextSource;
@@ -108,25 +109,48 @@ impl<'a> Collector<'a> {
         entry.1.push(edit);
     }
 
+    /// The plan, refused when its edits would not leave every note's
+    /// links, tags and headings standing ([`still_standing`]).
     pub(super) fn finish(
         self,
         moves: Vec<(String, String)>,
         skipped: Vec<(String, String)>,
-    ) -> Plan {
-        let edits = self
-            .files
-            .into_iter()
-            .filter(|(_, (_, edits))| !edits.is_empty())
-            .map(|(path, (text, mut edits))| {
-                edits.sort_by_key(|e| (e.range.start, e.range.end));
-                edits.dedup_by(|b, a| a.range.end > b.range.start);
-                FileEdits { path, text, edits }
-            })
-            .collect();
-        Plan {
-            edits,
+    ) -> Result<Plan, RewriteError> {
+        let mut files = Vec::new();
+        for (path, (text, mut edits)) in self.files {
+            if edits.is_empty() {
+                continue;
+            }
+            edits.sort_by_key(|e| (e.range.start, e.range.end));
+            edits.dedup_by(|b, a| a.range.end > b.range.start);
+            let file = FileEdits { path, text, edits };
+            still_standing(&file)?;
+            files.push(file);
+        }
+        Ok(Plan {
+            edits: files,
             moves,
             skipped,
-        }
+        })
     }
+}
+
+/// Whether a note keeps as many links, tags and headings once edited: a
+/// new name's `` ` `` or `$` can close a code span or math the rest of the
+/// line opens, and then a rewritten link would be lost, not renamed. Such
+/// a rename is refused (all or nothing) rather than carried out.
+fn still_standing(file: &FileEdits) -> Result<(), RewriteError> {
+    let counts = |note: &Note| (note.links.len(), note.tags.len(), note.headings.len());
+    let before = parse_text(&file.path, &file.text);
+    let after = parse_text(&file.path, &file.apply());
+    if counts(&after) == counts(&before) {
+        return Ok(());
+    }
+    let line = line_of(&file.text, file.edits[0].range.start) + 1;
+    error(format!(
+        "the new text would break a link, tag or heading in `{}` (near line {line}): written \
+         there, it would end a code span, math or the link itself; choose another name, or \
+         change that line first",
+        file.path
+    ))
 }

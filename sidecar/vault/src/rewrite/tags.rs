@@ -65,5 +65,5 @@ pub fn rename_tag(
             );
         }
     }
-    Ok(collector.finish(Vec::new(), Vec::new()))
+    collector.finish(Vec::new(), Vec::new())
 }

@@ -136,6 +136,24 @@ fn a_stem_taken_in_the_links_folder_is_written_as_a_relative_path() {
     );
 }
 
+/// Regression (found by the `rename` fuzz target): a new name holding a
+/// backtick, written into `[[Plan]]` before another backtick, made a code
+/// span of the rest and the link was lost; such a rename is refused, all or
+/// nothing, naming the note to change first.
+#[test]
+fn a_rename_that_would_break_a_link_is_refused() {
+    let src = "//- /Plan.md\n//- /a.md\n[[Plan]] and `code`\n";
+    let index = fixture(src);
+    let error =
+        move_files(&index, &[("Plan.md".into(), "x`y.md".into())], &texts(src)).unwrap_err();
+    assert!(error.0.contains("`a.md` (near line 1)"), "{error}");
+    // Where it cannot close anything, the same name is written.
+    let src = "//- /Plan.md\n//- /a.md\n[[Plan]]\n";
+    let index = fixture(src);
+    let plan = move_files(&index, &[("Plan.md".into(), "x`y.md".into())], &texts(src)).unwrap();
+    assert_eq!(plan.edits[0].apply(), "[[x`y]]\n");
+}
+
 #[test]
 fn bad_moves_are_refused() {
     let index = fixture("//- /a.md\n//- /b.md\n");
