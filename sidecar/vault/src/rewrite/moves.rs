@@ -232,7 +232,7 @@ impl Mover<'_> {
         };
         let new_text = match link.kind {
             LinkKind::Wiki => {
-                if target.starts_with("./") || target.starts_with("../") {
+                let new_text = if target.starts_with("./") || target.starts_with("../") {
                     shown(&relative_to(new_folder, &new_path))
                 } else if target.contains('/') {
                     let lead = if target.starts_with('/') { "/" } else { "" };
@@ -254,29 +254,26 @@ impl Mover<'_> {
                             .next()
                             .map(strip_md)
                             .unwrap_or_default();
-                        let namesakes = self.namesakes(id, stem);
-                        if namesakes.is_empty() {
-                            if keep_md {
-                                format!("{stem}.md")
-                            } else {
-                                stem.to_string()
-                            }
-                        } else if !new_path.contains('/')
-                            && namesakes
-                                .iter()
-                                .any(|f| path_key(f) == path_key(new_folder))
-                        {
-                            // At the vault's root the path is the bare
-                            // stem, which a namesake in the link's own
-                            // folder wins: a relative path names it alone.
-                            shown(&relative_to(new_folder, &new_path))
-                        } else {
+                        if !self.namesakes(Some(id), stem).is_empty() {
                             shown(&new_path)
+                        } else if keep_md {
+                            format!("{stem}.md")
+                        } else {
+                            stem.to_string()
                         }
                     } else {
                         // An attachment by file name.
                         new_path.rsplit('/').next().unwrap_or(&new_path).to_string()
                     }
+                };
+                // A bare name (a path at the root is one) that would lead
+                // elsewhere from the link's folder: a relative path.
+                if new_text.trim_start_matches('/').contains('/')
+                    || self.bare_name_leads(target_note, &new_text, new_folder)
+                {
+                    new_text
+                } else {
+                    shown(&relative_to(new_folder, &new_path))
                 }
             }
             LinkKind::Markdown => {
@@ -300,7 +297,7 @@ impl Mover<'_> {
 
     /// The folders of the notes other than `id` whose stem is `stem` once
     /// the moves are done.
-    fn namesakes(&self, id: NoteId, stem: &str) -> Vec<&str> {
+    fn namesakes(&self, id: Option<NoteId>, stem: &str) -> Vec<&str> {
         let key = name_key(stem);
         let stay = self
             .index
@@ -308,16 +305,48 @@ impl Mover<'_> {
             .get(key.as_str())
             .into_iter()
             .flatten()
-            .filter(|&&other| other != id && !self.note_moves.contains_key(&other))
+            .filter(|&&other| Some(other) != id && !self.note_moves.contains_key(&other))
             .map(|&other| self.index.note(other).folder());
         let arrive = self
             .note_moves
             .iter()
             .filter(|&(&other, new)| {
-                other != id
+                Some(other) != id
                     && name_key(new.rsplit('/').next().map(strip_md).unwrap_or_default()) == key
             })
             .map(|(_, new)| folder_of(new));
         stay.chain(arrive).collect()
+    }
+
+    /// Whether the bare name `name`, written in a note in `folder` once the
+    /// moves are done, leads to the moved note `note` (`None`: to the moved
+    /// attachment of that name), by the resolver's order: notes by stem
+    /// (of several, the one in `folder`, else the shortest path, which a
+    /// note at the root has), notes by title or alias, attachments by name.
+    fn bare_name_leads(&self, note: Option<NoteId>, name: &str, folder: &str) -> bool {
+        let name = name.trim_start_matches('/');
+        let in_folder = |f: &&str| path_key(f) == path_key(folder);
+        match note {
+            Some(id) => !self
+                .namesakes(Some(id), strip_md(name))
+                .iter()
+                .any(in_folder),
+            None => {
+                let key = name_key(name);
+                let named = |p: &str| name_key(p.rsplit('/').next().unwrap_or(p)) == key;
+                let staying = self
+                    .index
+                    .attachments_by_name
+                    .get(key.as_str())
+                    .into_iter()
+                    .flatten()
+                    .filter(|p| !self.attachment_moves.contains_key(&***p))
+                    .count();
+                let arriving = self.attachment_moves.values().filter(|p| named(p)).count();
+                self.namesakes(None, name).is_empty()
+                    && !self.index.by_name.contains_key(key.as_str())
+                    && staying + arriving <= 1
+            }
+        }
     }
 }

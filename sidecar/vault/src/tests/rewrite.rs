@@ -119,6 +119,7 @@ fn a_stem_taken_elsewhere_is_written_as_a_path_and_folders_move_whole() {
 /// stem, which leads to the other note from that note's folder (the editor's
 /// rename has no later pass to pin it); there it is now linked by a
 /// relative path. Elsewhere the bare stem leads to the root (shortest path).
+/// Likewise an attachment whose bare name a note's stem would win.
 #[test]
 fn a_stem_taken_in_the_links_folder_is_written_as_a_relative_path() {
     check(
@@ -132,6 +133,26 @@ fn a_stem_taken_in_the_links_folder_is_written_as_a_relative_path() {
             --- s/f.md
             [[d]]
             move Plan.md -> d.md
+        "#]],
+    );
+    // Written as a path, a target moving to the root is a bare name too:
+    // a note's, or an attachment's that a note's stem would win.
+    check(
+        "//- /r/d.md\n[[x/Plan]]\n//- /x/Plan.md\n//- /S.md\n[[x/Dup]]\n//- /a/Dup.md\n//- /x/Dup\n",
+        |index, texts| {
+            let moves = [
+                ("x/Plan.md".into(), "d.md".into()),
+                ("x/Dup".into(), "Dup".into()),
+            ];
+            move_files(index, &moves, texts).unwrap()
+        },
+        expect![[r#"
+            --- S.md
+            [[./Dup]]
+            --- r/d.md
+            [[../d]]
+            move x/Plan.md -> d.md
+            move x/Dup -> Dup
         "#]],
     );
 }
