@@ -113,7 +113,7 @@ pub fn search_query(data: &[u8]) {
     }
     let sort = [Sort::Relevance, Sort::Modified, Sort::Created, Sort::Alpha][data.len() % 4];
     let filters = Filters {
-        keys: Some(vault.keys.clone()),
+        keys: vault.keys.clone(),
         ..Filters::default()
     };
     let request = Request {
