@@ -4,7 +4,8 @@
 //! `workspace/willRenameFiles`, which rewrites links when the editor moves
 //! notes or folders.
 //!
-//! What to rewrite is decided by `vault::rewrite`; this module finds what
+//! What to rewrite is decided by `vault::rewrite` (with the links a move
+//! would send elsewhere pinned, as for the agent); this module finds what
 //! the cursor is on and converts the plan into a workspace edit.
 
 use std::ops::Range;
@@ -18,8 +19,10 @@ use super::edit::{unsupported, workspace_edit};
 use super::vault::Vault;
 use super::world::{Here, World};
 use weft_vault::note::{folder_of, is_note_path};
+use weft_vault::query::TextSource;
 use weft_vault::rewrite::{
-    self, Plan, folder_moves, heading_text_range, move_files, note_path_for,
+    self, Plan, add_pins, captured_links, folder_moves, heading_text_range, move_files,
+    note_path_for,
 };
 use weft_vault::symbols::{At, at};
 use weft_vault::{FragmentTarget, NoteId, Resolution, VaultIndex, resolve_fragment};
@@ -141,6 +144,19 @@ pub(super) fn prepare_rename(
     })
 }
 
+/// The plan of `moves`, with the links it would send elsewhere pinned to
+/// where they lead now, as the agent's `move_note` pins them.
+fn keeping_links(
+    index: &VaultIndex,
+    moves: &[(String, String)],
+    texts: &dyn TextSource,
+) -> std::result::Result<Plan, rewrite::RewriteError> {
+    let mut plan = move_files(index, moves, texts)?;
+    let pins = captured_links(index, moves, &plan, texts);
+    add_pins(&mut plan, pins.iter().filter(|p| p.verified));
+    Ok(plan)
+}
+
 pub(super) fn rename(world: &World, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
     let position = params.text_document_position;
     let Some(here) = world.here(&position.text_document.uri, position.position) else {
@@ -160,7 +176,7 @@ pub(super) fn rename(world: &World, params: RenameParams) -> Result<Option<Works
                     if new == old {
                         Ok(Plan::default())
                     } else {
-                        move_files(&index, &[(old, new)], &texts)
+                        keeping_links(&index, &[(old, new)], &texts)
                     }
                 })
             }
@@ -222,7 +238,7 @@ pub(super) fn will_rename_files(
         let texts = world.texts(&vault);
         let plan = {
             let index = vault.read();
-            move_files(&index, &moves, &texts)
+            keeping_links(&index, &moves, &texts)
         };
         let mut plan = match plan {
             Ok(plan) => plan,

@@ -1,12 +1,13 @@
 //! `rename`: moving and renaming notes, attachments and folders
 //! (`vault::rewrite`) in any small vault, written as an inline fixture
 //! (`//- /path` starts a file). The plan's edits fit the texts they were
-//! made on (sorted, apart, on character boundaries). Once they and the
+//! made on (sorted, apart, on character boundaries). Once they (with the
+//! links the move would send elsewhere pinned, as every face does) and the
 //! moves are carried out, every link that led to something moved leads to
-//! it at its new place, and every other link is written as before — or,
-//! in a note that moved, rewritten only so that it keeps leading where it
-//! did. Requests the product refuses before planning (a name links could
-//! not hold, a folder into itself, a place already taken) are not made.
+//! it at its new place, and every other link is written as before, or
+//! rewritten only so that it keeps leading where it did. Requests the
+//! product refuses before planning (a name links could not hold, a folder
+//! into itself, a place already taken) are not made.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -14,7 +15,9 @@ use arbitrary::{Arbitrary, Unstructured};
 use weft_vault::key::path_key;
 use weft_vault::note::{Link, folder_of, is_note_path, strip_md};
 use weft_vault::parse::parse_text;
-use weft_vault::rewrite::{FileEdits, folder_moves, move_files, note_path_for};
+use weft_vault::rewrite::{
+    FileEdits, add_pins, captured_links, folder_moves, move_files, note_path_for,
+};
 use weft_vault::{NoteId, VaultIndex};
 
 use crate::input::{nth, split};
@@ -47,13 +50,17 @@ pub fn rename(data: &[u8]) {
         return;
     };
     let texts = |path: &str| files.get(path).cloned();
-    let plan = match move_files(&index, &moves, &texts) {
+    // As every face moves: the plan, then the links it would send elsewhere
+    // pinned.
+    let mut plan = match move_files(&index, &moves, &texts) {
         Ok(plan) => plan,
         Err(error) => {
             assert!(!error.0.is_empty(), "a refusal without a message");
             return;
         }
     };
+    let pins = captured_links(&index, &moves, &plan, &texts);
+    add_pins(&mut plan, pins.iter().filter(|p| p.verified));
     assert_eq!(plan.moves, moves, "the plan's moves");
     let mut after = files.clone();
     for file in &plan.edits {
@@ -106,7 +113,7 @@ pub fn rename(data: &[u8]) {
                 );
             } else if old_text != new_text {
                 assert!(
-                    moved.contains_key(&*note.path) && was.is_some() && now == was,
+                    was.is_some() && now == was,
                     "a link that led to {was:?} was rewritten to lead to {now:?}: {}",
                     context()
                 );

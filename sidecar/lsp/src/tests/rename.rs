@@ -198,3 +198,31 @@ async fn renaming_headings_blocks_and_tags() {
     assert!(client.read("Hub.md").contains("#work/weft and #work\n"));
     assert!(client.read("notes/A.md").ends_with("#work\n"));
 }
+
+/// Regression (found by the `rename` fuzz target): the editor's rename
+/// rewrote only the links to what moved, so a link that a move sends
+/// elsewhere (a namesake arriving with a shorter path, a note changing
+/// folder and with it the tie-break of its own links) went there. It pins
+/// them to where they lead, as the agent's move_note does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renaming_a_note_pins_the_links_it_would_send_elsewhere() {
+    let client = TestClient::start(
+        "//- /a/b/alpha.md\ndeep alpha\n//- /c/src.md\n[[alpha]] and [[x]]\n//- /x.md\nx\n",
+    )
+    .await;
+    client.open("c/src.md").await;
+    let response = rename(&client, "c/src.md", "[[$0x]]", "alpha").await;
+    let log = client.apply_edit(&response["result"]);
+    assert_eq!(log, ["edit c/src.md (2 edits)", "rename x.md -> alpha.md"]);
+    assert_eq!(client.read("c/src.md"), "[[a/b/alpha]] and [[alpha]]\n");
+    client.settle(&log).await;
+
+    let client =
+        TestClient::start("//- /t/H.md\n# The Hub\n//- /a.md\n# The Hub\nplain\n[[The Hub]]\n")
+            .await;
+    client.open("a.md").await;
+    let response = rename(&client, "a.md", "pla$0in", "t/a").await;
+    let log = client.apply_edit(&response["result"]);
+    assert_eq!(log, ["edit a.md (1 edits)", "rename a.md -> t/a.md"]);
+    assert_eq!(client.read("t/a.md"), "# The Hub\nplain\n[[t/a]]\n");
+}

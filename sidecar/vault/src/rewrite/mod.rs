@@ -13,14 +13,16 @@
 //!
 //! The parts: `plan` holds the result and the collector every rename fills;
 //! `moves`, `fragments` (headings and blocks) and `tags` are one file per
-//! kind of rename.
+//! kind of rename; `pins` keeps the links a move would send elsewhere.
 
 mod fragments;
 mod moves;
+mod pins;
 mod plan;
 mod tags;
 
 pub use fragments::{heading_text_range, rename_block, rename_heading};
 pub use moves::{folder_moves, move_files, note_path_for};
+pub use pins::{Pin, add_pins, captured_links};
 pub use plan::{Edit, FileEdits, Plan, RewriteError};
 pub use tags::rename_tag;

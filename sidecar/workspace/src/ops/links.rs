@@ -6,15 +6,14 @@
 //! Reads the index, never the disk; every resolution goes through the one
 //! resolver (`VaultIndex`).
 
-use std::borrow::Cow;
 use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::Serialize;
 
 use weft_vault::key::path_key;
 use weft_vault::note::folder_of;
 use weft_vault::parse::parse_text;
+pub(crate) use weft_vault::query::links_of;
 use weft_vault::rewrite::FileEdits;
 use weft_vault::{FragmentTarget, Link, Note, VaultIndex, resolve_fragment};
 
@@ -39,24 +38,6 @@ pub(crate) fn folder(path: &str) -> &str {
 /// 1-based line of a byte offset.
 pub(crate) fn line_at(text: &str, offset: usize) -> usize {
     weft_vault::lines::line_of(text, offset) + 1
-}
-
-/// The links of the note at `path` whose text is `text`: the index's own
-/// parse when it was made from this very text (same length and hash), else
-/// a fresh parse. Saves parsing a thousand notes twice in a large move.
-pub(crate) fn links_of<'i>(index: &'i VaultIndex, path: &str, text: &str) -> Cow<'i, [Link]> {
-    if let Some(id) = index.id_of(path) {
-        let note = index.note(id);
-        let mut hasher = DefaultHasher::new();
-        text.hash(&mut hasher);
-        if *note.path == *path
-            && note.len as usize == text.len()
-            && note.content_hash == hasher.finish()
-        {
-            return Cow::Borrowed(&note.links);
-        }
-    }
-    Cow::Owned(parse_text(path, text).links)
 }
 
 /// Links into the note at `path` that reach it with its text `old` and

@@ -28,7 +28,6 @@ mod hooks;
 mod links;
 mod move_note;
 mod move_target;
-mod pin;
 mod policy;
 mod prepare;
 mod report;

@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use super::error::OpError;
 use super::move_target::Source;
-use super::pin::{Pin, captured_links};
 use super::{
     Change, ChangeKind, LinkEdit, LinksIn, Ops, Step, WriteOptions, change, describe_edits,
     line_at, links_of, lock_writes,
@@ -21,7 +20,7 @@ use super::{
 use crate::io::pool;
 use weft_vault::note::is_note_path;
 use weft_vault::query::TextSource;
-use weft_vault::rewrite::{self, FileEdits, Plan};
+use weft_vault::rewrite::{self, FileEdits, Pin, Plan, add_pins, captured_links};
 
 /// What to move.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -356,35 +355,6 @@ impl Ops<'_> {
             diff: dry_run.then(String::new),
         }
     }
-}
-
-/// Adds pin edits to the plan, next to its own edits of the same file.
-fn add_pins<'p>(plan: &mut Plan, pins: impl Iterator<Item = &'p Pin>) {
-    for pin in pins {
-        match plan.edits.iter_mut().find(|f| f.path == pin.path) {
-            Some(file) => {
-                let overlaps = file.edits.iter().any(|e| {
-                    e.range.start < pin.edit.range.end && pin.edit.range.start < e.range.end
-                });
-                if file.text != pin.text {
-                    continue;
-                }
-                // A pin replaces the plan's own edit of that link.
-                if let Some(edit) = file.edits.iter_mut().find(|e| e.range == pin.edit.range) {
-                    edit.new_text = pin.edit.new_text.clone();
-                } else if !overlaps {
-                    file.edits.push(pin.edit.clone());
-                    file.edits.sort_by_key(|e| (e.range.start, e.range.end));
-                }
-            }
-            None => plan.edits.push(FileEdits {
-                path: pin.path.clone(),
-                text: pin.text.clone(),
-                edits: vec![pin.edit.clone()],
-            }),
-        }
-    }
-    plan.edits.sort_by(|a, b| a.path.cmp(&b.path));
 }
 
 /// Removes `dir` and the folders under it that are empty; best effort.

@@ -1,47 +1,46 @@
-//! Keeping every link where it leads across a move. `vault::rewrite`
-//! rewrites links *to* what moves; this checks the outcome and covers what
-//! it cannot see: a note arriving as `x/alpha.md` outranks (or ties with)
-//! the notes that bare `[[alpha]]` links reach today, a note moving to
-//! another folder changes the tie-break of its own bare links, and a
-//! rewritten bare name can meet another note of that name. Such links are
-//! pinned to their target with a path. Both sides are answered by the one
-//! resolver (`VaultIndex`): the state after the move is a small scratch
-//! index holding the notes that could answer those links. No IO (texts come
-//! through `TextSource`), no protocol.
+//! Keeping every link where it leads across a move. `moves` rewrites links
+//! *to* what moves; this checks the outcome and covers what it cannot see:
+//! a note arriving as `x/alpha.md` outranks (or ties with) the notes that
+//! bare `[[alpha]]` links reach today, a note moving to another folder
+//! changes the tie-break of its own bare links, and a rewritten bare name
+//! can meet another note of that name. Such links are pinned to their
+//! target with a path ([`captured_links`], then [`add_pins`]); every face
+//! that moves notes (the agent's `move_note`, the editor's rename) asks
+//! here. Both sides are answered by the one resolver (`VaultIndex`): the
+//! state after the move is a small scratch index holding the notes that
+//! could answer those links. No IO (texts come through `TextSource`), no
+//! protocol.
 
 use std::collections::{HashMap, HashSet};
 
 use percent_encoding::percent_decode_str;
 
-use weft_vault::index::{NoteId, VaultIndex};
-use weft_vault::key::{encode_path, relative_path};
-use weft_vault::key::{join_relative, path_key};
-use weft_vault::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
-use weft_vault::parse::parse_text;
-use weft_vault::query::TextSource;
-use weft_vault::rewrite::{Edit, Plan};
-
-use super::links_of;
+use super::plan::{Edit, FileEdits, Plan};
+use crate::index::{NoteId, VaultIndex};
+use crate::key::{encode_path, join_relative, path_key, relative_path};
+use crate::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
+use crate::parse::parse_text;
+use crate::query::{TextSource, links_of};
 
 /// A link the move would capture, and its pinned form.
-pub(crate) struct Pin {
+pub struct Pin {
     /// The note holding the link (path before the move).
-    pub(crate) path: String,
-    pub(crate) text: String,
-    pub(crate) edit: Edit,
+    pub path: String,
+    pub text: String,
+    pub edit: Edit,
     /// Where the link must lead: its target now, at its new path if it moves.
-    pub(crate) target: String,
+    pub target: String,
     /// The target moves (the plan rewrites the link, but not well enough).
-    pub(crate) to_moved: bool,
+    pub to_moved: bool,
     /// Where it would lead after the move without the pin.
-    pub(crate) captured_by: Option<String>,
+    pub captured_by: Option<String>,
     /// Whether the pinned form was checked to lead to `target`.
-    pub(crate) verified: bool,
+    pub verified: bool,
 }
 
 /// The links that `moves` (with the edits of `plan`) would send to another
 /// note than today, each with an edit pinning it to its current target.
-pub(crate) fn captured_links(
+pub fn captured_links(
     index: &VaultIndex,
     moves: &[(String, String)],
     plan: &Plan,
@@ -274,4 +273,33 @@ fn pinned(link: &Link, written: &str, angle: bool, folder: &str, target: &str) -
             (text, rel)
         }
     }
+}
+
+/// Adds pin edits to the plan, next to its own edits of the same file.
+pub fn add_pins<'p>(plan: &mut Plan, pins: impl Iterator<Item = &'p Pin>) {
+    for pin in pins {
+        match plan.edits.iter_mut().find(|f| f.path == pin.path) {
+            Some(file) => {
+                let overlaps = file.edits.iter().any(|e| {
+                    e.range.start < pin.edit.range.end && pin.edit.range.start < e.range.end
+                });
+                if file.text != pin.text {
+                    continue;
+                }
+                // A pin replaces the plan's own edit of that link.
+                if let Some(edit) = file.edits.iter_mut().find(|e| e.range == pin.edit.range) {
+                    edit.new_text = pin.edit.new_text.clone();
+                } else if !overlaps {
+                    file.edits.push(pin.edit.clone());
+                    file.edits.sort_by_key(|e| (e.range.start, e.range.end));
+                }
+            }
+            None => plan.edits.push(FileEdits {
+                path: pin.path.clone(),
+                text: pin.text.clone(),
+                edits: vec![pin.edit.clone()],
+            }),
+        }
+    }
+    plan.edits.sort_by(|a, b| a.path.cmp(&b.path));
 }
