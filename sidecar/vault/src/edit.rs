@@ -251,8 +251,11 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
             if trimmed.is_empty() {
                 at = s.body.start;
             } else {
-                // Move past the end of the last line.
+                // Move past the end of the last line, never past the
+                // section: Markdown also ends a line at a lone `\r`, so
+                // the next heading may start before the next `\n`.
                 at += text[at..].find('\n').map_or(text.len() - at, |i| i + 1);
+                at = at.min(s.body.end);
             }
             (splice(text, at..at, &block_at(text, at, content, eol)), 1)
         }

@@ -325,3 +325,22 @@ fn the_body_after_a_last_fence_starts_on_a_line_of_its_own() {
     let out = apply_ops("---\nt: 1\n---", &[EditOp::ReplaceBody { content: s("") }]);
     assert_eq!(out.unwrap().text, "---\nt: 1\n---");
 }
+
+/// Regression (found by the `text_edit` fuzz target): with a lone `\r`
+/// ending a section's last line (Markdown's line break, not ours), the
+/// end of that line was looked for up to the next `\n`, past the next
+/// heading, and append_section wrote into the next section.
+#[test]
+fn append_section_stays_in_its_section_after_a_lone_carriage_return() {
+    let text = "# A\nt\r# B\nb\n";
+    let out = apply_ops(
+        text,
+        &[EditOp::AppendSection {
+            section: s("A"),
+            content: s("x"),
+        }],
+    )
+    .unwrap();
+    assert_eq!(out.text, "# A\nt\rx\n# B\nb\n");
+    assert_eq!(find_section(&out.text, "B").unwrap().body, 12..14);
+}
