@@ -33,6 +33,14 @@ pub fn note_path_for(folder: &str, new_name: &str) -> Result<String, RewriteErro
             bad.escape_default()
         ));
     }
+    // A link's target is read trimmed, and a bare name is the stem:
+    // `[[x ]]` names `x`, never `x .md`.
+    let stem = name.rsplit('/').next().unwrap_or(name);
+    if stem != stem.trim() {
+        return error(format!(
+            "the name `{stem}` starts or ends with a space: links could not name it"
+        ));
+    }
     if name
         .split('/')
         .any(|part| part.is_empty() || part == "." || part == ".." || part.starts_with('.'))

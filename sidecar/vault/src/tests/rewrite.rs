@@ -188,6 +188,14 @@ fn bad_moves_are_refused() {
             .contains("cannot contain `|`")
     );
     assert!(note_path_for("", "../up").is_err());
+    // Regression (found by the `rename` fuzz target): `x .md` was taken,
+    // and its links, written `[[x ]]`, are read as `[[x]]`: unresolved.
+    for name in ["x .md", "f/ x", "f/x .md"] {
+        let error = note_path_for("", name).unwrap_err().0;
+        assert!(error.contains("starts or ends with a space"), "{error}");
+    }
+    assert_eq!(note_path_for("", " x.md ").unwrap(), "x.md");
+    assert_eq!(note_path_for("", "f /x").unwrap(), "f /x.md");
     assert_eq!(note_path_for("f", "New.md").unwrap(), "f/New.md");
     assert_eq!(note_path_for("f", "g/New").unwrap(), "g/New.md");
 }
