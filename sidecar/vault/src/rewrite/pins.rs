@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 
 use percent_encoding::percent_decode_str;
 
-use super::plan::{Edit, FileEdits, Plan};
+use super::plan::{Edit, FileEdits, Plan, still_standing};
 use crate::index::{NoteId, VaultIndex};
 use crate::key::{encode_path, join_relative, path_key, relative_path};
 use crate::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
@@ -34,7 +34,8 @@ pub struct Pin {
     pub to_moved: bool,
     /// Where it would lead after the move without the pin.
     pub captured_by: Option<String>,
-    /// Whether the pinned form was checked to lead to `target`.
+    /// Whether the pinned form was checked to lead to `target` and, written,
+    /// to leave the note's links standing.
     pub verified: bool,
 }
 
@@ -212,12 +213,20 @@ pub fn captured_links(
         let written = &text[range.clone()];
         let angle = text[..range.start].ends_with('<');
         let (new_text, plain) = pinned(&c.link, written, angle, &c.new_folder, &c.expected);
-        let verified =
-            after(&c.new_folder, &plain, c.link.kind).as_deref() == Some(c.expected.as_str());
+        let edit = Edit { range, new_text };
+        // It leads there, and writing it leaves the note's links standing.
+        let verified = after(&c.new_folder, &plain, c.link.kind).as_deref()
+            == Some(c.expected.as_str())
+            && still_standing(&FileEdits {
+                path: path.clone(),
+                text: text.clone(),
+                edits: vec![edit.clone()],
+            })
+            .is_ok();
         pins.push(Pin {
             path: path.clone(),
             text: text.clone(),
-            edit: Edit { range, new_text },
+            edit,
             to_moved: moved_paths.contains(c.expected.as_str()),
             target: c.expected,
             captured_by: now,

@@ -139,7 +139,7 @@ impl<'a> Collector<'a> {
 /// new name's `` ` `` or `$` can close a code span or math the rest of the
 /// line opens, and then a rewritten link would be lost, not renamed. Such
 /// a rename is refused (all or nothing) rather than carried out.
-fn still_standing(file: &FileEdits) -> Result<(), RewriteError> {
+pub(super) fn still_standing(file: &FileEdits) -> Result<(), RewriteError> {
     let counts = |note: &Note| (note.links.len(), note.tags.len(), note.headings.len());
     let before = parse_text(&file.path, &file.text);
     let after = parse_text(&file.path, &file.apply());

@@ -6,7 +6,8 @@ use super::{files, fixture};
 use crate::VaultIndex;
 use crate::query::TextSource;
 use crate::rewrite::{
-    Plan, folder_moves, move_files, note_path_for, rename_block, rename_heading, rename_tag,
+    Plan, captured_links, folder_moves, move_files, note_path_for, rename_block, rename_heading,
+    rename_tag,
 };
 
 /// The fixture's texts, as a text source.
@@ -173,6 +174,24 @@ fn a_rename_that_would_break_a_link_is_refused() {
     let index = fixture(src);
     let plan = move_files(&index, &[("Plan.md".into(), "x`y.md".into())], &texts(src)).unwrap();
     assert_eq!(plan.edits[0].apply(), "[[x`y]]\n");
+}
+
+/// Regression (found by the `rename` fuzz target): a pin was written
+/// without the check a plan's own edits get, so a path holding a backtick
+/// (`[[r`/Hub]]` before another backtick) made a code span and the link was
+/// lost; such a pin is now unverified, left out and reported.
+#[test]
+fn a_pin_that_would_break_its_link_is_not_verified() {
+    let src = "//- /r`/Hub.md\n//- /a.md\n[[Hub]] `\n//- /x.md\n";
+    let index = fixture(src);
+    let moves = [("x.md".to_string(), "Hub.md".to_string())];
+    let plan = move_files(&index, &moves, &texts(src)).unwrap();
+    let pins = captured_links(&index, &moves, &plan, &texts(src));
+    assert_eq!(pins.len(), 1);
+    assert_eq!(
+        (pins[0].edit.new_text.as_str(), pins[0].verified),
+        ("r`/Hub", false)
+    );
 }
 
 #[test]
