@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::plan::{Collector, Edit, Plan, RewriteError, error};
+use super::plan::{Collector, Edit, Plan, RewriteError, error, targets_read_back};
 use crate::index::{NoteId, VaultIndex};
 use crate::key::{encode_path, name_key, path_key, relative_path};
 use crate::note::{Link, LinkKind, folder_of, is_note_path, strip_md};
@@ -174,7 +174,11 @@ pub fn move_files(
             }
         }
     }
-    collector.finish(moves.to_vec(), Vec::new())
+    let plan = collector.finish(moves.to_vec(), Vec::new())?;
+    for file in &plan.edits {
+        targets_read_back(file)?;
+    }
+    Ok(plan)
 }
 
 /// The wikilink path from `folder` to `path`, written as relative

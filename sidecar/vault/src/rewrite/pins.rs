@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 
 use percent_encoding::percent_decode_str;
 
-use super::plan::{Edit, FileEdits, Plan, still_standing};
+use super::plan::{Edit, FileEdits, Plan, still_standing, targets_read_back};
 use crate::index::{NoteId, VaultIndex};
 use crate::key::{encode_path, join_relative, path_key, relative_path};
 use crate::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
@@ -215,14 +215,15 @@ pub fn captured_links(
         let (new_text, plain) = pinned(&c.link, written, angle, &c.new_folder, &c.expected);
         let edit = Edit { range, new_text };
         // It leads there, and writing it leaves the note's links standing.
+        let alone = FileEdits {
+            path: path.clone(),
+            text: text.clone(),
+            edits: vec![edit.clone()],
+        };
         let verified = after(&c.new_folder, &plain, c.link.kind).as_deref()
             == Some(c.expected.as_str())
-            && still_standing(&FileEdits {
-                path: path.clone(),
-                text: text.clone(),
-                edits: vec![edit.clone()],
-            })
-            .is_ok();
+            && still_standing(&alone).is_ok()
+            && targets_read_back(&alone).is_ok();
         pins.push(Pin {
             path: path.clone(),
             text: text.clone(),

@@ -146,6 +146,32 @@ pub(super) fn still_standing(file: &FileEdits) -> Result<(), RewriteError> {
     if counts(&after) == counts(&before) {
         return Ok(());
     }
+    broken(file)
+}
+
+/// Whether every edit of `file`, each a link target rewritten, reads back
+/// as exactly that link's target: a new target can also lengthen its link
+/// (a backtick pairing with one after the link swallows the `]]`), which
+/// the counts of [`still_standing`] do not see.
+pub(super) fn targets_read_back(file: &FileEdits) -> Result<(), RewriteError> {
+    let after = parse_text(&file.path, &file.apply());
+    let mut shift: isize = 0;
+    for edit in &file.edits {
+        let start = edit.range.start.saturating_add_signed(shift);
+        let end = start + edit.new_text.len();
+        if !after
+            .links
+            .iter()
+            .any(|l| l.target_span.start as usize == start && l.target_span.end as usize == end)
+        {
+            return broken(file);
+        }
+        shift += edit.new_text.len() as isize - edit.range.len() as isize;
+    }
+    Ok(())
+}
+
+fn broken<T>(file: &FileEdits) -> Result<T, RewriteError> {
     let line = line_of(&file.text, file.edits[0].range.start) + 1;
     error(format!(
         "the new text would break a link, tag or heading in `{}` (near line {line}): written \
