@@ -234,7 +234,44 @@ pub fn captured_links(
             verified,
         });
     }
+    verify_together(plan, &mut pins);
     pins
+}
+
+/// Pins each verified alone may break their note together (two backticks
+/// written on one line make a code span): a note's verified pins, with the
+/// plan's own edits of it, must leave its links standing and read back, or
+/// none of them is verified.
+fn verify_together(plan: &Plan, pins: &mut [Pin]) {
+    let paths: HashSet<String> = pins
+        .iter()
+        .filter(|p| p.verified)
+        .map(|p| p.path.clone())
+        .collect();
+    for path in paths {
+        let mut note = Plan {
+            edits: plan
+                .edits
+                .iter()
+                .filter(|f| f.path == path)
+                .cloned()
+                .collect(),
+            ..Plan::default()
+        };
+        add_pins(
+            &mut note,
+            pins.iter().filter(|p| p.verified && p.path == path),
+        );
+        let fine = note
+            .edits
+            .iter()
+            .all(|file| still_standing(file).is_ok() && targets_read_back(file).is_ok());
+        if !fine {
+            for pin in pins.iter_mut().filter(|p| p.path == path) {
+                pin.verified = false;
+            }
+        }
+    }
 }
 
 /// The keys a note answers to: its stem, and its aliases and title.
