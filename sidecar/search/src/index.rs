@@ -206,6 +206,33 @@ impl SearchIndex {
         if changes.is_empty() {
             return Ok(());
         }
+        self.write(false, changes, files)
+    }
+
+    /// Replaces every document with those of `sources` (read now), as one
+    /// commit: until it lands, searches answer from the documents as they
+    /// were. For an index whose documents cannot all be told apart (see
+    /// [`SearchIndex::out_of_step`]).
+    pub fn refill(
+        &self,
+        sources: Vec<DocSource>,
+        files: &dyn FileSource,
+    ) -> Result<(), SearchError> {
+        self.write(
+            true,
+            sources.into_iter().map(Change::Upsert).collect(),
+            files,
+        )
+    }
+
+    /// One commit of `changes`, after deleting every document first when
+    /// `clear`.
+    fn write(
+        &self,
+        clear: bool,
+        changes: Vec<Change>,
+        files: &dyn FileSource,
+    ) -> Result<(), SearchError> {
         let prepared: Vec<Prepared> = changes
             .into_par_iter()
             .map(|change| match change {
@@ -219,6 +246,9 @@ impl SearchIndex {
             })
             .collect();
         let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        if clear {
+            writer.delete_all_documents()?;
+        }
         for (path, doc) in prepared {
             writer.delete_term(Term::from_field_text(self.fields.path, &path));
             if let Some(doc) = doc {
@@ -229,6 +259,19 @@ impl SearchIndex {
         drop(writer);
         self.reader.reload()?;
         Ok(())
+    }
+
+    /// Adds a document with a body and no path, as a damaged index could
+    /// hold.
+    #[cfg(test)]
+    pub(crate) fn add_stray_document_for_tests(&self, body: &str) {
+        let mut writer = self.writer.lock().unwrap();
+        let mut doc = TantivyDocument::default();
+        doc.add_text(self.fields.body, body);
+        writer.add_document(doc).unwrap();
+        commit(&mut writer, &self.tag).unwrap();
+        drop(writer);
+        self.reader.reload().unwrap();
     }
 
     /// Notes indexed.

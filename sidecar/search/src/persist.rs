@@ -130,8 +130,16 @@ impl SearchIndex {
     /// racy, or that it has but the caller does not (deleted); a document
     /// whose stamp does not decode counts as out of step. Sorted. Reads
     /// every document's stored fields.
-    pub fn out_of_step(&self, notes: &[(Box<str>, Option<Stamp>)]) -> Vec<String> {
-        let meta = indexed_stamps(&self.reader.searcher(), &self.fields);
+    ///
+    /// A stored document that cannot be read, or that names no note, is
+    /// an error: which note it stood for is unknown, so no set of notes
+    /// read again would mend the index (the caller fills it anew, see
+    /// [`SearchIndex::refill`]).
+    pub fn out_of_step(
+        &self,
+        notes: &[(Box<str>, Option<Stamp>)],
+    ) -> Result<Vec<String>, SearchError> {
+        let meta = indexed_stamps(&self.reader.searcher(), &self.fields)?;
         let mut out: Vec<String> = notes
             .iter()
             .filter(|(path, stamp)| {
@@ -151,7 +159,7 @@ impl SearchIndex {
         );
         out.sort();
         out.dedup();
-        out
+        Ok(out)
     }
 }
 
@@ -180,24 +188,25 @@ fn clear(dir: &Path) -> Result<(), SearchError> {
 }
 
 /// Every live document's path with the stamp it stores (`None`: none, or
-/// one that does not decode).
+/// one that does not decode); an error when a document cannot be read or
+/// names no note.
 fn indexed_stamps(
     searcher: &tantivy::Searcher,
     fields: &Fields,
-) -> HashMap<Box<str>, Option<Stamp>> {
+) -> Result<HashMap<Box<str>, Option<Stamp>>, SearchError> {
     let mut out = HashMap::with_capacity(searcher.num_docs() as usize);
     for segment in searcher.segment_readers() {
-        let Ok(store) = segment.get_store_reader(0) else {
-            continue;
-        };
+        let store = segment
+            .get_store_reader(0)
+            .map_err(|e| SearchError(format!("a segment's stored documents: {e}")))?;
         for doc in store.iter::<TantivyDocument>(segment.alive_bitset()) {
-            let Ok(doc) = doc else { continue };
+            let doc = doc.map_err(|e| SearchError(format!("a stored document: {e}")))?;
             let Some(path) = doc.get_first(fields.path).and_then(|v| v.as_str()) else {
-                continue;
+                return Err(SearchError("a stored document names no note".into()));
             };
             let stamp = stored_meta(fields, &doc).and_then(|m| m.stamp);
             out.insert(Box::from(path), stamp);
         }
     }
-    out
+    Ok(out)
 }

@@ -140,7 +140,7 @@ fn notes_out_of_step_are_those_whose_stamps_differ_or_cannot_be_trusted() {
         .notes()
         .map(|(_, n)| (n.path.clone(), f.search.meta(&n.path).unwrap().stamp))
         .collect();
-    assert!(f.search.out_of_step(&notes).is_empty());
+    assert!(f.search.out_of_step(&notes).unwrap().is_empty());
     let at =
         |notes: &[(Box<str>, _)], path: &str| notes.iter().position(|(p, _)| &**p == path).unwrap();
     // Changed size; read from a buffer; gone; new.
@@ -152,7 +152,7 @@ fn notes_out_of_step_are_those_whose_stamps_differ_or_cannot_be_trusted() {
     notes.remove(i);
     notes.push(("new.md".into(), Some(stamp(3, NOW))));
     assert_eq!(
-        f.search.out_of_step(&notes),
+        f.search.out_of_step(&notes).unwrap(),
         [
             "archive/old.md",
             "cooking.md",
@@ -166,7 +166,7 @@ fn notes_out_of_step_are_those_whose_stamps_differ_or_cannot_be_trusted() {
 fn a_racy_stamp_is_always_read_again() {
     let f = fixture("//- /a.md @1700000000\n# A\n//- /b.md @1700000000\n# B\n");
     let notes = ["a.md", "b.md"].map(|p| (Box::<str>::from(p), f.search.meta(p).unwrap().stamp));
-    assert!(f.search.out_of_step(&notes).is_empty());
+    assert!(f.search.out_of_step(&notes).unwrap().is_empty());
     let mut file = f.files.0.lock().unwrap().get("a.md").cloned().unwrap();
     file.stamp.as_mut().unwrap().racy = true;
     f.files.0.lock().unwrap().insert("a.md".into(), file);
@@ -176,5 +176,25 @@ fn a_racy_stamp_is_always_read_again() {
         .unwrap();
     let mut notes = notes.to_vec();
     notes[0].1.as_mut().unwrap().racy = true;
-    assert_eq!(f.search.out_of_step(&notes), ["a.md"]);
+    assert_eq!(f.search.out_of_step(&notes).unwrap(), ["a.md"]);
+}
+
+#[test]
+fn a_document_that_names_no_note_is_an_error_and_a_refill_mends_it() {
+    let f = fixture(VAULT);
+    let notes: Vec<(Box<str>, Option<weft_vault::stamp::Stamp>)> = f
+        .vault
+        .notes()
+        .map(|(_, n)| (n.path.clone(), f.search.meta(&n.path).unwrap().stamp))
+        .collect();
+    let before: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    f.search.add_stray_document_for_tests("pasta pasta");
+    assert_eq!(f.search.len(), notes.len() + 1);
+    let err = f.search.out_of_step(&notes).unwrap_err();
+    assert!(err.to_string().contains("names no note"), "{err}");
+    f.search.refill(sources(&f), &f.files).unwrap();
+    assert_eq!(f.search.len(), notes.len());
+    assert!(f.search.out_of_step(&notes).unwrap().is_empty());
+    let after: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    assert_eq!(before, after);
 }

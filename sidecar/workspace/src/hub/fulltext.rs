@@ -160,13 +160,26 @@ impl Hub {
             return Vec::new();
         };
         let started = std::time::Instant::now();
-        let stale = search.out_of_step(&live.note_stamps());
-        tracing::info!(
-            "full-text index: {} notes to read again, found in {} ms",
-            stale.len(),
-            started.elapsed().as_millis()
-        );
-        stale
+        match search.out_of_step(&live.note_stamps()) {
+            Ok(stale) => {
+                tracing::info!(
+                    "full-text index: {} notes to read again, found in {} ms",
+                    stale.len(),
+                    started.elapsed().as_millis()
+                );
+                stale
+            }
+            Err(e) => {
+                // Which notes it is out of step for cannot be told: every
+                // document is replaced, in one commit; until it lands the
+                // index answers as it was saved.
+                tracing::warn!("full-text index: {e}; reading every note again");
+                if let Err(e) = search.refill(sources(live), &self.files) {
+                    tracing::error!("full-text index not filled again: {e}");
+                }
+                Vec::new()
+            }
+        }
     }
 
     /// Waits (at most `bound`) until the full text kept in the cache was
