@@ -14,22 +14,27 @@ use super::note::{Link, Note, Span};
 use super::parse::parse_text;
 use super::resolve::{FragmentLookup, FragmentTarget, Resolution, lookup_fragment};
 
-/// The links of the note at `path` whose text is `text`: the index's own
-/// parse when it was made from this very text (same length and hash), else
-/// a fresh parse. Saves parsing a thousand notes twice in a large move.
-pub fn links_of<'i>(index: &'i VaultIndex, path: &str, text: &str) -> Cow<'i, [Link]> {
-    if let Some(id) = index.id_of(path) {
-        let note = index.note(id);
-        let mut hasher = DefaultHasher::new();
-        text.hash(&mut hasher);
-        if *note.path == *path
-            && note.len as usize == text.len()
-            && note.content_hash == hasher.finish()
-        {
-            return Cow::Borrowed(&note.links);
-        }
+/// The index's own parse of the note at `path` when it was made from this
+/// very `text` (same path, length and hash): what `parse_text(path, text)`
+/// would give, without parsing.
+pub fn indexed_parse<'i>(index: &'i VaultIndex, path: &str, text: &str) -> Option<&'i Note> {
+    let note = index.note(index.id_of(path)?);
+    if *note.path != *path || note.len as usize != text.len() {
+        return None;
     }
-    Cow::Owned(parse_text(path, text).links)
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    (note.content_hash == hasher.finish()).then_some(note)
+}
+
+/// The links of the note at `path` whose text is `text`: the index's own
+/// parse when it was made from this very text ([`indexed_parse`]), else a
+/// fresh parse. Saves parsing a thousand notes twice in a large move.
+pub fn links_of<'i>(index: &'i VaultIndex, path: &str, text: &str) -> Cow<'i, [Link]> {
+    match indexed_parse(index, path, text) {
+        Some(note) => Cow::Borrowed(&note.links),
+        None => Cow::Owned(parse_text(path, text).links),
+    }
 }
 
 /// Supplies a note's current text by vault path (disk, or an open buffer).

@@ -57,6 +57,20 @@ pub enum FragmentTarget {
 /// link's resolution. The index files links by the keys they could match;
 /// which of them lead where is decided here, when asked.
 impl VaultIndex {
+    /// The notes a bare name with key `key` (a [`path_key`] without `/`)
+    /// could lead to: by stem, alias or title; sorted, each once.
+    pub fn answering_to(&self, key: &str) -> Vec<NoteId> {
+        let mut ids: Vec<NoteId> = [&self.by_stem, &self.by_name]
+            .into_iter()
+            .filter_map(|map| map.get(key))
+            .flatten()
+            .copied()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
     /// Every link that resolves to `target`, sorted by source path and offset.
     pub fn backlinks(&self, target: NoteId) -> Vec<LinkRef> {
         let mut found = Vec::new();

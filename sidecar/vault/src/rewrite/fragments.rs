@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::plan::{Collector, Edit, Plan, RewriteError, error};
+use super::plan::{Check, Collector, Edit, Plan, RewriteError, error};
 use crate::headings::{find_heading, fragment_parts, heading_steps};
 use crate::index::{NoteId, VaultIndex};
 use crate::key::{encode_path, heading_key, slug};
@@ -149,7 +149,7 @@ pub fn rename_heading(
             );
         }
     }
-    collector.finish(Vec::new(), Vec::new())
+    collector.finish(Vec::new(), Vec::new(), Check::Standing)
 }
 
 /// Which `#`-separated part of `fragment` (counting empty parts, as
@@ -288,5 +288,5 @@ pub fn rename_block(
             );
         }
     }
-    collector.finish(Vec::new(), Vec::new())
+    collector.finish(Vec::new(), Vec::new(), Check::Standing)
 }

@@ -7,10 +7,11 @@
 //! It must not know fragments or tags: a move changes only the path part of
 //! a link, so headings, block ids and tags are other files' business.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use super::plan::{Collector, Edit, Plan, RewriteError, error, targets_read_back};
-use crate::index::{NoteId, VaultIndex};
+use super::plan::{Check, Collector, Edit, Plan, RewriteError, error};
+use crate::index::{LinkRef, NoteId, VaultIndex};
 use crate::key::{encode_path, name_key, path_key, relative_path};
 use crate::note::{Link, LinkKind, folder_of, is_note_path, strip_md};
 use crate::query::TextSource;
@@ -130,8 +131,12 @@ pub fn move_files(
     // the moved notes (their relative links), and for attachments the notes
     // with a link naming the file.
     let mut sources: HashSet<NoteId> = note_moves.keys().copied().collect();
+    // The links that lead to a moved note, as the index resolves them.
+    let mut to_moved: HashSet<LinkRef> = HashSet::new();
     for &id in note_moves.keys() {
-        sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
+        let refs = index.backlinks(id);
+        sources.extend(refs.iter().map(|r| r.source));
+        to_moved.extend(refs);
     }
     if !attachment_moves.is_empty() {
         let names: HashSet<String> = attachment_moves
@@ -153,14 +158,28 @@ pub fn move_files(
     let mut collector = Collector::new(texts);
     for source in sources {
         let path = index.note(source).path.to_string();
-        let Some((text, fresh)) = collector.read(&path) else {
+        let Some((text, links)) = collector.read_links(index, &path) else {
             continue;
         };
         let new_folder = note_moves.get(&source).map_or_else(
             || folder_of(&path).to_string(),
             |p| folder_of(p).to_string(),
         );
-        for link in &fresh.links {
+        // The index's own links (of this very text), in a note that stays,
+        // when only notes move: only those leading to a moved note change,
+        // and the index knows which they are.
+        let only_to_moved = matches!(links, Cow::Borrowed(_))
+            && attachment_moves.is_empty()
+            && !note_moves.contains_key(&source);
+        for (i, link) in links.iter().enumerate() {
+            if only_to_moved
+                && !to_moved.contains(&LinkRef {
+                    source,
+                    link: i as u32,
+                })
+            {
+                continue;
+            }
             if let Some(new_target) = mover.rewrite(source, &path, &new_folder, link, &text) {
                 let range = link.target_span.start as usize..link.target_span.end as usize;
                 collector.push(
@@ -174,11 +193,7 @@ pub fn move_files(
             }
         }
     }
-    let plan = collector.finish(moves.to_vec(), Vec::new())?;
-    for file in &plan.edits {
-        targets_read_back(file)?;
-    }
-    Ok(plan)
+    collector.finish(moves.to_vec(), Vec::new(), Check::LinkTargets)
 }
 
 /// The wikilink path from `folder` to `path`, written as relative

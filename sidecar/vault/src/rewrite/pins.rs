@@ -11,12 +11,13 @@
 //! could answer those links. No IO (texts come through `TextSource`), no
 //! protocol.
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use percent_encoding::percent_decode_str;
 
-use super::plan::{Edit, FileEdits, Plan, still_standing, targets_read_back};
-use crate::index::{NoteId, VaultIndex};
+use super::plan::{Check, Edit, FileEdits, Plan, verify};
+use crate::index::{LinkRef, NoteId, VaultIndex};
 use crate::key::{encode_path, join_relative, path_key, relative_path};
 use crate::note::{Link, LinkKind, Note, folder_of, is_note_path, strip_md};
 use crate::parse::parse_text;
@@ -56,11 +57,15 @@ pub fn captured_links(
         return Vec::new();
     }
     let moved_paths: HashSet<&str> = note_moves.values().copied().collect();
-    let edited: HashMap<&str, String> = plan
-        .edits
-        .iter()
-        .map(|f| (f.path.as_str(), f.apply()))
-        .collect();
+    // The texts the plan was made from: not read again.
+    let planned_texts: HashMap<&str, &FileEdits> =
+        plan.edits.iter().map(|f| (f.path.as_str(), f)).collect();
+    let text_of = |path: &str| -> Option<String> {
+        match planned_texts.get(path) {
+            Some(file) => Some(file.text.clone()),
+            None => texts.text(path),
+        }
+    };
     let new_path = |id: NoteId| -> String {
         note_moves
             .get(&id)
@@ -71,7 +76,10 @@ pub fn captured_links(
     let mut arrivals: Vec<Note> = Vec::new();
     for (&id, new) in &note_moves {
         let old = &*index.note(id).path;
-        let text = edited.get(old).cloned().or_else(|| texts.text(old));
+        let text = match planned_texts.get(old) {
+            Some(file) => Some(file.apply()),
+            None => texts.text(old),
+        };
         if let Some(text) = text {
             arrivals.push(parse_text(new, &text));
         }
@@ -85,16 +93,20 @@ pub fn captured_links(
     // changes the tie-break), the notes linking to them, and those linking
     // to staying notes that answer to an arriving name.
     let mut sources: HashSet<NoteId> = note_moves.keys().copied().collect();
+    // The links that lead to a moved note, as the index resolves them.
+    let mut to_moved: HashSet<LinkRef> = HashSet::new();
     for &id in note_moves.keys() {
-        sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
+        let refs = index.backlinks(id);
+        sources.extend(refs.iter().map(|r| r.source));
+        to_moved.extend(refs);
     }
-    for (id, note) in index.notes() {
-        if note_moves.contains_key(&id) {
-            continue;
-        }
-        if answers_to(note).iter().any(|k| arriving.contains(k)) {
-            sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
-        }
+    let answering: BTreeSet<NoteId> = arriving
+        .iter()
+        .flat_map(|key| index.answering_to(key))
+        .filter(|id| !note_moves.contains_key(id))
+        .collect();
+    for id in answering {
+        sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
     }
     let mut sources: Vec<NoteId> = sources.into_iter().collect();
     sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
@@ -125,7 +137,7 @@ pub fn captured_links(
     let mut keys: HashSet<String> = HashSet::new();
     for source in sources {
         let path = index.note(source).path.to_string();
-        let Some(text) = texts.text(&path) else {
+        let Some(text) = text_of(&path) else {
             continue;
         };
         let links = links_of(index, &path, &text);
@@ -133,16 +145,35 @@ pub fn captured_links(
         let new_source = new_path(source);
         let new_folder = folder_of(&new_source);
         let moved_source = note_moves.contains_key(&source);
-        for link in links.iter() {
+        // The index's own links (of this very text): whether one leads to
+        // a moved note is known without resolving it.
+        let indexed = matches!(links, Cow::Borrowed(_));
+        for (i, link) in links.iter().enumerate() {
             if link.is_self_link() {
                 continue;
+            }
+            let written = link.target().trim();
+            let relative = written.starts_with("./") || written.starts_with("../");
+            let link_ref = LinkRef {
+                source,
+                link: i as u32,
+            };
+            if indexed && !moved_source && !to_moved.contains(&link_ref) {
+                // It leads to a note that stays: only an arriving name can
+                // capture it (the same test as below, before resolving).
+                if relative {
+                    continue;
+                }
+                let key = path_key(written.trim_start_matches('/'));
+                let last = key.rsplit('/').next().unwrap_or(&key);
+                if !arriving.contains(&key) && !arriving.contains(last) {
+                    continue;
+                }
             }
             let Some(to) = index.resolve(old_folder, link.target(), link.kind).note() else {
                 continue;
             };
             let target_moved = note_moves.contains_key(&to);
-            let written = link.target().trim();
-            let relative = written.starts_with("./") || written.starts_with("../");
             let after = match planned.get(&(path.as_str(), link.target_span.start as usize)) {
                 Some(edit) if link.kind == LinkKind::Markdown => percent_decode_str(&edit.new_text)
                     .decode_utf8_lossy()
@@ -183,10 +214,13 @@ pub fn captured_links(
 
     // The state after the move, for the names those links use.
     let mut scratch = VaultIndex::new();
-    for (id, note) in index.notes() {
-        if !note_moves.contains_key(&id) && answers_to(note).iter().any(|k| keys.contains(k)) {
-            scratch.upsert(note.clone());
-        }
+    let answering: BTreeSet<NoteId> = keys
+        .iter()
+        .flat_map(|key| index.answering_to(key))
+        .filter(|id| !note_moves.contains_key(id))
+        .collect();
+    for id in answering {
+        scratch.upsert(index.note(id).clone());
     }
     for note in arrivals {
         scratch.upsert(note);
@@ -222,8 +256,7 @@ pub fn captured_links(
         };
         let verified = after(&c.new_folder, &plain, c.link.kind).as_deref()
             == Some(c.expected.as_str())
-            && still_standing(&alone).is_ok()
-            && targets_read_back(&alone).is_ok();
+            && verify(&alone, None, Check::LinkTargets).is_ok();
         pins.push(Pin {
             path: path.clone(),
             text: text.clone(),
@@ -265,7 +298,7 @@ fn verify_together(plan: &Plan, pins: &mut [Pin]) {
         let fine = note
             .edits
             .iter()
-            .all(|file| still_standing(file).is_ok() && targets_read_back(file).is_ok());
+            .all(|file| verify(file, None, Check::LinkTargets).is_ok());
         if !fine {
             for pin in pins.iter_mut().filter(|p| p.path == path) {
                 pin.verified = false;

@@ -8,14 +8,16 @@
 //! make a plan safe to apply (edits sorted, never overlapping, no-ops
 //! dropped, every link, tag and heading left standing) are written once.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::ops::Range;
 
+use crate::index::VaultIndex;
 use crate::lines::line_of;
-use crate::note::Note;
+use crate::note::{Link, Note};
 use crate::parse::parse_text;
-use crate::query::TextSource;
+use crate::query::{TextSource, indexed_parse};
 
 /// Replace the bytes `range` of a note's text by `new_text`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,10 +79,41 @@ pub(super) fn error<T>(message: impl Into<String>) -> Result<T, RewriteError> {
     Err(RewriteError(message.into()))
 }
 
-/// Collects edits per note, reading and parsing each note once.
+/// What an edit must leave standing in a note: how many links, tags and
+/// headings it has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Counts {
+    links: usize,
+    tags: usize,
+    headings: usize,
+}
+
+impl Counts {
+    pub(super) fn of(note: &Note) -> Counts {
+        Counts {
+            links: note.links.len(),
+            tags: note.tags.len(),
+            headings: note.headings.len(),
+        }
+    }
+}
+
+/// What the edits of a plan are checked for before it is given out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Check {
+    /// Every note keeps its links, tags and headings ([`verify`]).
+    Standing,
+    /// That, and every edit is a link target that reads back as written.
+    LinkTargets,
+}
+
+/// Collects edits per note, reading and parsing each note once (not at
+/// all when the index's parse is of the very text read).
 pub(super) struct Collector<'a> {
     texts: &'a dyn TextSource,
     files: BTreeMap<String, (String, Vec<Edit>)>,
+    /// The counts of the notes read, as read.
+    counts: HashMap<String, Counts>,
 }
 
 impl<'a> Collector<'a> {
@@ -88,14 +121,35 @@ impl<'a> Collector<'a> {
         Collector {
             texts,
             files: BTreeMap::new(),
+            counts: HashMap::new(),
         }
     }
 
     /// The note's text and a fresh parse of it.
-    pub(super) fn read(&self, path: &str) -> Option<(String, Note)> {
+    pub(super) fn read(&mut self, path: &str) -> Option<(String, Note)> {
         let text = self.texts.text(path)?;
         let note = parse_text(path, &text);
+        self.counts.insert(path.to_string(), Counts::of(&note));
         Some((text, note))
+    }
+
+    /// The note's text and its links: the index's when it parsed this very
+    /// text, else a fresh parse's.
+    pub(super) fn read_links<'i>(
+        &mut self,
+        index: &'i VaultIndex,
+        path: &str,
+    ) -> Option<(String, Cow<'i, [Link]>)> {
+        let text = self.texts.text(path)?;
+        let (counts, links) = match indexed_parse(index, path, &text) {
+            Some(note) => (Counts::of(note), Cow::Borrowed(&*note.links)),
+            None => {
+                let note = parse_text(path, &text);
+                (Counts::of(&note), Cow::Owned(note.links))
+            }
+        };
+        self.counts.insert(path.to_string(), counts);
+        Some((text, links))
     }
 
     pub(super) fn push(&mut self, path: &str, text: &str, edit: Edit) {
@@ -109,12 +163,12 @@ impl<'a> Collector<'a> {
         entry.1.push(edit);
     }
 
-    /// The plan, refused when its edits would not leave every note's
-    /// links, tags and headings standing ([`still_standing`]).
+    /// The plan, refused when its edits fail `check` ([`verify`]).
     pub(super) fn finish(
         self,
         moves: Vec<(String, String)>,
         skipped: Vec<(String, String)>,
+        check: Check,
     ) -> Result<Plan, RewriteError> {
         let mut files = Vec::new();
         for (path, (text, mut edits)) in self.files {
@@ -123,8 +177,9 @@ impl<'a> Collector<'a> {
             }
             edits.sort_by_key(|e| (e.range.start, e.range.end));
             edits.dedup_by(|b, a| a.range.end > b.range.start);
+            let before = self.counts.get(&path).copied();
             let file = FileEdits { path, text, edits };
-            still_standing(&file)?;
+            verify(&file, before, check)?;
             files.push(file);
         }
         Ok(Plan {
@@ -135,38 +190,40 @@ impl<'a> Collector<'a> {
     }
 }
 
-/// Whether a note keeps as many links, tags and headings once edited: a
-/// new name's `` ` `` or `$` can close a code span or math the rest of the
-/// line opens, and then a rewritten link would be lost, not renamed. Such
-/// a rename is refused (all or nothing) rather than carried out.
-pub(super) fn still_standing(file: &FileEdits) -> Result<(), RewriteError> {
-    let counts = |note: &Note| (note.links.len(), note.tags.len(), note.headings.len());
-    let before = parse_text(&file.path, &file.text);
+/// Whether a note keeps as many links, tags and headings once edited
+/// (`before`: its counts as read, else parsed from its text): a new
+/// name's `` ` `` or `$` can close a code span or math the rest of the
+/// line opens, and then a rewritten link would be lost, not renamed. With
+/// [`Check::LinkTargets`], also whether every edit, each a link target
+/// rewritten, reads back as exactly that link's target: a new target can
+/// also lengthen its link (a backtick pairing with one after the link
+/// swallows the `]]`), which the counts do not see. Such a rename is
+/// refused (all or nothing) rather than carried out. One parse of the
+/// edited text.
+pub(super) fn verify(
+    file: &FileEdits,
+    before: Option<Counts>,
+    check: Check,
+) -> Result<(), RewriteError> {
+    let before = before.unwrap_or_else(|| Counts::of(&parse_text(&file.path, &file.text)));
     let after = parse_text(&file.path, &file.apply());
-    if counts(&after) == counts(&before) {
-        return Ok(());
+    if Counts::of(&after) != before {
+        return broken(file);
     }
-    broken(file)
-}
-
-/// Whether every edit of `file`, each a link target rewritten, reads back
-/// as exactly that link's target: a new target can also lengthen its link
-/// (a backtick pairing with one after the link swallows the `]]`), which
-/// the counts of [`still_standing`] do not see.
-pub(super) fn targets_read_back(file: &FileEdits) -> Result<(), RewriteError> {
-    let after = parse_text(&file.path, &file.apply());
-    let mut shift: isize = 0;
-    for edit in &file.edits {
-        let start = edit.range.start.saturating_add_signed(shift);
-        let end = start + edit.new_text.len();
-        if !after
-            .links
-            .iter()
-            .any(|l| l.target_span.start as usize == start && l.target_span.end as usize == end)
-        {
-            return broken(file);
+    if check == Check::LinkTargets {
+        let mut shift: isize = 0;
+        for edit in &file.edits {
+            let start = edit.range.start.saturating_add_signed(shift);
+            let end = start + edit.new_text.len();
+            if !after
+                .links
+                .iter()
+                .any(|l| l.target_span.start as usize == start && l.target_span.end as usize == end)
+            {
+                return broken(file);
+            }
+            shift += edit.new_text.len() as isize - edit.range.len() as isize;
         }
-        shift += edit.new_text.len() as isize - edit.range.len() as isize;
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! It must not decide what a tag is: the one tag rule is `crate::tags`'s,
 //! so a rename accepts and matches exactly the names the parser counts.
 
-use super::plan::{Collector, Edit, Plan, RewriteError, error};
+use super::plan::{Check, Collector, Edit, Plan, RewriteError, error};
 use crate::index::{NoteId, VaultIndex};
 use crate::query::TextSource;
 
@@ -65,5 +65,5 @@ pub fn rename_tag(
             );
         }
     }
-    collector.finish(Vec::new(), Vec::new())
+    collector.finish(Vec::new(), Vec::new(), Check::Standing)
 }

@@ -366,3 +366,32 @@ fn frontmatter_tags_are_renamed_as_whole_tokens_not_inside_the_key() {
         "##]],
     );
 }
+
+/// A move trusts the index's links only for the very text it parsed: a
+/// linking note whose text differs (an unsaved buffer, a file the watcher
+/// has not read yet) is parsed again, and its links as they are now are
+/// rewritten and pinned, whatever the index says of them.
+#[test]
+fn a_note_whose_text_is_not_the_indexed_one_is_read_as_it_is() {
+    let indexed = "//- /a/X.md\n//- /b/X.md\n//- /c.md\n[[a/X]]\n//- /b/d.md\n[[a/X]]\n";
+    let now =
+        "//- /a/X.md\n//- /b/X.md\n//- /c.md\nnow [[a/X]] and [x](a/X.md)\n//- /b/d.md\n[[X]]\n";
+    let index = fixture(indexed);
+    let moves = [("a/X.md".to_string(), "X.md".to_string())];
+    let mut plan = move_files(&index, &moves, &texts(now)).unwrap();
+    expect![[r#"
+        --- c.md
+        now [[X]] and [x](X.md)
+        move a/X.md -> X.md
+    "#]]
+    .assert_eq(&show(&plan));
+    // `b/d.md`'s `[[X]]` (to `b/X.md`, in its own folder) stays, and the
+    // pins see it as written now.
+    let pins = captured_links(&index, &moves, &plan, &texts(now));
+    crate::rewrite::add_pins(&mut plan, pins.iter().filter(|p| p.verified));
+    assert!(
+        plan.edits.iter().all(|f| f.path != "b/d.md"),
+        "{}",
+        show(&plan)
+    );
+}
