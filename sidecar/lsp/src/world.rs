@@ -29,6 +29,10 @@ use weft_workspace::sync::{lock, read, write};
 use super::positions::{POSITION_CACHE_BYTES, Place};
 use super::vault::Vault;
 
+/// A hash map keyed by note paths, hashed fast: a reply may place tens of
+/// thousands of spans.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 /// What the client said it can do, as far as features care.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ClientCaps {
@@ -244,14 +248,15 @@ impl World {
     ) -> Vec<Location> {
         let encoding = self.encoding();
         // Open buffers of this vault (few): their URI and text win.
-        let open: HashMap<String, (Uri, Arc<LineIndex>)> = self
+        let open: FastMap<String, (Uri, Arc<LineIndex>)> = self
             .docs
             .iter()
             .filter(|d| std::ptr::eq(Arc::as_ptr(&d.vault), vault))
             .map(|d| (d.rel.clone(), (d.uri.clone(), Arc::clone(&d.lines))))
             .collect();
         // Per note: its URI, and its line index when some place needs it.
-        let mut notes: HashMap<&str, (Option<Uri>, Option<Arc<LineIndex>>)> = HashMap::new();
+        let mut notes: FastMap<&str, (Option<Uri>, Option<Arc<LineIndex>>)> =
+            FastMap::with_capacity_and_hasher(places.len().min(1 << 16), Default::default());
         let mut missing: Vec<(&str, u64)> = Vec::new();
         {
             let cache = lock(&vault.positions);

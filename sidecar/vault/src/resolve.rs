@@ -77,7 +77,8 @@ impl VaultIndex {
         // A much-linked note has thousands of links written the same way
         // from a few folders; each distinct (folder, target, kind) is
         // resolved once.
-        let mut memo: HashMap<(&str, &str, LinkKind), bool> = HashMap::new();
+        let mut memo: HashMap<(&str, &str, LinkKind), bool, foldhash::fast::RandomState> =
+            HashMap::default();
         for key in Self::note_keys(self.note(target)) {
             for &r in self.links_by_key.get(key.as_str()).into_iter().flatten() {
                 let source = self.note(r.source);
