@@ -17,6 +17,11 @@ pub fn parse_note(data: &[u8]) {
     let note = weft_vault::parse_note(PATH, data);
     let text = String::from_utf8_lossy(data);
     check_note(&text, &note);
+    assert_eq!(
+        note.inconsistency(),
+        None,
+        "a persisted index would refuse this parse"
+    );
     assert!(
         weft_vault::parse_note(PATH, data) == note,
         "two parses of the same bytes differ"

@@ -296,6 +296,57 @@ pub struct NoteDiagnostic {
 }
 
 impl Note {
+    /// Why this note could not have come from parsing a text of `len`
+    /// bytes at its path, if it could not: a path that is no note's (not
+    /// `.md`, absolute, with a `.`, `..` or empty segment), a span past the
+    /// end or reversed, a link's target outside the link, a heading level
+    /// outside 1–6. What a persisted index checks before trusting a note
+    /// it reads back: its checksum says the bytes are those written, not
+    /// that what wrote them was right.
+    pub fn inconsistency(&self) -> Option<String> {
+        let path = &*self.path;
+        if !is_note_path(path)
+            || path.starts_with('/')
+            || path
+                .split('/')
+                .any(|s| s.is_empty() || s == "." || s == "..")
+        {
+            return Some(format!("`{path}` is not a note's vault path"));
+        }
+        let inside = |span: &Span| span.start <= span.end && span.end <= self.len;
+        let spans = self
+            .links
+            .iter()
+            .flat_map(|l| [&l.span, &l.target_span])
+            .chain(self.tags.iter().filter_map(|t| t.span.as_ref()))
+            .chain(self.headings.iter().map(|h| &h.span))
+            .chain(self.blocks.iter().flat_map(|b| [&b.span, &b.block_span]))
+            .chain(self.diagnostics.iter().map(|d| &d.span))
+            .chain(self.frontmatter_span.as_ref());
+        for span in spans {
+            if !inside(span) {
+                return Some(format!(
+                    "`{path}`: span {span:?} is outside its {} bytes",
+                    self.len
+                ));
+            }
+        }
+        if let Some(link) = self
+            .links
+            .iter()
+            .find(|l| l.target_span.start < l.span.start || l.target_span.end > l.span.end)
+        {
+            return Some(format!(
+                "`{path}`: a link's target {:?} is outside the link {:?}",
+                link.target_span, link.span
+            ));
+        }
+        if let Some(heading) = self.headings.iter().find(|h| !(1..=6).contains(&h.level)) {
+            return Some(format!("`{path}`: a heading of level {}", heading.level));
+        }
+        None
+    }
+
     /// Whether `new` (an edit of this note) keeps its names: path, title
     /// and aliases. Other notes resolve to it as before when it does.
     pub fn same_names(&self, new: &Note) -> bool {

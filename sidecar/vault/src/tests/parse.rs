@@ -354,3 +354,24 @@ fn frontmatter_tag_spans_start_after_the_key() {
     assert_eq!(spans, ["t", "a"]);
     assert_eq!(note.tags[0].span.as_ref().unwrap().start, 11);
 }
+
+/// Every parse is consistent as a persisted index checks it
+/// (`Note::inconsistency`): else a snapshot of the vault would be refused
+/// at every start.
+#[test]
+fn every_parse_is_consistent() {
+    let texts: &[&[u8]] = &[
+        b"",
+        b"---\ntags: [a, b]\nup: \"[[x]]\"\n---\n# T\n[[a#b|c]] ![[img.png]] [m](<a b.md>) ^id\n",
+        b"# \xF0\x9F\x98\x80 \r\n[[\xE2\x80\x8B]] #tag/\xC3\xA9\r\n\r\n- [[a]]\n  ^blk",
+        b"```\n[[no]]\n```\n$$[[no]]$$ `[[no]]` [[yes\n]] [[a|]] [[|b]] [[]]",
+        b"\xFF\xFE[[a]] # not\n###### six\n####### seven\n\tx\n> [[q]]\n",
+        b"---\n: bad yaml [[x]]\n---\n[[x]]\n---\n",
+    ];
+    for (i, text) in texts.iter().enumerate() {
+        for path in ["a.md", "deep/er/n o.md"] {
+            let note = parse_note(path, text);
+            assert_eq!(note.inconsistency(), None, "text {i} at {path}");
+        }
+    }
+}

@@ -218,6 +218,16 @@ pub fn decode(bytes: &[u8], build: &str, root: &str) -> Result<Snapshot, Refused
         .map(postcard::from_bytes::<Vec<Entry>>)
         .collect::<Result<_, _>>()
         .map_err(|_| Refused::Corrupt)?;
+    // The checksum says the bytes are those written; that what wrote them
+    // made notes a parse could have made is checked too.
+    if let Some(why) = decoded
+        .par_iter()
+        .flatten()
+        .find_map_any(|entry| entry.note.inconsistency())
+    {
+        tracing::warn!("persisted index: {why}");
+        return Err(Refused::Corrupt);
+    }
     Ok(Snapshot {
         build: head.build,
         root: head.root,
@@ -257,12 +267,16 @@ mod tests {
             ),
             parse_note("sub/b.md", b"# B\n## H\n#tag text\n"),
         ];
+        (notes.clone(), encoded(&notes))
+    }
+
+    fn encoded(notes: &[Note]) -> Vec<u8> {
         let stamp = Stamp {
             size: 3,
             mtime_ns: 42,
             racy: false,
         };
-        let bytes = encode(&SnapshotRef {
+        encode(&SnapshotRef {
             build: "b1",
             root: "/v",
             notes: notes
@@ -274,8 +288,30 @@ mod tests {
                 .collect(),
             attachments: vec!["img.png"],
         })
-        .unwrap();
-        (notes, bytes)
+        .unwrap()
+    }
+
+    /// A snapshot whose checksum is right but whose notes no parse could
+    /// have made (a bug in the build that wrote it) is refused too.
+    #[test]
+    fn notes_that_no_parse_could_make_are_refused() {
+        let (notes, _) = sample();
+        let damaged: [fn(&mut Note); 4] = [
+            |n| n.len = 3,
+            |n| n.path = "../a.md".into(),
+            |n| n.path = "a.txt".into(),
+            |n| n.headings[0].level = 9,
+        ];
+        for damage in damaged {
+            let mut notes = notes.clone();
+            damage(&mut notes[0]);
+            assert!(notes[0].inconsistency().is_some());
+            assert_eq!(
+                decode(&encoded(&notes), "b1", "/v").unwrap_err(),
+                Refused::Corrupt
+            );
+        }
+        assert!(notes.iter().all(|n| n.inconsistency().is_none()));
     }
 
     #[test]
