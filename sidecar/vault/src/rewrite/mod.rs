@@ -4,8 +4,9 @@
 //! the file moves, for a face to apply (the editor through a workspace edit,
 //! the agent by writing files).
 //!
-//! Each affected note is re-parsed from the text the caller supplies, so
-//! edits always fit that text (an unsaved buffer included). Links keep their
+//! Each affected note is read from the text the caller supplies, and
+//! parsed again unless the index's parse is of that very text, so edits
+//! always fit that text (an unsaved buffer included). Links keep their
 //! style: wikilink or Markdown, bare name, vault path or relative path,
 //! `.md` or not, `|alias`, `#fragment` and embeds. This module must not
 //! know any protocol, nor do IO: texts come through

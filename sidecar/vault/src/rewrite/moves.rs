@@ -130,14 +130,7 @@ pub fn move_files(
     // Notes that may hold links to rewrite: those linking to a moved note,
     // the moved notes (their relative links), and for attachments the notes
     // with a link naming the file.
-    let mut sources: HashSet<NoteId> = note_moves.keys().copied().collect();
-    // The links that lead to a moved note, as the index resolves them.
-    let mut to_moved: HashSet<LinkRef> = HashSet::new();
-    for &id in note_moves.keys() {
-        let refs = index.backlinks(id);
-        sources.extend(refs.iter().map(|r| r.source));
-        to_moved.extend(refs);
-    }
+    let (mut sources, to_moved) = moving_and_linking(index, note_moves.keys().copied());
     if !attachment_moves.is_empty() {
         let names: HashSet<String> = attachment_moves
             .keys()
@@ -194,6 +187,23 @@ pub fn move_files(
         }
     }
     collector.finish(moves.to_vec(), Vec::new(), Check::LinkTargets)
+}
+
+/// The moving notes with the notes linking to them, and the links that lead
+/// to a moving note as the index resolves them (what a move may rewrite).
+pub(super) fn moving_and_linking(
+    index: &VaultIndex,
+    moving: impl Iterator<Item = NoteId>,
+) -> (HashSet<NoteId>, HashSet<LinkRef>) {
+    let mut sources: HashSet<NoteId> = HashSet::new();
+    let mut to_moved: HashSet<LinkRef> = HashSet::new();
+    for id in moving {
+        sources.insert(id);
+        let refs = index.backlinks(id);
+        sources.extend(refs.iter().map(|r| r.source));
+        to_moved.extend(refs);
+    }
+    (sources, to_moved)
 }
 
 /// The wikilink path from `folder` to `path`, written as relative

@@ -16,6 +16,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use percent_encoding::percent_decode_str;
 
+use super::moves::moving_and_linking;
 use super::plan::{Check, Edit, FileEdits, Plan, verify};
 use crate::index::{LinkRef, NoteId, VaultIndex};
 use crate::key::{encode_path, join_relative, path_key, relative_path};
@@ -92,14 +93,7 @@ pub fn captured_links(
     // Sources whose links could go astray: the moved notes (their folder
     // changes the tie-break), the notes linking to them, and those linking
     // to staying notes that answer to an arriving name.
-    let mut sources: HashSet<NoteId> = note_moves.keys().copied().collect();
-    // The links that lead to a moved note, as the index resolves them.
-    let mut to_moved: HashSet<LinkRef> = HashSet::new();
-    for &id in note_moves.keys() {
-        let refs = index.backlinks(id);
-        sources.extend(refs.iter().map(|r| r.source));
-        to_moved.extend(refs);
-    }
+    let (mut sources, to_moved) = moving_and_linking(index, note_moves.keys().copied());
     let answering: BTreeSet<NoteId> = arriving
         .iter()
         .flat_map(|key| index.answering_to(key))
