@@ -7,8 +7,10 @@
 //! and block values, block scalars, comments between keys and anchors are
 //! what YAML says they are. `set` replaces the key's value (or its entry's
 //! lines when the value spans lines), `unset` removes its lines (the fences
-//! too when no line is left), a new key goes after the last one; every
-//! other byte stays. Values are written by the YAML crate. Before anything
+//! too when no line is left, the blank lines after it when it was the
+//! first, as a frontmatter cannot start with a blank line), a new key goes
+//! after the last one; every other byte stays, and the body starts where
+//! it went on (or the edit is refused). Values are written by the YAML crate. Before anything
 //! is returned the result is read back with the index's own parser
 //! (`serde_norway`): every other key must read exactly as before and the
 //! edited key as asked, or the edit is refused with an error naming the key
@@ -258,14 +260,53 @@ pub fn apply(text: &str, ops: &[FrontmatterOp]) -> Result<String, FrontmatterErr
             let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
             format!("{}{}", &text[..bom], &text[fm.body..])
         }
-        Some(_) => format!("{prefix}{yaml}{suffix}"),
+        Some(_) => {
+            // Removing the first entry can leave the blank lines after it
+            // on the first line, where they end the block (see
+            // [`block`]): they hold nothing in YAML, so they go too.
+            drop_leading_blank_lines(&mut yaml);
+            format!("{prefix}{yaml}{suffix}")
+        }
         None => {
             let at = if text.starts_with('\u{feff}') { 3 } else { 0 };
             format!("{}---{eol}{yaml}---{eol}{}", &text[..at], &text[at..])
         }
     };
+    body_kept(&out, text, ops)?;
     verify(&out, &expected, ops)?;
     Ok(out)
+}
+
+/// Takes the lines [`block`] calls blank off the start of `yaml`.
+fn drop_leading_blank_lines(yaml: &mut String) {
+    let mut at = 0;
+    while let Some(end) = yaml[at..].find('\n').map(|i| at + i + 1) {
+        if !yaml.as_bytes()[at..end].iter().all(u8::is_ascii_whitespace) {
+            break;
+        }
+        at = end;
+    }
+    yaml.replace_range(..at, "");
+}
+
+/// The edited text's body is the old one, where the edit left it: the
+/// frontmatter written is read as the block it is, up to the body (its
+/// first line blank, it would be none, and the body would begin with its
+/// lines), and an emptied one taken out leaves no `---` lines at the top
+/// of the body to be read as a frontmatter instead.
+fn body_kept(out: &str, text: &str, ops: &[FrontmatterOp]) -> Result<(), FrontmatterError> {
+    let body = text.len() - body_start(text);
+    if body_start(out) == out.len() - body {
+        return Ok(());
+    }
+    Err(FrontmatterError::Uneditable {
+        key: ops.first().map_or(String::new(), |op| match op {
+            FrontmatterOp::Set { key, .. }
+            | FrontmatterOp::Unset { key }
+            | FrontmatterOp::Merge { key, .. } => key.clone(),
+        }),
+        why: "the note's body would no longer start where it does".into(),
+    })
 }
 
 /// Sets (`Some`) or removes (`None`) `key` in `yaml`, changing only the

@@ -307,3 +307,28 @@ fn unsetting_the_last_key_takes_the_frontmatter_out() {
         "---\n# c\n---\nbody\n"
     );
 }
+
+/// Regression (found by the `frontmatter_edit` fuzz target): unsetting the
+/// first key left the blank line after it first in the frontmatter, which
+/// then was none: its fences and remaining lines (a comment here) read as
+/// the body's. The blank lines go with the first key; and whatever the
+/// edit, the body starts where it went on, or nothing is written.
+#[test]
+fn unsetting_the_first_key_keeps_a_frontmatter() {
+    let unset = |key: &str| FrontmatterOp::Unset { key: key.into() };
+    assert_eq!(
+        apply("---\ne:\n\n#\n---", &[unset("e")]).unwrap(),
+        "---\n#\n---"
+    );
+    let text = "---\r\na: 1\r\n \r\n\r\nb: 2 # two\r\n---\r\nbody\r\n";
+    let out = apply(text, &[unset("a")]).unwrap();
+    assert_eq!(out, "---\r\nb: 2 # two\r\n---\r\nbody\r\n");
+    assert_eq!(read(&out).unwrap(), *json!({"b": 2}).as_object().unwrap());
+    // Taking the emptied frontmatter out would make the `---` lines at the
+    // top of the body a frontmatter: refused.
+    let text = "---\na: 1\n---\n---\n# c\n---\nbody\n";
+    assert!(matches!(
+        apply(text, &[unset("a")]),
+        Err(FrontmatterError::Uneditable { key, .. }) if key == "a"
+    ));
+}
