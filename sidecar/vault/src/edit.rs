@@ -200,9 +200,7 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
     Ok(match op {
         EditOp::Append { content } => {
             let mut out = text.to_string();
-            if !out.is_empty() && !out.ends_with('\n') {
-                out.push_str(eol);
-            }
+            out.push_str(last_line_break(text, eol));
             out.push_str(&block(content));
             (out, 1)
         }
@@ -315,10 +313,24 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
 /// also when `at` ends a last line that has no line break.
 fn block_at(text: &str, at: usize, content: &str, eol: &str) -> String {
     let mut block = as_block(content, eol);
-    if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
-        block.insert_str(0, eol);
+    if at == text.len() {
+        block.insert_str(0, last_line_break(text, eol));
     }
     block
+}
+
+/// What ends the last line of `text` when something is written after it:
+/// nothing when it ends with `\n` (or there is none), `\n` after a lone
+/// `\r` (so that a closing fence `---\r` stays a fence, `---\r\n`, where
+/// `\r\r\n` would make it a line of text), else `eol`.
+fn last_line_break<'a>(text: &str, eol: &'a str) -> &'a str {
+    if text.is_empty() || text.ends_with('\n') {
+        ""
+    } else if text.ends_with('\r') {
+        "\n"
+    } else {
+        eol
+    }
 }
 
 /// `content` as a block at the body's start `at`: after a frontmatter

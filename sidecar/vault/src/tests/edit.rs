@@ -344,3 +344,32 @@ fn append_section_stays_in_its_section_after_a_lone_carriage_return() {
     assert_eq!(out.text, "# A\nt\rx\n# B\nb\n");
     assert_eq!(find_section(&out.text, "B").unwrap().body, 12..14);
 }
+
+/// Regression (found by the `text_edit` fuzz target): a closing fence that
+/// ends the text with a lone `\r` (`---\r`, a fence) got the note's `\r\n`
+/// after it when something was written at the end, and `---\r\r\n` is a
+/// line of text: the frontmatter was lost. After a lone `\r`, a `\n`
+/// completes the line.
+#[test]
+fn writing_after_a_last_fence_ending_in_a_lone_carriage_return_keeps_it() {
+    let text = "---\r\nt: 1\r\n---\r";
+    let ops = [
+        EditOp::Append { content: s("x") },
+        EditOp::Prepend { content: s("x") },
+        EditOp::ReplaceBody { content: s("x") },
+        EditOp::InsertLines {
+            at: 4,
+            content: s("x"),
+        },
+    ];
+    for op in ops {
+        let out = apply_ops(text, std::slice::from_ref(&op)).unwrap().text;
+        assert_eq!(out, format!("{text}\nx\r\n"), "{op:?}");
+        let fm = crate::frontmatter::block(&out).expect("still a frontmatter");
+        assert_eq!(&out[fm.yaml], "t: 1\r\n");
+    }
+    // With nothing written, append still ends the line, as it does after
+    // any last line.
+    let out = apply_ops(text, &[EditOp::Append { content: s("") }]);
+    assert_eq!(out.unwrap().text, format!("{text}\n"));
+}
