@@ -12,7 +12,8 @@
 # inputs that broke it once (fuzz/regressions/<target>/), and writes what it
 # finds into a scratch corpus under $FUZZ_WORK (not the repository). With
 # FUZZ_MERGE=1, the scratch inputs that add coverage are merged into the
-# committed corpus afterwards (libFuzzer's -merge=1). An input that breaks a
+# committed corpus afterwards (libFuzzer's -set_cover_merge=1, which keeps
+# fewer inputs than -merge=1 for the same coverage). An input that breaks a
 # property is saved as fuzz/artifacts/<target>/crash-* (or timeout-*, oom-*):
 # minimise it (`<binary> -minimize_crash=1 -runs=100000 <input>`), keep it in
 # fuzz/regressions/<target>/ and fix the cause with a regression test.
@@ -57,8 +58,9 @@ run() {
     -artifact_prefix="fuzz/artifacts/$target/" -print_final_stats=1 \
     >"$work/logs/$target.log" 2>&1 || true
   if [ "${FUZZ_MERGE:-0}" = 1 ]; then
-    nice -n 19 "$bin/$target" -merge=1 "fuzz/corpus/$target" "$scratch" \
-      >>"$work/logs/$target.log" 2>&1 || true
+    # Its own log: the summary below reads the campaign's last status line.
+    nice -n 19 "$bin/$target" -set_cover_merge=1 "fuzz/corpus/$target" "$scratch" \
+      >"$work/logs/$target.merge.log" 2>&1 || true
   fi
 }
 
