@@ -93,13 +93,14 @@ pub fn captured_links(
     // Sources whose links could go astray: the moved notes (their folder
     // changes the tie-break), the notes linking to them, and those linking
     // to staying notes that answer to an arriving name.
+    // Whether a link written `written` names an arriving note's name.
+    let names_an_arrival = |written: &str| {
+        let key = path_key(written.trim_start_matches('/'));
+        let last = key.rsplit('/').next().unwrap_or(&key);
+        arriving.contains(&key) || arriving.contains(last)
+    };
     let (mut sources, to_moved) = moving_and_linking(index, note_moves.keys().copied());
-    let answering: BTreeSet<NoteId> = arriving
-        .iter()
-        .flat_map(|key| index.answering_to(key))
-        .filter(|id| !note_moves.contains_key(id))
-        .collect();
-    for id in answering {
+    for id in staying_answering(index, &note_moves, &arriving) {
         sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
     }
     let mut sources: Vec<NoteId> = sources.into_iter().collect();
@@ -152,17 +153,14 @@ pub fn captured_links(
                 source,
                 link: i as u32,
             };
-            if indexed && !moved_source && !to_moved.contains(&link_ref) {
-                // It leads to a note that stays: only an arriving name can
-                // capture it (the same test as below, before resolving).
-                if relative {
-                    continue;
-                }
-                let key = path_key(written.trim_start_matches('/'));
-                let last = key.rsplit('/').next().unwrap_or(&key);
-                if !arriving.contains(&key) && !arriving.contains(last) {
-                    continue;
-                }
+            if indexed
+                && !moved_source
+                && !to_moved.contains(&link_ref)
+                && (relative || !names_an_arrival(written))
+            {
+                // It leads to a note that stays and no arrival can capture
+                // it (the test below, known before resolving).
+                continue;
             }
             let Some(to) = index.resolve(old_folder, link.target(), link.kind).note() else {
                 continue;
@@ -175,15 +173,9 @@ pub fn captured_links(
                 Some(edit) => edit.new_text.clone(),
                 None => written.to_string(),
             };
-            if !target_moved {
-                if relative {
-                    continue; // An exact path, which no arrival changes.
-                }
-                let key = path_key(written.trim_start_matches('/'));
-                let last = key.rsplit('/').next().unwrap_or(&key);
-                if !moved_source && !arriving.contains(&key) && !arriving.contains(last) {
-                    continue;
-                }
+            // A relative link is an exact path, which no arrival changes.
+            if !target_moved && (relative || (!moved_source && !names_an_arrival(written))) {
+                continue;
             }
             let key = path_key(after.trim().trim_start_matches('/'));
             keys.insert(key.rsplit('/').next().unwrap_or(&key).to_string());
@@ -208,12 +200,7 @@ pub fn captured_links(
 
     // The state after the move, for the names those links use.
     let mut scratch = VaultIndex::new();
-    let answering: BTreeSet<NoteId> = keys
-        .iter()
-        .flat_map(|key| index.answering_to(key))
-        .filter(|id| !note_moves.contains_key(id))
-        .collect();
-    for id in answering {
+    for id in staying_answering(index, &note_moves, &keys) {
         scratch.upsert(index.note(id).clone());
     }
     for note in arrivals {
@@ -299,6 +286,19 @@ fn verify_together(plan: &Plan, pins: &mut [Pin]) {
             }
         }
     }
+}
+
+/// The notes that stay and answer to one of `keys` (by stem, alias or
+/// title), each once.
+fn staying_answering(
+    index: &VaultIndex,
+    note_moves: &HashMap<NoteId, &str>,
+    keys: &HashSet<String>,
+) -> BTreeSet<NoteId> {
+    keys.iter()
+        .flat_map(|key| index.answering_to(key))
+        .filter(|id| !note_moves.contains_key(id))
+        .collect()
 }
 
 /// The keys a note answers to: its stem, and its aliases and title.
