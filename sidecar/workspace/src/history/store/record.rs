@@ -240,10 +240,15 @@ impl Store {
                 .repo
                 .commit(None, &author, &committer, message, &tree, &parents)
                 .map_err(HistoryError::git("writing a history commit"))?;
-            let moved = match parent.as_ref().map(Commit::id) {
-                Some(old) => self.repo.reference_matching(BRANCH, id, true, old, "weft"),
-                None => self.repo.reference(BRANCH, id, false, "weft"),
-            };
+            // Compare-and-swap under the branch's lock. For the first
+            // commit the expected value is the zero id, "must not exist":
+            // libgit2 checks `force = false` before taking the lock, so two
+            // writers creating the branch at once could both succeed and
+            // the first commit be lost.
+            let expected = parent.as_ref().map_or_else(Oid::zero, Commit::id);
+            let moved = self
+                .repo
+                .reference_matching(BRANCH, id, true, expected, "weft");
             match moved {
                 Ok(_) => {
                     let short_id = short_id(&self.repo, id);

@@ -386,3 +386,40 @@ fn history_is_shared_between_threads_and_between_processes() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<History>();
 }
+
+/// Two writers making a store's first commit at once: libgit2 checks that
+/// a branch does not exist before it takes the branch's lock, so creating
+/// the branch "only if absent" let both succeed and lost one commit.
+#[test]
+fn two_first_commits_at_once_are_both_kept() {
+    for round in 0..100 {
+        let dir = vault();
+        let handles = [open(dir.path()), open(dir.path())].map(std::sync::Arc::new);
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let threads: Vec<_> = handles
+            .iter()
+            .enumerate()
+            .map(|(t, history)| {
+                let history = std::sync::Arc::clone(history);
+                let start = std::sync::Arc::clone(&start);
+                std::thread::spawn(move || {
+                    let path = format!("n{t}.md");
+                    start.wait();
+                    history
+                        .record(&[write(&path, "x\n")], "t", "write_note", Source::Tool)
+                        .expect("records")
+                        .expect("a commit")
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().expect("no panic");
+        }
+        let page = handles[0].log(None, None, 10, None).expect("log");
+        assert_eq!(
+            page.items.len(),
+            2,
+            "round {round}: both first commits kept"
+        );
+    }
+}
