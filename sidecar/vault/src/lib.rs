@@ -8,6 +8,7 @@
 
 pub mod complete;
 pub mod daily;
+pub mod digest;
 pub mod edit;
 #[cfg(any(test, feature = "test-support"))]
 pub mod fixture;

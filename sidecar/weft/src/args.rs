@@ -65,7 +65,13 @@ pub enum Command {
         query: Query,
     },
     /// Counts: notes, links (resolved, ambiguous, unresolved), tags, orphans.
-    Stats,
+    Stats {
+        /// Also a digest of everything the index answers: the daemon's
+        /// and `--no-daemon`'s agree when the daemon is in step with the
+        /// vault.
+        #[arg(long)]
+        digest: bool,
+    },
     /// The vault's index daemon, which the other commands start and share;
     /// never started by hand.
     #[command(hide = true)]

@@ -179,45 +179,6 @@ dup ^id
     );
 }
 
-/// A canonical rendering of everything the index answers, to compare an
-/// incrementally updated index with one built from scratch.
-fn canonical(index: &VaultIndex) -> String {
-    let mut notes: Vec<_> = index.notes().collect();
-    notes.sort_by(|a, b| a.1.path.cmp(&b.1.path));
-    let mut out = String::new();
-    for (id, note) in &notes {
-        out.push_str(&format!(
-            "{} title={} backlinks={:?}\n",
-            note.path,
-            note.title,
-            paths(index, &index.backlinks(*id))
-        ));
-        for o in query::outgoing(index, *id) {
-            let to = match &o.resolution {
-                Resolution::Note(t) => index.note(*t).path.to_string(),
-                Resolution::Ambiguous { chosen, candidates } => {
-                    format!("{}~{}", index.note(*chosen).path, candidates.len())
-                }
-                Resolution::Attachment(p) => p.to_string(),
-                Resolution::Unresolved => "?".into(),
-            };
-            out.push_str(&format!("  -> {to} {:?}\n", o.fragment));
-        }
-    }
-    for (key, refs) in index.unresolved() {
-        out.push_str(&format!("unresolved {key} {:?}\n", paths(index, &refs)));
-    }
-    let mut tags: Vec<_> = index
-        .tags()
-        .iter()
-        .map(|(k, s)| format!("{k}={}/{}/{}", s.display(), s.uses, s.notes))
-        .collect();
-    tags.sort();
-    out.push_str(&tags.join(" "));
-    out.push_str(&format!("\nkeys {:?}", index.frontmatter_keys()));
-    out
-}
-
 /// Random edit sequences (create, rewrite, delete, rename) applied one note
 /// at a time leave the index equal to a fresh build of the final vault.
 #[test]
@@ -256,8 +217,8 @@ fn incremental_updates_equal_a_rebuild() {
                 fresh.upsert(parse_text(p, t));
             }
             assert_eq!(
-                canonical(&live),
-                canonical(&fresh),
+                crate::digest::canonical(&live),
+                crate::digest::canonical(&fresh),
                 "round {round} step {step}"
             );
         }
@@ -302,7 +263,11 @@ fn notes_filed_at_once_equal_notes_filed_one_by_one() {
             .map(|(path, text)| parse_text(path, text))
             .collect();
         at_once.extend(VaultIndex::prepare(rest));
-        assert_eq!(canonical(&at_once), canonical(&one_by_one), "round {round}");
+        assert_eq!(
+            crate::digest::canonical(&at_once),
+            crate::digest::canonical(&one_by_one),
+            "round {round}"
+        );
     }
 }
 

@@ -223,7 +223,10 @@ pub fn answer_on(
             )),
             0,
         ),
-        Command::Stats => (out.stats(&query::stats(&index)), 0),
+        Command::Stats { digest } => {
+            let digest = digest.then(|| weft_vault::digest::digest(&index));
+            (out.stats(&query::stats(&index), digest.as_deref()), 0)
+        }
         Command::Lsp | Command::Mcp(_) | Command::Daemon { .. } => {
             return Err(CliError(
                 "only `query`, `stats` and `check` answer here".into(),

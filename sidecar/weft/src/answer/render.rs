@@ -124,8 +124,8 @@ impl Out<'_> {
         self.emit(text, Value::Array(items))
     }
 
-    pub fn stats(&self, s: &Stats) -> String {
-        let text = format!(
+    pub fn stats(&self, s: &Stats, digest: Option<&str>) -> String {
+        let mut text = format!(
             "# Vault stats\n\n\
              - Notes: {} ({} bytes), attachments: {}\n\
              - Links: {} — resolved {}, ambiguous {}, unresolved {} (to {} missing notes)\n\
@@ -144,13 +144,15 @@ impl Out<'_> {
             s.tags,
             s.orphans
         );
-        self.emit(
-            text,
-            json!({ "notes": s.notes, "bytes": s.bytes, "attachments": s.attachments, "links": s.links,
+        let mut json = json!({ "notes": s.notes, "bytes": s.bytes, "attachments": s.attachments, "links": s.links,
                     "resolved": s.resolved, "ambiguous": s.ambiguous, "unresolved": s.unresolved,
                     "unresolved_targets": s.unresolved_targets, "headings": s.headings, "blocks": s.blocks,
-                    "tags": s.tags, "orphans": s.orphans }),
-        )
+                    "tags": s.tags, "orphans": s.orphans });
+        if let Some(digest) = digest {
+            text.push_str(&format!("- Index digest: {digest}\n"));
+            json["digest"] = Value::from(digest);
+        }
+        self.emit(text, json)
     }
 
     pub fn check(&self, problems: &[Problem]) -> String {
