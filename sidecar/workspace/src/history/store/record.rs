@@ -245,7 +245,7 @@ impl Store {
             // libgit2 checks `force = false` before taking the lock, so two
             // writers creating the branch at once could both succeed and
             // the first commit be lost.
-            let expected = parent.as_ref().map_or_else(Oid::zero, Commit::id);
+            let expected = parent.as_ref().map_or(Oid::ZERO_SHA1, Commit::id);
             let moved = self
                 .repo
                 .reference_matching(BRANCH, id, true, expected, "weft");
