@@ -166,8 +166,14 @@ pub(crate) fn weft_temp_pid(file_name: &str) -> Option<u32> {
 }
 
 /// Whether a process with this pid runs now (signal 0 reaches it, or it
-/// exists but is not ours).
+/// exists but is not ours) and is not a zombie: a writer killed mid-write
+/// stays one until its parent reaps it, which may be long after a new
+/// daemon looked at what it left.
 fn alive(pid: u32) -> bool {
+    #[cfg(target_os = "linux")]
+    if zombie(pid) {
+        return false;
+    }
     #[cfg(unix)]
     {
         let Ok(pid) = libc::pid_t::try_from(pid) else {
@@ -185,6 +191,30 @@ fn alive(pid: u32) -> bool {
         let _ = pid;
         true
     }
+}
+
+/// Whether every thread of process `pid` has ended (is a zombie); `false`
+/// when it cannot tell.
+#[cfg(target_os = "linux")]
+fn zombie(pid: u32) -> bool {
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    let mut any = false;
+    for task in tasks.flatten() {
+        let Ok(stat) = fs::read_to_string(task.path().join("stat")) else {
+            return false;
+        };
+        // The name may hold spaces and parentheses: the state follows the last `)`.
+        let state = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.trim_start().chars().next());
+        if !matches!(state, Some('Z' | 'X')) {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Removes `path` when it is one of [`write_atomic`]'s temporary files left
@@ -330,6 +360,30 @@ mod tests {
         );
         assert!(!remove_stale_temp(&users) && users.exists(), "not Weft's");
         assert!(!remove_stale_temp(&folder) && folder.exists(), "not a file");
+    }
+
+    /// Regression: a daemon killed mid-write stays a zombie until its
+    /// parent reaps it; the daemon started in its place took it for a live
+    /// writer and kept its temporary file for ever.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_zombie_writer_is_dead() {
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("run true");
+        let pid = child.id();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !zombie(pid) {
+            assert!(std::time::Instant::now() < deadline, "never a zombie");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let left = dir.path().join(temp_name("n.md", pid, 1));
+        fs::write(&left, "x").unwrap();
+        assert!(remove_stale_temp(&left), "the zombie's file goes");
+        assert!(!left.exists());
+        assert!(!zombie(std::process::id()), "this process lives");
+        child.wait().expect("reaped");
     }
 
     #[test]
