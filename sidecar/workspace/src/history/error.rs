@@ -51,6 +51,8 @@ pub enum HistoryError {
     TooDeep { path: String, limit: usize },
     /// A listing cursor that does not belong to this history (any more).
     BadCursor(String),
+    /// Another writer held the store longer than a write waits.
+    Busy(String),
 }
 
 impl HistoryError {
@@ -132,6 +134,11 @@ impl fmt::Display for HistoryError {
             HistoryError::BadCursor(why) => {
                 write!(f, "invalid cursor: {why}; list again without a cursor")
             }
+            HistoryError::Busy(why) => write!(
+                f,
+                "note history: {why}; the change itself is made, its version is not recorded; \
+                 try again in a moment"
+            ),
         }
     }
 }

@@ -6,11 +6,13 @@
 //! own `.git`) and starts it anew when it is deleted or damaged; `record`
 //! records commits; `tree` builds a commit's tree from the previous one,
 //! rewriting only the paths that changed; `message` writes and reads Weft's
-//! trailers in commit messages.
+//! trailers in commit messages; `guard` lets one writer at a time write
+//! and clears what killed writers left.
 //!
 //! Nothing here reads or writes the vault's own repository except to open it
 //! read only for listings; nothing here knows a protocol.
 
+mod guard;
 mod message;
 mod open;
 mod record;

@@ -75,6 +75,7 @@ impl Store {
         if let Some(message) = damaged {
             store.mark_lost(format!("the store was damaged ({message}) and set aside"))?;
         }
+        store.clear_temporary_objects()?;
         Ok(store)
     }
 

@@ -95,6 +95,7 @@ impl Store {
             });
         }
         self.check()?;
+        let _writing = self.write_guard(COMMIT_PATIENCE)?;
         let mut updates: BTreeMap<String, Option<Oid>> = BTreeMap::new();
         let mut moves = Vec::new();
         for (from, to, bytes) in checked {
@@ -172,6 +173,7 @@ impl Store {
         B: AsRef<[u8]>,
     {
         self.check()?;
+        let _writing = self.write_guard(COMMIT_PATIENCE)?;
         let mut updates: BTreeMap<String, Option<Oid>> = BTreeMap::new();
         for (path, bytes) in files {
             let path = vault_path(path.as_ref())?;

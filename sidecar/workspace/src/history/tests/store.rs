@@ -445,3 +445,36 @@ fn recording_known_contents_again_writes_no_object() {
     );
     assert_eq!(times(), before);
 }
+
+/// Regression (found by the crash-kill test): a writer killed while it
+/// moved the branch left `refs/heads/main.lock`, and every commit after it
+/// was refused as locked; a killed writer's temporary objects stayed.
+#[test]
+fn what_a_killed_writer_left_in_the_store_is_cleared() {
+    let dir = vault();
+    let history = open(dir.path());
+    commit(&history, &[write("a.md", "a")], "write_note: a.md");
+    let store = store_dir(&dir.path().canonicalize().expect("canonical"));
+    let lock = store.join("refs/heads/main.lock");
+    std::fs::write(&lock, "0123456789012345678901234567890123456789\n").expect("a stale lock");
+    let started = std::time::Instant::now();
+    commit(&history, &[write("b.md", "b")], "write_note: b.md");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "not waited out"
+    );
+    assert!(!lock.exists());
+    let page = history.log(None, None, 10, None).expect("log");
+    assert_eq!(page.items.len(), 2);
+
+    let temp = store.join("objects/ab/tmp_object_git2_Xy12Ab");
+    std::fs::create_dir_all(temp.parent().expect("folder")).expect("folder");
+    std::fs::write(&temp, "half an object").expect("a temporary object");
+    drop(history);
+    let history = open(dir.path());
+    assert!(!temp.exists(), "removed when the store opens");
+    assert_eq!(
+        history.log(None, None, 10, None).expect("log").items.len(),
+        2
+    );
+}

@@ -1,0 +1,94 @@
+//! One writer of the store at a time, and what dead writers left cleared.
+//!
+//! Whoever writes the store (objects, then the branch) holds an advisory
+//! lock on a file in it (`flock`, which the kernel releases when its holder
+//! dies). While it is held, no other Weft is writing, so a git lock file
+//! (`refs/heads/main.lock`) or a temporary object found in the store was
+//! left by a writer that was killed: the branch lock is removed before each
+//! write (a stale one would refuse every commit after a crash), temporary
+//! objects when the store is opened.
+
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::{BRANCH, Store};
+use crate::history::error::HistoryError;
+
+/// The file whose lock says "writing": never removed, only locked.
+const GUARD_FILE: &str = "weft-writer.guard";
+
+/// Held while this handle writes the store; released when dropped.
+pub(super) struct WriteGuard {
+    _file: File,
+}
+
+impl Store {
+    /// Waits (up to `patience`) until no other writer holds the store, then
+    /// clears the branch lock a killed writer may have left.
+    pub(super) fn write_guard(&self, patience: Duration) -> Result<WriteGuard, HistoryError> {
+        let path = self.git_dir.join(GUARD_FILE);
+        let io = |source| HistoryError::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io)?;
+        let started = Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) if started.elapsed() < patience => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Err(TryLockError::WouldBlock) => {
+                    return Err(HistoryError::Busy(format!(
+                        "another Weft has been writing the history store {} for {} s",
+                        self.git_dir.display(),
+                        patience.as_secs()
+                    )));
+                }
+                Err(TryLockError::Error(e)) => return Err(io(e)),
+            }
+        }
+        for lock in [format!("{BRANCH}.lock"), "packed-refs.lock".to_string()] {
+            remove_left(&self.git_dir.join(lock));
+        }
+        Ok(WriteGuard { _file: file })
+    }
+
+    /// Removes the temporary objects killed writers left (under the guard,
+    /// so none is being written).
+    pub(super) fn clear_temporary_objects(&self) -> Result<(), HistoryError> {
+        let _guard = self.write_guard(Duration::from_secs(10))?;
+        let Ok(folders) = fs::read_dir(self.git_dir.join("objects")) else {
+            return Ok(());
+        };
+        for folder in folders.flatten() {
+            if !folder.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            for entry in fs::read_dir(folder.path()).into_iter().flatten().flatten() {
+                if entry.file_name().to_string_lossy().starts_with("tmp_") {
+                    remove_left(&entry.path());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn remove_left(path: &Path) {
+    match fs::remove_file(path) {
+        Ok(()) => tracing::info!(
+            "history: removed {}, left by a writer that was stopped",
+            path.display()
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => tracing::warn!("history: cannot remove {}: {e}", path.display()),
+    }
+}
