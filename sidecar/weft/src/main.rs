@@ -9,6 +9,8 @@ mod args;
 mod cli;
 #[cfg(unix)]
 mod daemon;
+#[cfg(unix)]
+mod memory;
 
 use std::process::ExitCode;
 

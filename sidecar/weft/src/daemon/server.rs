@@ -83,6 +83,18 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
         hub.persist_in(cache, build.clone());
     }
     hub.start();
+    // Loads allocate in bursts that mimalloc's delayed purging serves well;
+    // what follows (changes, storms of them) must give memory back.
+    let settling = hub.clone();
+    tokio::spawn(async move {
+        let mut phases = settling.watch_phase();
+        while !settling.settled() {
+            if phases.changed().await.is_err() {
+                return;
+            }
+        }
+        crate::memory::purge_at_once();
+    });
     let active = Arc::new(AtomicUsize::new(0));
     let last_left = Arc::new(std::sync::Mutex::new(Instant::now()));
     let mut tick = tokio::time::interval(Duration::from_millis(500));

@@ -320,6 +320,17 @@ impl Hub {
         self.wait_for(|p| !matches!(p, Phase::Failed(_))).await
     }
 
+    /// Whether the hub's first loads are over: the notes indexed and, when
+    /// asked for, the full text and history ready (or loading failed).
+    /// What follows is change by change.
+    pub fn settled(&self) -> bool {
+        match self.phase() {
+            Phase::Ready | Phase::Failed(_) => true,
+            Phase::FullText => !self.wants_fulltext.load(Ordering::SeqCst),
+            Phase::Loading => false,
+        }
+    }
+
     /// Waits until everything asked for is loaded (or loading failed).
     pub async fn wait_ready(&self) -> Phase {
         self.wait_for(|p| matches!(p, Phase::Ready | Phase::Failed(_)))
