@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod face;
+pub use face::Face;
+
 /// The `weft` binary built by `cargo build -p weft` into the same target
 /// directory as this test (`target/debug/weft`), or `WEFT_BIN`.
 pub fn weft_bin() -> PathBuf {

@@ -136,7 +136,7 @@ fn notes(root: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// Files anywhere in the vault (hidden folders included) named as a Weft
-/// temp file or a git lock is named.
+/// temp file, a git lock or a git temporary object is named.
 fn leftovers(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
@@ -151,6 +151,7 @@ fn leftovers(root: &Path) -> Vec<PathBuf> {
                 stack.push(path);
             } else if (name.starts_with('.') && name.contains(".weft-") && name.ends_with(".tmp"))
                 || name.ends_with(".lock")
+                || name.starts_with("tmp_object")
             {
                 out.push(path);
             }
@@ -238,21 +239,13 @@ impl Agent {
                 )
             }
             _ => {
-                // A whole note written again in place, through its path.
-                let content = note(&mut self.rng, &id, &self.targets);
-                let set = json!({"counter": 0});
-                let path = format!("new/{id}.md");
-                if self.rng.bool() {
-                    (
-                        "write_note".into(),
-                        json!({"path": path, "content": content}),
-                    )
-                } else {
-                    (
-                        "update_frontmatter".into(),
-                        json!({"path": alias, "set": set}),
-                    )
-                }
+                // A whole note written again, its frontmatter kept.
+                let whole = note(&mut self.rng, &id, &self.targets);
+                let body = whole
+                    .split_once("\n---\n")
+                    .map_or(whole.as_str(), |(_, b)| b);
+                let ops = json!([{"op": "replace_body", "content": body}]);
+                ("edit_note".into(), json!({"path": alias, "ops": ops}))
             }
         }
     }
@@ -399,6 +392,13 @@ fn killed_mid_write_a_thousand_ways_nothing_is_torn_or_lost() {
                 Some(line["title: ".len()..].to_string())
             })
             .collect();
+        let mut seen = std::collections::HashSet::new();
+        for title in &titles {
+            assert!(
+                seen.insert(title),
+                "before kill {kill}: note {title} exists twice"
+            );
+        }
         for agent in &mut agents {
             agent.targets = names.clone();
             agent.ids = titles
