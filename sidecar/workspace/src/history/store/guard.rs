@@ -65,21 +65,32 @@ impl Store {
     /// so none is being written).
     pub(super) fn clear_temporary_objects(&self) -> Result<(), HistoryError> {
         let _guard = self.write_guard(Duration::from_secs(10))?;
-        let Ok(folders) = fs::read_dir(self.git_dir.join("objects")) else {
+        // libgit2 writes an object as `objects/tmp_object_git2_*`, then
+        // moves it into its folder; packs are made in `objects/pack/`.
+        let objects = self.git_dir.join("objects");
+        let Ok(entries) = fs::read_dir(&objects) else {
             return Ok(());
         };
-        for folder in folders.flatten() {
-            if !folder.file_type().is_ok_and(|t| t.is_dir()) {
-                continue;
-            }
-            for entry in fs::read_dir(folder.path()).into_iter().flatten().flatten() {
-                if entry.file_name().to_string_lossy().starts_with("tmp_") {
-                    remove_left(&entry.path());
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                for inner in fs::read_dir(entry.path()).into_iter().flatten().flatten() {
+                    if is_temporary(&inner) {
+                        remove_left(&inner.path());
+                    }
                 }
+            } else if is_temporary(&entry) {
+                remove_left(&entry.path());
             }
         }
         Ok(())
     }
+}
+
+/// A git temporary file (`tmp_object_git2_*`, `tmp_pack_*`), never a
+/// folder.
+fn is_temporary(entry: &fs::DirEntry) -> bool {
+    entry.file_name().to_string_lossy().starts_with("tmp_")
+        && entry.file_type().is_ok_and(|t| t.is_file())
 }
 
 fn remove_left(path: &Path) {

@@ -467,12 +467,23 @@ fn what_a_killed_writer_left_in_the_store_is_cleared() {
     let page = history.log(None, None, 10, None).expect("log");
     assert_eq!(page.items.len(), 2);
 
-    let temp = store.join("objects/ab/tmp_object_git2_Xy12Ab");
-    std::fs::create_dir_all(temp.parent().expect("folder")).expect("folder");
-    std::fs::write(&temp, "half an object").expect("a temporary object");
+    let temps = [
+        store.join("objects/tmp_object_git2_Xy12Ab"),
+        store.join("objects/ab/tmp_object_git2_Cd34Ef"),
+    ];
+    for temp in &temps {
+        std::fs::create_dir_all(temp.parent().expect("folder")).expect("folder");
+        std::fs::write(temp, "half an object").expect("a temporary object");
+    }
     drop(history);
     let history = open(dir.path());
-    assert!(!temp.exists(), "removed when the store opens");
+    for temp in &temps {
+        assert!(
+            !temp.exists(),
+            "{} removed when the store opens",
+            temp.display()
+        );
+    }
     assert_eq!(
         history.log(None, None, 10, None).expect("log").items.len(),
         2
