@@ -370,6 +370,7 @@ fn killed_mid_write_a_thousand_ways_nothing_is_torn_or_lost() {
     }
 
     let tally = Arc::new(Tally::default());
+    let mut missed = 0;
     let mut worst_converge = Duration::ZERO;
     let started = Instant::now();
     for kill in 0..kills {
@@ -442,8 +443,15 @@ fn killed_mid_write_a_thousand_ways_nothing_is_torn_or_lost() {
         if busy.iter().any(|b| b.load(Ordering::SeqCst)) {
             tally.in_flight.fetch_add(1, Ordering::Relaxed);
         }
-        let killed = sandbox.kill_daemons();
-        assert!(!killed.is_empty(), "kill {kill}: no daemon ran");
+        // (A face that could not start a daemon in time serves in-process:
+        // then there is nothing to kill this time.)
+        if sandbox.kill_daemons().is_empty() {
+            missed += 1;
+            assert!(
+                missed <= kills / 10,
+                "{missed} times no daemon ran to be killed"
+            );
+        }
         stop.store(true, Ordering::SeqCst);
         for thread in threads {
             let (agent, face) = thread.join().expect("an agent ends");
@@ -554,9 +562,10 @@ fn killed_mid_write_a_thousand_ways_nothing_is_torn_or_lost() {
     let notes_now = notes(&root).len();
     let calls = tally.calls.load(Ordering::Relaxed);
     let report = format!(
-        "crash test: {kills} kills ({} with a change in flight), {calls} changes sent \
+        "crash test: {} kills ({} with a change in flight), {calls} changes sent \
          ({} answered with an error), {notes_now} notes, 0 torn, 0 leftovers; \
          the restarted daemon equalled a fresh build after {} ms at worst; {:.0} s",
+        kills - missed,
         tally.in_flight.load(Ordering::Relaxed),
         tally.errors.load(Ordering::Relaxed),
         worst_converge.as_millis(),
