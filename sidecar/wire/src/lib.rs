@@ -6,9 +6,15 @@
 //! ([`MAX_LSP_MESSAGE`], [`MAX_MCP_MESSAGE`]) is never held in memory: its
 //! first bytes are kept to find the request's `id` and `method`, the rest
 //! is skipped, and the client gets an error answer for that request while
-//! the session goes on. Sessions also turn a panic while answering one
-//! request into that request's error ([`panic_text`], [`fault_point`]).
-//! Knows no session, no vault and no tool.
+//! the session goes on. A message that is not a JSON-RPC message is
+//! answered by the guard too and never reaches the session ([`check`]).
+//! Sessions also turn a panic while answering one request into that
+//! request's error ([`panic_text`], [`fault_point`]). Knows no session, no
+//! vault and no tool.
+
+mod envelope;
+
+pub use envelope::{INVALID_PARAMS, INVALID_REQUEST, Malformed, PARSE_ERROR, check};
 
 use std::future::Future;
 
@@ -430,8 +436,9 @@ fn broken(what: &str) -> std::io::Error {
 
 /// Runs a session (`serve`, given the ends of two pipes: what it reads,
 /// what it writes) behind the size guard: the client's messages reach it
-/// whole and within [`Framing::client_limit`]; one too large is answered
-/// here ([`TooLarge::answer`]) and never reaches it. Returns what the
+/// whole, within [`Framing::client_limit`] and shaped as JSON-RPC
+/// messages; one too large ([`TooLarge::answer`]) or malformed
+/// ([`Malformed::answer`]) is answered here and never reaches it. Returns what the
 /// session returned, once it has ended and its output is written.
 pub async fn guarded<I, O, F, Fut>(framing: Framing, input: I, output: O, serve: F) -> Fut::Output
 where
@@ -454,6 +461,15 @@ where
             loop {
                 match framing.read_frame(&mut input, limit).await {
                     Ok(Some(Frame::Message(body))) => {
+                        if let Err(malformed) = check(&body) {
+                            tracing::warn!("a client's message refused: {}", malformed.describe());
+                            if let Some(answer) = malformed.answer()
+                                && answers.send(answer).await.is_err()
+                            {
+                                break;
+                            }
+                            continue;
+                        }
                         if framing.write(&mut to_server, &body).await.is_err() {
                             break;
                         }
@@ -612,6 +628,73 @@ mod tests {
                 "{}".to_string()
             ]
         );
+    }
+
+    /// Regression (issue 21): the LSP library ended its whole session at
+    /// the first message it could not decode, and the MCP library answered
+    /// one without its id. The guard answers each such message itself, and
+    /// the session gets every good message after it.
+    #[tokio::test]
+    async fn malformed_messages_are_answered_by_the_guard_and_the_session_goes_on() {
+        for framing in [Framing::Lsp, Framing::Mcp] {
+            let (client, server_side) = tokio::io::duplex(1 << 16);
+            let (read, write) = tokio::io::split(server_side);
+            // The session echoes what it gets, and says how many it got.
+            let session = tokio::spawn(guarded(
+                framing,
+                read,
+                write,
+                move |input, mut output| async move {
+                    let mut input = BufReader::new(input);
+                    let mut got = 0;
+                    while let Ok(Some(body)) = framing.read(&mut input, usize::MAX).await {
+                        got += 1;
+                        framing.write(&mut output, &body).await.unwrap();
+                    }
+                    got
+                },
+            ));
+            let (client_read, mut client_write) = tokio::io::split(client);
+            for body in [
+                "{not json",
+                r#"[{"jsonrpc":"2.0","id":1,"method":"m"}]"#,
+                r#"{"jsonrpc":"2.0","id":{"a":1},"method":"m"}"#,
+                r#"{"jsonrpc":"2.0","id":2,"method":3}"#,
+                r#"{"jsonrpc":"2.0","id":3,"method":"m","params":"x"}"#,
+                r#"{"jsonrpc":"2.0","method":"n","params":"x"}"#,
+                r#"{"jsonrpc":"2.0","id":4,"method":"good"}"#,
+            ] {
+                framing
+                    .write(&mut client_write, body.as_bytes())
+                    .await
+                    .unwrap();
+            }
+            client_write.shutdown().await.unwrap();
+            let mut client_read = BufReader::new(client_read);
+            let mut answers = Vec::new();
+            while let Some(body) = framing.read(&mut client_read, usize::MAX).await.unwrap() {
+                let answer: Value = serde_json::from_slice(&body).unwrap();
+                answers.push((
+                    answer["id"].clone(),
+                    answer["error"]["code"].clone(),
+                    answer["method"].clone(),
+                ));
+            }
+            let null = Value::Null;
+            assert_eq!(
+                answers,
+                [
+                    (null.clone(), (-32700).into(), null.clone()),
+                    (null.clone(), (-32600).into(), null.clone()),
+                    (null.clone(), (-32600).into(), null.clone()),
+                    (2.into(), (-32600).into(), null.clone()),
+                    (3.into(), (-32602).into(), null.clone()),
+                    (4.into(), null.clone(), "good".into()),
+                ],
+                "{framing:?}"
+            );
+            assert_eq!(session.await.unwrap(), 1, "{framing:?}");
+        }
     }
 
     #[test]
