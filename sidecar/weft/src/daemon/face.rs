@@ -1,5 +1,7 @@
 //! The faces' side: reach the vault's daemon (found or started by
-//! `connect`), then forward stdin and stdout message by message. When the daemon goes away mid-session the
+//! `connect`), then forward stdin and stdout message by message (one too
+//! large or not JSON-RPC is answered here, as the session's guard would).
+//! When the daemon goes away mid-session the
 //! face answers the requests in flight with an error, starts a new daemon
 //! and replays the session into it ([`Replay`]); a face that cannot reach
 //! or start a daemon serves in-process (saying so on stderr), the same way.
@@ -31,7 +33,13 @@ pub fn lsp(vault: Option<PathBuf>) -> ExitCode {
                 .read_frame(&mut stdin, Framing::Lsp.client_limit())
                 .await
             {
-                Ok(Some(Frame::Message(first))) => break first,
+                Ok(Some(Frame::Message(first))) => match weft_wire::check(&first) {
+                    Ok(()) => break first,
+                    // Answered here: a message that is none names no vault.
+                    Err(malformed) => {
+                        refuse(Framing::Lsp, &malformed, &mut tokio::io::stdout()).await
+                    }
+                },
                 Ok(Some(Frame::TooLarge(too_large))) => {
                     tracing::warn!("{}", too_large.describe());
                     if let Some(answer) = too_large.answer() {
@@ -231,6 +239,11 @@ impl Pump {
                 return;
             }
         };
+        if let Err(malformed) = weft_wire::check(&body) {
+            // Answered here too: the session, and its replay, never see it.
+            refuse(self.framing, &malformed, &mut self.stdout).await;
+            return;
+        }
         if self.replay.client(&body) != Verdict::Forward {
             return;
         }
@@ -350,6 +363,18 @@ impl Pump {
             }
         }
         Ok(())
+    }
+}
+
+/// Answers a message that is not JSON-RPC (when an answer is due).
+async fn refuse(
+    framing: Framing,
+    malformed: &weft_wire::Malformed,
+    stdout: &mut tokio::io::Stdout,
+) {
+    tracing::warn!("a client's message refused: {}", malformed.describe());
+    if let Some(answer) = malformed.answer() {
+        let _ = framing.write(stdout, &answer).await;
     }
 }
 

@@ -1,7 +1,8 @@
 //! `weft daemon`: serves one vault to every face of it. Binds the vault's
 //! socket (mode 0600 in a private folder), holds the vault's hub for its
 //! whole life (so the index stays warm between sessions), checks that each
-//! peer is our own user, reads the face's [`Hello`] and runs one session
+//! peer is our own user, reads the face's [`Hello`] (bounded in time and
+//! size; a bad one is refused with a [`super::Welcome`] saying why) and runs one session
 //! per connection: a language server, an MCP server or one query. A face
 //! resuming a session (its daemon died) is welcomed once the vault is
 //! loaded, so its replayed session does not answer from an empty index.
@@ -18,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::signal::unix::{Signal, SignalKind};
 
@@ -29,6 +30,9 @@ use weft_workspace::sync::lock;
 
 /// How long a face may take to say hello (it only bounds a broken face).
 const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest hello read; a longer one is refused unread. A query's
+/// command line is the long one, and the system caps it at 2 MiB.
+const MAX_HELLO: usize = 16 << 20;
 
 /// Runs the daemon of the vault at `vault` until it has nothing to do.
 pub fn run(vault: &Path, idle: Duration) -> ExitCode {
@@ -167,13 +171,10 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
     }
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
-    let mut line = String::new();
-    tokio::time::timeout(HELLO_TIMEOUT, reader.read_line(&mut line))
+    let hello = tokio::time::timeout(HELLO_TIMEOUT, read_hello(&mut reader, MAX_HELLO))
         .await
         .map_err(|_| "no hello in time".to_string())?
         .map_err(|e| e.to_string())?;
-    let hello: Result<Hello, String> =
-        serde_json::from_str(&line).map_err(|e| format!("a bad hello: {e}"));
     let mut refusal = match &hello {
         Err(error) => Some(error.clone()),
         Ok(hello) if hello.weft != build => Some(format!(
@@ -256,6 +257,25 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
     Ok(())
 }
 
+/// The face's hello line, never holding more than `limit` bytes: `Err`
+/// when the connection failed, `Ok(Err)` for a hello to refuse (too long,
+/// cut short, not a hello).
+async fn read_hello<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    limit: usize,
+) -> std::io::Result<Result<Hello, String>> {
+    let mut line = Vec::new();
+    reader
+        .take(limit as u64)
+        .read_until(b'\n', &mut line)
+        .await?;
+    Ok(if line.len() >= limit && !line.ends_with(b"\n") {
+        Err(format!("a hello longer than {limit} bytes"))
+    } else {
+        serde_json::from_slice(&line).map_err(|e| format!("a bad hello: {e}"))
+    })
+}
+
 fn signal(kind: SignalKind) -> Option<Signal> {
     tokio::signal::unix::signal(kind)
         .inspect_err(|e| tracing::warn!("weft daemon: cannot handle a signal: {e}"))
@@ -276,4 +296,39 @@ fn same_path(a: &Path, b: &Path) -> bool {
 /// Where a face finds its daemon's files.
 pub fn place_for(vault: &Path) -> Result<Place, String> {
     Place::new(&runtime_dir(), vault, &build_tag()).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 21): the hello was read whole, however long, so
+    /// one connection could make a vault's daemon hold any amount of
+    /// memory for as long as it kept sending.
+    #[tokio::test]
+    async fn a_hello_is_read_within_its_bound_or_refused() {
+        let good = serde_json::to_string(&Hello {
+            weft: "0.1.0-00000000".into(),
+            vault: "/v".into(),
+            face: Face::Query {
+                argv: vec!["weft".into()],
+            },
+            warm: false,
+        })
+        .unwrap();
+        let read = |bytes: Vec<u8>| async move {
+            let mut reader = &bytes[..];
+            read_hello(&mut reader, 1000).await.unwrap()
+        };
+        let hello = read(format!("{good}\nmore").into_bytes()).await.unwrap();
+        assert_eq!(hello.vault, std::path::Path::new("/v"));
+        let endless = read(vec![b'x'; 5000]).await.unwrap_err();
+        assert!(endless.contains("longer than 1000 bytes"), "{endless}");
+        let cut = read(good.as_bytes()[..good.len() / 2].to_vec())
+            .await
+            .unwrap_err();
+        assert!(cut.contains("a bad hello"), "{cut}");
+        let wrong = read(b"{\"weft\":1}\n".to_vec()).await.unwrap_err();
+        assert!(wrong.contains("a bad hello"), "{wrong}");
+    }
 }
