@@ -29,13 +29,20 @@ pub struct Server {
 /// A language service whose requests cannot take the session down: a
 /// handler that panics answers its request with an internal error (logged
 /// with the method and id), and the session goes on with the next one.
+/// Once `shutdown` was asked, every request is answered InvalidRequest, as
+/// the specification says (the library does so only for the methods it
+/// knows; an unknown one got "method not found").
 pub(crate) struct CatchPanics<S> {
     inner: S,
+    shut_down: bool,
 }
 
 impl<S> CatchPanics<S> {
     pub(crate) fn new(inner: S) -> CatchPanics<S> {
-        CatchPanics { inner }
+        CatchPanics {
+            inner,
+            shut_down: false,
+        }
     }
 }
 
@@ -61,6 +68,21 @@ where
     fn call(&mut self, request: Request) -> Self::Future {
         let method = request.method().to_string();
         let id = request.id().cloned();
+        if self.shut_down
+            && let Some(id) = id.clone()
+        {
+            let error = Error {
+                code: ErrorCode::InvalidRequest,
+                message: format!("`{method}` after `shutdown`: the server is shutting down").into(),
+                data: None,
+            };
+            return Box::pin(std::future::ready(Ok(Some(Response::from_error(
+                id, error,
+            )))));
+        }
+        if method == "shutdown" && id.is_some() {
+            self.shut_down = true;
+        }
         let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             weft_wire::fault_point(&method);
             self.inner.call(request)

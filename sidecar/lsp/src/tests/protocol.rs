@@ -37,6 +37,25 @@ async fn initialize_negotiates_utf8_and_answers_unknown_methods_with_32601() {
     assert_eq!(none.encoding, super::Encoding::Utf16);
 }
 
+/// Regression (issue 21): after `shutdown` every request is answered
+/// InvalidRequest, as the specification says; an unknown method got
+/// "method not found" and a custom one an answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_after_shutdown_are_invalid_requests() {
+    let client = TestClient::start("//- /a.md\n# A\n").await;
+    let shutdown = client.request_raw("shutdown", Value::Null).await;
+    assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
+    for method in [
+        "weft/status",
+        "weft/noSuchMethod",
+        "shutdown",
+        "textDocument/hover",
+    ] {
+        let response = client.request_raw(method, client.at("a.md", "# $0A")).await;
+        assert_eq!(response["error"]["code"], -32600, "{method}: {response}");
+    }
+}
+
 /// Issue 18: no answer from a partial index. `initialized` is never sent,
 /// so the vault never loads: a request that needs the index waits for it
 /// (bounded) and fails saying so, rather than answering from the open
