@@ -4,6 +4,9 @@
 //!   nothing changed), so a `deny` rule or `read_only` added to `.weft.toml`
 //!   applies to the very next request, and a session whose offered tools
 //!   changed is told (`notifications/tools/list_changed`);
+//! - a standard request whose parameters rmcp could not read (it takes it
+//!   for an unknown method) is answered "invalid params", not "method not
+//!   found";
 //! - the panic boundary: a request whose handler panics is answered with an
 //!   error (for a tool, a tool error the agent can read, also kept for
 //!   `vault_info`), the panic is logged with the request, and the session,
@@ -32,6 +35,32 @@ impl Boundary {
         Boundary { inner }
     }
 }
+
+/// The MCP specification's requests from a client: rmcp reads one whose
+/// parameters it cannot parse as a custom request of that name.
+const CLIENT_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "server/discover",
+    "completion/complete",
+    "logging/setLevel",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "resources/directory/read",
+    "subscriptions/listen",
+    "tools/call",
+    "tools/list",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+    "skills/list",
+    "skills/get",
+];
 
 /// Where a request enters: its method, and for a tool call the tool.
 fn fault_point(request: &ClientRequest) -> String {
@@ -69,6 +98,19 @@ impl Service<RoleServer> for Boundary {
         request: ClientRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<ServerResult, McpError> {
+        if let ClientRequest::CustomRequest(custom) = &request
+            && CLIENT_METHODS.contains(&custom.method.as_str())
+        {
+            // rmcp reads a known method whose parameters it cannot as an
+            // unknown one; the client is told what is wrong instead.
+            return Err(McpError::invalid_params(
+                format!(
+                    "the parameters of `{}` are not of the shape the MCP specification gives                      it (a member missing or of the wrong type)",
+                    custom.method
+                ),
+                None,
+            ));
+        }
         let point = fault_point(&request);
         let what = describe(&request);
         let tool = match &request {

@@ -237,6 +237,36 @@ async fn unknown_methods_and_tools_are_protocol_errors() {
     }
 }
 
+/// Regression (issue 21): a standard request whose parameters rmcp cannot
+/// read came as an unknown method (-32601); it is invalid params.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_known_method_with_parameters_of_the_wrong_shape_is_invalid_params() {
+    let s = session(VAULT).await;
+    for (method, params) in [
+        ("tools/call", json!({"name": "read_note", "arguments": "x"})),
+        ("prompts/get", json!({"name": 5})),
+        ("resources/read", json!({"uri": ["weft://index"]})),
+    ] {
+        let error = s
+            .client
+            .send_request(ClientRequest::CustomRequest(CustomRequest::new(
+                method,
+                Some(params),
+            )))
+            .await
+            .unwrap_err();
+        match error {
+            ServiceError::McpError(e) => {
+                assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{method}: {e:?}");
+                assert!(e.message.contains(method), "{}", e.message);
+            }
+            other => panic!("{method}: {other:?}"),
+        }
+    }
+    // The session goes on.
+    assert_eq!(s.client.list_all_tools().await.unwrap().len(), 19);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prompts_are_slash_commands_with_one_argument() {
     let s = session(VAULT).await;
