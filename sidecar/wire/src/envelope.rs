@@ -107,7 +107,10 @@ pub fn check(body: &[u8]) -> Result<(), Malformed> {
         Some(other) => {
             return Err(refuse(
                 INVALID_REQUEST,
-                format!("`id` must be a string or an integer, not {}", kind(other)),
+                format!(
+                    "`id` must be a string or an integer, not `{}`",
+                    shown(other)
+                ),
                 None,
             ));
         }
@@ -133,7 +136,7 @@ pub fn check(body: &[u8]) -> Result<(), Malformed> {
         }
         Some(other) => Err(refuse(
             INVALID_REQUEST,
-            format!("`method` must be a string, not {}", kind(other)),
+            format!("`method` must be a string, not `{}`", shown(other)),
             id,
         )),
         None => {
@@ -174,14 +177,12 @@ fn error_shape(error: &Value) -> bool {
         && error["message"].is_string()
 }
 
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// A value as the client sent it, cut short.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
     }
 }
 
