@@ -28,6 +28,59 @@ fn utf16_len(text: &str) -> u32 {
     }
 }
 
+/// The columns of spans visited in text order. Each span's UTF-16 column
+/// is counted on from the previous span's on the same line, so a line of a
+/// million links is read once, not once per link.
+struct Columns<'t> {
+    lines: &'t LineIndex,
+    text: &'t str,
+    /// The line of the last span, its start and its UTF-16 column
+    /// (`u32::MAX`: none yet).
+    line: u32,
+    at: u32,
+    col16: u32,
+}
+
+impl<'t> Columns<'t> {
+    fn new(lines: &'t LineIndex, text: &'t str) -> Self {
+        Columns {
+            lines,
+            text,
+            line: u32::MAX,
+            at: 0,
+            col16: 0,
+        }
+    }
+
+    /// (bytes, UTF-16 units) from the start of `line` to `span`, and the
+    /// span's UTF-16 length when it stays on that line (else `u16::MAX`).
+    fn of(&mut self, line: u32, span: &Span) -> (u32, u32, u16) {
+        let start = self.lines.line_start(line).unwrap_or(0) as u32;
+        let col = span.start.saturating_sub(start);
+        if line != self.line || span.start < self.at {
+            (self.line, self.at, self.col16) = (line, start, 0);
+        }
+        let col16 = match self.text.get(self.at as usize..span.start as usize) {
+            Some(prefix) => {
+                self.col16 += utf16_len(prefix);
+                self.at = span.start;
+                self.col16
+            }
+            None => {
+                self.line = u32::MAX;
+                col
+            }
+        };
+        let body = self.text.get(span.start as usize..span.end as usize);
+        let len16 = body
+            .filter(|body| !body.contains('\n'))
+            .map_or(u16::MAX, |body| {
+                u16::try_from(utf16_len(body)).unwrap_or(u16::MAX)
+            });
+        (col, col16, len16)
+    }
+}
+
 /// One note being read: what the walk has found so far.
 pub(super) struct NoteParser<'a> {
     path: &'a str,
@@ -73,21 +126,6 @@ impl<'a> NoteParser<'a> {
 
     fn line(&self, offset: usize) -> u32 {
         self.lines.line(offset)
-    }
-
-    /// (bytes, UTF-16 units) from the start of `line` to `span`, and the
-    /// span's UTF-16 length when it stays on that line (else `u16::MAX`).
-    fn columns(lines: &LineIndex, text: &str, line: u32, span: &Span) -> (u32, u32, u16) {
-        let start = lines.line_start(line).unwrap_or(0) as u32;
-        let col = span.start.saturating_sub(start);
-        let prefix = text.get(start as usize..span.start as usize);
-        let body = text.get(span.start as usize..span.end as usize);
-        let len16 = body
-            .filter(|body| !body.contains('\n'))
-            .map_or(u16::MAX, |body| {
-                u16::try_from(utf16_len(body)).unwrap_or(u16::MAX)
-            });
-        (col, prefix.map_or(col, utf16_len), len16)
     }
 
     fn span(range: &Range<usize>) -> Span {
@@ -312,19 +350,19 @@ impl<'a> NoteParser<'a> {
         self.tags.extend(properties.tags);
         self.diagnostics.extend(properties.diagnostics);
         self.links.sort_by_key(|l| l.span.start);
+        self.tags
+            .sort_by_key(|t| t.span.as_ref().map_or(0, |s| s.start));
+        let mut columns = Columns::new(&self.lines, self.text);
         for link in &mut self.links {
-            (link.col, link.col16, link.len16) =
-                Self::columns(&self.lines, self.text, link.line, &link.span);
+            (link.col, link.col16, link.len16) = columns.of(link.line, &link.span);
         }
+        let mut columns = Columns::new(&self.lines, self.text);
         for tag in &mut self.tags {
             if let Some(span) = &tag.span {
-                (tag.col, tag.col16, tag.len16) =
-                    Self::columns(&self.lines, self.text, tag.line, span);
+                (tag.col, tag.col16, tag.len16) = columns.of(tag.line, span);
             }
         }
         self.blocks.sort_by_key(|b| b.span.start);
-        self.tags
-            .sort_by_key(|t| t.span.as_ref().map_or(0, |s| s.start));
         let fm = self.frontmatter.as_deref();
         let fm_title = fm.and_then(|m| m.get("title")).and_then(|v| match v {
             serde_json::Value::String(s) if !s.trim().is_empty() => Some(s.trim().into()),

@@ -375,3 +375,29 @@ fn every_parse_is_consistent() {
         }
     }
 }
+
+/// A note of a million links parses in one pass: each link's UTF-16 column
+/// is counted on from the one before it on its line (it was counted from
+/// the line's start, so a line of a million links took hours). Every link
+/// is kept, with its place, so renames and backlinks miss none.
+#[test]
+fn a_million_links_on_one_line_parse() {
+    const LINKS: usize = 1_000_000;
+    let mut text = String::from("# Many\n");
+    for i in 0..LINKS {
+        text.push_str(if i % 2 == 0 { "[[a]] " } else { "[[é]] " });
+    }
+    text.push_str("\n🙂 [[b]] [[c]]\n");
+    let note = parse_text("many.md", &text);
+    assert_eq!(note.links.len(), LINKS + 2);
+    assert!(note.diagnostics.is_empty(), "{:?}", note.diagnostics);
+    for l in [0, 1, LINKS / 2, LINKS - 1, LINKS, LINKS + 1].map(|i| &note.links[i]) {
+        check_position(&text, l);
+    }
+    let last = &note.links[LINKS - 1];
+    // Six UTF-16 units per link before it (`é` is one).
+    assert_eq!(
+        (last.target(), last.line, last.col16),
+        ("é", 1, 6 * (LINKS as u32 - 1))
+    );
+}
