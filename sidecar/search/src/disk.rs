@@ -4,10 +4,12 @@
 //! (paths come from the vault index, never from a request). Must not know
 //! any protocol.
 
+use std::io::Read as _;
 use std::path::PathBuf;
 
 use super::dates::unix;
 use super::index::{FileSource, NoteFile};
+use weft_vault::MAX_NOTE_BYTES;
 use weft_vault::stamp::{Stamp, now_ns};
 
 /// Reads notes from the vault at `root`.
@@ -20,7 +22,13 @@ impl FileSource for DiskFiles {
     fn read(&self, path: &str) -> Option<NoteFile> {
         let full = self.root.join(path);
         let before = std::fs::metadata(&full).ok()?;
-        let bytes = std::fs::read(&full).ok()?;
+        // As much as the vault index reads of a note, no more.
+        let mut bytes = Vec::with_capacity(before.len().min(MAX_NOTE_BYTES) as usize);
+        std::fs::File::open(&full)
+            .ok()?
+            .take(MAX_NOTE_BYTES)
+            .read_to_end(&mut bytes)
+            .ok()?;
         let after = std::fs::metadata(&full).ok()?;
         Some(NoteFile {
             bytes,

@@ -34,7 +34,7 @@ pub mod yaml;
 
 pub use index::{LinkRef, NoteId, VaultIndex};
 pub use note::{Block, Heading, Link, LinkKind, Note, TagUse};
-pub use parse::parse_note;
+pub use parse::{MAX_NOTE_BYTES, parse_file, parse_note};
 pub use resolve::{FragmentLookup, FragmentTarget, Resolution, lookup_fragment, resolve_fragment};
 
 #[cfg(test)]

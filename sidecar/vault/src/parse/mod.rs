@@ -3,7 +3,9 @@
 //!
 //! Parsing never fails: any bytes give a note, with diagnostics for what was
 //! wrong (invalid UTF-8, malformed YAML, duplicate block ids). Nothing inside
-//! code spans, code blocks, math or HTML (comments included) counts.
+//! code spans, code blocks, math or HTML (comments included) counts. A
+//! file is indexed up to [`MAX_NOTE_BYTES`]: readers read no more, and
+//! [`parse_file`] says what was left out.
 //!
 //! The parts: `markdown` walks the body and assembles the note,
 //! `properties` reads the frontmatter, `links` reads one link's syntax; this
@@ -19,6 +21,44 @@ use markdown::NoteParser;
 
 /// Notes are indexed with `u32` offsets; text past this is not parsed.
 const MAX_PARSED_LEN: usize = u32::MAX as usize - 1;
+
+/// The most of a note file that is read from disk and indexed (16 MiB):
+/// what a file holds past it is not read, so one huge file cannot take the
+/// memory and time of a whole vault. Readers read at most this much and
+/// hand it to [`parse_file`].
+pub const MAX_NOTE_BYTES: u64 = 16 << 20;
+
+/// Parses a note read from a file of `file_len` bytes of which `bytes` is
+/// the beginning (all of it, or [`MAX_NOTE_BYTES`]). A file cut short is
+/// parsed up to its last line break read, and says so in a diagnostic.
+pub fn parse_file(path: &str, bytes: &[u8], file_len: u64) -> Note {
+    if file_len <= bytes.len() as u64 {
+        return parse_note(path, bytes);
+    }
+    // Whole lines only: no link, tag or character cut in two.
+    let cut = memchr::memrchr(b'\n', bytes);
+    let end = cut.map_or(bytes.len(), |i| i + 1);
+    let mut note = parse_note(path, &bytes[..end]);
+    // The (empty) line after the last one read.
+    let line = line_of(&bytes[..end], end) as u32;
+    note.diagnostics.push(NoteDiagnostic {
+        span: note.len..note.len,
+        line,
+        message: format!(
+            "the note is {:.1} MiB, more than the {} MiB Weft reads: only {} \
+             indexed, and links, headings and tags after that are not seen (nor rewritten \
+             when a note they name is renamed); split the note, or add it to `exclude`",
+            file_len as f64 / f64::from(1u32 << 20),
+            MAX_NOTE_BYTES >> 20,
+            match cut {
+                Some(_) => format!("lines 1 to {line} are"),
+                None => format!("its first {} MiB is", MAX_NOTE_BYTES >> 20),
+            },
+        )
+        .into(),
+    });
+    note
+}
 
 /// Parses a note from raw bytes; invalid UTF-8 is replaced and reported.
 pub fn parse_note(path: &str, bytes: &[u8]) -> Note {

@@ -401,3 +401,33 @@ fn a_million_links_on_one_line_parse() {
         ("é", 1, 6 * (LINKS as u32 - 1))
     );
 }
+
+/// A file read only in part is parsed up to its last line break read, and
+/// says so; a file read whole is parsed as it is.
+#[test]
+fn a_file_read_in_part_says_so() {
+    use crate::parse::{MAX_NOTE_BYTES, parse_file};
+    let whole = parse_file("n.md", b"[[a]]\n[[b]]", 11);
+    assert_eq!(whole.links.len(), 2);
+    assert!(whole.diagnostics.is_empty(), "{:?}", whole.diagnostics);
+    // Cut in the middle of `[[b]]`: only the first line counts.
+    let part = parse_file("n.md", b"[[a]]\n[[b", 3 * MAX_NOTE_BYTES);
+    assert_eq!((part.len, part.links.len()), (6, 1));
+    let d = &part.diagnostics[0];
+    assert_eq!((d.line, d.span.clone()), (1, 6..6));
+    assert!(
+        d.message.starts_with(
+            "the note is 48.0 MiB, more than the 16 MiB Weft reads: only lines 1 to 1 are indexed"
+        ),
+        "{}",
+        d.message
+    );
+    // No line break at all: what was read is parsed.
+    let line = parse_file("n.md", b"[[a]] [[b]]", MAX_NOTE_BYTES + 1);
+    assert_eq!(line.links.len(), 2);
+    assert!(
+        line.diagnostics[0]
+            .message
+            .contains("only its first 16 MiB is indexed")
+    );
+}

@@ -19,7 +19,7 @@ use super::write::weft_temp_pid;
 use crate::config::{CONFIG_FILE, Config};
 use crate::sync::lock;
 use weft_vault::note::is_note_path;
-use weft_vault::{Note, parse_note};
+use weft_vault::{MAX_NOTE_BYTES, Note, parse_file};
 
 /// What a scan found.
 #[derive(Debug, Default)]
@@ -284,11 +284,15 @@ pub(crate) fn read_note(rel: &str, path: &Path) -> ReadResult {
     };
     let mut file = std::fs::File::open(path).map_err(failed)?;
     let before = file.metadata().map_err(failed)?;
-    let mut bytes = Vec::with_capacity(before.len() as usize);
-    file.read_to_end(&mut bytes).map_err(failed)?;
+    // At most what is indexed of a note: a huge file is read only so far.
+    let mut bytes = Vec::with_capacity(before.len().min(MAX_NOTE_BYTES) as usize);
+    (&mut file)
+        .take(MAX_NOTE_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(failed)?;
     let after = file.metadata().map_err(failed)?;
     let stamp = Stamp::of(&before, &after, now_ns());
-    Ok((parse_note(rel, &bytes), stamp))
+    Ok((parse_file(rel, &bytes, after.len()), stamp))
 }
 
 pub(crate) fn read_error_message(e: &std::io::Error) -> String {
@@ -574,6 +578,48 @@ mod tests {
             read_note("y.md", &dir.path().join("y.md")),
             Err(None)
         ));
+    }
+
+    /// A 100 MiB note is read only as far as is indexed (16 MiB), whole
+    /// lines of it, and says so; the file is not changed.
+    #[test]
+    fn a_huge_note_is_read_only_so_far() {
+        use std::io::{Seek as _, SeekFrom, Write as _};
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("big.md");
+        let mut file = std::fs::File::create(&path).expect("create");
+        file.write_all(b"# Big\n[[First]]\n").expect("write");
+        // The middle is a hole (spaces would cost a 100 MB write): NUL
+        // bytes, then a last line with a link.
+        let size = 100 << 20;
+        file.seek(SeekFrom::Start(size - 12)).expect("seek");
+        file.write_all(b"\n[[Last]]\nx\n").expect("write");
+        drop(file);
+        let cut = (MAX_NOTE_BYTES - 1) as usize;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .and_then(|mut f| {
+                f.seek(SeekFrom::Start(cut as u64))?;
+                f.write_all(b"\n")
+            })
+            .expect("a line break just before the limit");
+        let (note, stamp) = read_note("big.md", &path).expect("read");
+        assert_eq!(stamp.size, size);
+        assert_eq!(note.len as usize, cut + 1);
+        assert_eq!(note.title.as_ref(), "Big");
+        let targets: Vec<&str> = note.links.iter().map(|l| l.target()).collect();
+        assert_eq!(targets, ["First"]);
+        let last = note.diagnostics.last().expect("a diagnostic");
+        assert_eq!(last.line, 3);
+        assert!(
+            last.message
+                .contains("the note is 100.0 MiB, more than the 16 MiB Weft reads")
+                && last.message.contains("only lines 1 to 3 are indexed"),
+            "{}",
+            last.message
+        );
+        assert_eq!(std::fs::metadata(&path).expect("still there").len(), size);
     }
 
     #[test]
