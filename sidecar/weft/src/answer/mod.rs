@@ -233,9 +233,14 @@ pub fn answer_on(
             ));
         }
         Command::Check { path_prefix } => {
-            let problems = query::check(&index, path_prefix.as_deref().unwrap_or(""));
-            let code = u8::from(!problems.is_empty());
-            (out.check(&problems), code)
+            let prefix = path_prefix.as_deref().unwrap_or("");
+            let problems = query::check(&index, prefix);
+            // What the scan could not read is a problem too: its links
+            // are not known, and a note that cannot be read is not missing.
+            let mut unreadable = hub.live().map(|l| l.errors()).unwrap_or_default();
+            unreadable.retain(|(path, _)| path.starts_with(prefix));
+            let code = u8::from(!problems.is_empty() || !unreadable.is_empty());
+            (out.check(&problems, &unreadable), code)
         }
     })
 }

@@ -155,14 +155,18 @@ impl Out<'_> {
         self.emit(text, json)
     }
 
-    pub fn check(&self, problems: &[Problem]) -> String {
+    /// The problems of the notes, then the files that could not be read
+    /// (vault path, what went wrong and what to do).
+    pub fn check(&self, problems: &[Problem], unreadable: &[(String, String)]) -> String {
         let notes = {
             let mut ids: Vec<NoteId> = problems.iter().map(Problem::note).collect();
             ids.dedup();
             ids.len()
         };
-        let mut text = if problems.is_empty() {
+        let mut text = if problems.is_empty() && unreadable.is_empty() {
             "# Vault check\n\nNo problems found.\n".to_string()
+        } else if problems.is_empty() {
+            "# Vault check\n\n".to_string()
         } else {
             format!(
                 "# Vault check\n\n{} problems in {notes} notes.\n\n",
@@ -180,9 +184,25 @@ impl Out<'_> {
                                "message": message, "hint": hint }),
             );
         }
+        if !unreadable.is_empty() {
+            let _ = writeln!(
+                text,
+                "{}{} problems reading the vault's files (what they name is left out of the index):\n",
+                if problems.is_empty() { "" } else { "\n" },
+                unreadable.len()
+            );
+            for (path, message) in unreadable {
+                let _ = writeln!(text, "- `{path}` {message}");
+            }
+        }
+        let unreadable: Vec<Value> = unreadable
+            .iter()
+            .map(|(path, message)| json!({ "path": path, "message": message }))
+            .collect();
         self.emit(
             text,
-            json!({ "count": problems.len(), "notes": notes, "problems": items }),
+            json!({ "count": problems.len(), "notes": notes, "problems": items,
+                    "unreadable": unreadable }),
         )
     }
 
@@ -331,6 +351,6 @@ mod tests {
 
             - `S.md:1` `[[N#C]]`: “#C” fits 2 headings of `N.md`: `#A#B#C` (line 3), `#A#C` (line 4); it leads to the first — write the heading's full path, e.g. #Parent#Child
         "#]]
-        .assert_eq(&out.check(&problems));
+        .assert_eq(&out.check(&problems, &[]));
     }
 }
