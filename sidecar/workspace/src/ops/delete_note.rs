@@ -59,11 +59,7 @@ impl Ops<'_> {
         let _writes = lock_writes();
         let rel = self.find_note(&request.path)?;
         self.policy.check_path(&rel, false)?;
-        let bytes = std::fs::read(self.abs(&rel)).map_err(|e| OpError::Io {
-            path: rel.clone(),
-            action: "read",
-            message: e.to_string(),
-        })?;
+        let bytes = std::fs::read(self.abs(&rel)).map_err(|e| OpError::io(&rel, "read", &e))?;
         self.check_expected(&rel, Some(&bytes), &request.options)?;
         let trash_path = self.trash_path(&rel);
 

@@ -98,6 +98,26 @@ pub enum OpError {
 }
 
 impl OpError {
+    /// The file at `path` could not be read, written or moved: the OS's
+    /// reason, and what to do when it is a refusal (a read-only vault).
+    pub(crate) fn io(path: &str, action: &'static str, error: &std::io::Error) -> OpError {
+        let mut message = error.to_string();
+        if matches!(
+            error.kind(),
+            std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+        ) {
+            message.push_str(
+                " (the vault or this folder is read-only for the user Weft runs as; ask the \
+                 user to give it write permission, or to keep the vault read-only)",
+            );
+        }
+        OpError::Io {
+            path: path.to_string(),
+            action,
+            message,
+        }
+    }
+
     /// A short, stable name for the kind of error (for logs and structured
     /// results).
     pub fn code(&self) -> &'static str {

@@ -86,6 +86,22 @@ impl Ops<'_> {
     /// folders they changed are synced together once the run is done.
     pub(crate) fn execute(&self, tool: &str, path: &str, steps: &[Step]) -> Result<(), OpError> {
         self.check_guard(steps)?;
+        // A vault folder deleted (or moved) while served is not made again
+        // by the folders a write creates.
+        if !self.vault.root.is_dir() {
+            return Err(OpError::io(
+                path,
+                "write",
+                &std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!(
+                        "the vault folder {} is gone (deleted or moved while Weft served it); \
+                         open the vault where it is now",
+                        self.vault.root.display()
+                    ),
+                ),
+            ));
+        }
         let writes: Vec<(&str, Option<&[u8]>)> = steps
             .iter()
             .filter_map(|step| match step {
@@ -261,20 +277,12 @@ impl Ops<'_> {
                 after,
             } => {
                 self.check_unchanged(path, before.as_deref())?;
-                write_atomic(&self.abs(path), after.as_bytes()).map_err(|e| OpError::Io {
-                    path: path.clone(),
-                    action: "write",
-                    message: e.to_string(),
-                })?;
+                write_atomic(&self.abs(path), after.as_bytes())
+                    .map_err(|e| OpError::io(path, "write", &e))?;
                 Ok(Vec::new())
             }
-            Step::Move { from, to } => {
-                move_unsynced(&self.abs(from), &self.abs(to)).map_err(|e| OpError::Io {
-                    path: from.clone(),
-                    action: "move",
-                    message: e.to_string(),
-                })
-            }
+            Step::Move { from, to } => move_unsynced(&self.abs(from), &self.abs(to))
+                .map_err(|e| OpError::io(from, "move", &e)),
         }
     }
 }

@@ -136,11 +136,7 @@ impl Ops<'_> {
         match std::fs::read(self.abs(rel)) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(OpError::Io {
-                path: rel.to_string(),
-                action: "read",
-                message: e.to_string(),
-            }),
+            Err(e) => Err(OpError::io(rel, "read", &e)),
         }
     }
 

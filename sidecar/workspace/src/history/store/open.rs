@@ -199,9 +199,16 @@ fn create(git_dir: &Path) -> Result<Repository, HistoryError> {
             "Weft's note history of this vault. Inspect with \
              git --git-dir=<this folder> log; do not commit to it by hand.",
         );
-    Repository::init_opts(git_dir, &options).map_err(|e| HistoryError::Corrupt {
-        dir: git_dir.to_path_buf(),
-        message: format!("cannot create it: {}", e.message()),
+    // Nothing is there to be damaged: the folder could not be made (a
+    // read-only vault, most often).
+    Repository::init_opts(git_dir, &options).map_err(|e| {
+        HistoryError::Disabled(format!(
+            "cannot create its store {} ({}), so changes are not recorded; the notes themselves \
+             are unaffected. A read-only vault has no history; otherwise give the user Weft runs \
+             as write permission there, or set `[history] dir` in .weft.toml to a writable folder",
+            git_dir.display(),
+            e.message()
+        ))
     })
 }
 
