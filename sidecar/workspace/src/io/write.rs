@@ -28,6 +28,9 @@ pub enum PathError {
 pub(crate) const MAX_PATH_PARTS: usize = 64;
 /// The longest vault path, in bytes.
 pub(crate) const MAX_PATH_BYTES: usize = 1024;
+/// The longest file or folder name, in bytes (Linux, macOS and Windows
+/// file systems allow no more).
+pub(crate) const MAX_NAME_BYTES: usize = 255;
 
 impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -59,7 +62,8 @@ impl fmt::Display for PathError {
             PathError::TooLong(p) => write!(
                 f,
                 "`{}` is too long: a vault path has at most {MAX_PATH_PARTS} parts and \
-                 {MAX_PATH_BYTES} bytes",
+                 {MAX_PATH_BYTES} bytes, and each name in it at most {MAX_NAME_BYTES} bytes \
+                 (`.md` included); choose a shorter name",
                 p.chars().take(80).collect::<String>()
             ),
         }
@@ -97,7 +101,10 @@ pub(crate) fn checked_path(root: &Path, input: &str) -> Result<(String, PathBuf)
         return Err(PathError::Empty);
     }
     // Folders are made (and emptied ones removed) one level at a time.
-    if parts.len() > MAX_PATH_PARTS || unified.len() > MAX_PATH_BYTES {
+    if parts.len() > MAX_PATH_PARTS
+        || unified.len() > MAX_PATH_BYTES
+        || parts.iter().any(|p| p.len() > MAX_NAME_BYTES)
+    {
         return Err(PathError::TooLong(trimmed.to_string()));
     }
     let rel = parts.join("/");
@@ -142,9 +149,16 @@ fn is_reserved(part: &str) -> bool {
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// The temporary file [`write_atomic`] writes `name` through, as written by
-/// process `pid`: `.{name}.weft-{pid}-{n}.tmp`.
+/// process `pid`: `.{name}.weft-{pid}-{n}.tmp`, `name` cut (at a character)
+/// to keep it within [`MAX_NAME_BYTES`], so that a note whose name is as
+/// long as file systems allow can be written too.
 fn temp_name(name: &str, pid: u32, n: u64) -> String {
-    format!(".{name}.weft-{pid}-{n}.tmp")
+    let tag = format!(".weft-{pid}-{n}.tmp");
+    let mut keep = name.len().min(MAX_NAME_BYTES - 1 - tag.len());
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    format!(".{}{tag}", &name[..keep])
 }
 
 /// The writer's pid when `file_name` is exactly one of [`write_atomic`]'s
@@ -328,6 +342,15 @@ mod tests {
     #[test]
     fn stale_temp_files_of_dead_writers_are_recognised_and_removed() {
         assert_eq!(weft_temp_pid(".a b.md.weft-123-7.tmp"), Some(123));
+        // A name as long as file systems allow is cut in its temporary
+        // file's name, which is still known for one.
+        let long = format!("{}.md", "é".repeat(126));
+        let temp = temp_name(&long, u32::MAX, u64::MAX);
+        assert!(temp.len() <= MAX_NAME_BYTES, "{temp}");
+        assert_eq!(weft_temp_pid(&temp), Some(u32::MAX));
+        let dir = tempfile::tempdir().unwrap();
+        write_atomic(&dir.path().join(&long), b"long").unwrap();
+        assert_eq!(fs::read(dir.path().join(&long)).unwrap(), b"long");
         assert_eq!(weft_temp_pid(".x.weft-1.md.weft-9-0.tmp"), Some(9));
         for not_ours in [
             "a.md.weft-123-7.tmp",
@@ -416,6 +439,16 @@ mod tests {
         ));
         let fine = format!("{}n.md", "a/".repeat(MAX_PATH_PARTS - 1));
         assert!(checked_path(root, &fine).is_ok());
+        // A name as long as file systems allow, and one byte more.
+        let name = format!("{}.md", "é".repeat((MAX_NAME_BYTES - 3) / 2));
+        assert!(checked_path(root, &format!("a/{name}")).is_ok());
+        let error = checked_path(root, &format!("a/x{name}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("each name in it at most 255 bytes"),
+            "{error}"
+        );
         assert!(checked_path(root, "console.md").is_ok());
         assert!(checked_path(root, "COM0.md").is_ok());
     }
