@@ -53,14 +53,16 @@ impl Store {
             }
         }
         let opened = match is_missing_or_empty(&git_dir) {
-            Ok(true) => Ok(create(&git_dir)?),
+            Ok(true) => Ok(create(&vault_root, &git_dir)?),
             Ok(false) => open_existing(&git_dir),
             Err(e) => Err(e),
         };
         let (repo, damaged) = match opened {
             Ok(repo) => (repo, None),
             // Set aside and started anew (and reported) below.
-            Err(HistoryError::Corrupt { message, .. }) => (create_beside(&git_dir)?, Some(message)),
+            Err(HistoryError::Corrupt { message, .. }) => {
+                (create_beside(&vault_root, &git_dir)?, Some(message))
+            }
             Err(e) => return Err(e),
         };
         write_ignore_file(&vault_root, &git_dir);
@@ -99,9 +101,9 @@ impl Store {
             return Ok(false);
         };
         if self.git_dir.exists() {
-            self.repo = create_beside(&self.git_dir)?;
+            self.repo = create_beside(&self.vault_root, &self.git_dir)?;
         } else {
-            self.repo = create(&self.git_dir)?;
+            self.repo = create(&self.vault_root, &self.git_dir)?;
         }
         write_ignore_file(&self.vault_root, &self.git_dir);
         self.had_commits = false;
@@ -187,7 +189,16 @@ fn is_missing_or_empty(dir: &Path) -> Result<bool, HistoryError> {
     }
 }
 
-fn create(git_dir: &Path) -> Result<Repository, HistoryError> {
+/// A new store at `git_dir`, its folders made as needed, but never the
+/// vault's own: a vault deleted while served is not made again.
+fn create(vault_root: &Path, git_dir: &Path) -> Result<Repository, HistoryError> {
+    if !vault_root.is_dir() {
+        return Err(HistoryError::Disabled(format!(
+            "the vault folder {} is gone (deleted or moved while Weft served it); nothing is \
+             recorded",
+            vault_root.display()
+        )));
+    }
     let mut options = RepositoryInitOptions::new();
     options
         .bare(true)
@@ -214,7 +225,7 @@ fn create(git_dir: &Path) -> Result<Repository, HistoryError> {
 
 /// Moves what is at `git_dir` aside (`NAME.lost-SECONDS`, kept for
 /// whoever wants to look into it) and creates a new store there.
-fn create_beside(git_dir: &Path) -> Result<Repository, HistoryError> {
+fn create_beside(vault_root: &Path, git_dir: &Path) -> Result<Repository, HistoryError> {
     let name = git_dir
         .file_name()
         .map_or_else(|| "history".into(), |n| n.to_string_lossy().into_owned());
@@ -233,7 +244,7 @@ fn create_beside(git_dir: &Path) -> Result<Repository, HistoryError> {
         "the damaged note history store is kept at {}",
         aside.display()
     );
-    create(git_dir)
+    create(vault_root, git_dir)
 }
 
 /// The loss recorded in a store started anew, if any.
