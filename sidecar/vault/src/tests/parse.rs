@@ -431,3 +431,38 @@ fn a_file_read_in_part_says_so() {
             .contains("only its first 16 MiB is indexed")
     );
 }
+
+/// Ten thousand nested lists, block quotes, or both, in a few lines or in
+/// many: parsed without recursion troubles, and the link at the bottom
+/// still counts.
+#[test]
+fn ten_thousand_nested_blocks_parse() {
+    const DEPTH: usize = 10_000;
+    let lists = format!("{}[[Deep]]\n", "- ".repeat(DEPTH));
+    let quotes = format!("{}[[Deep]]\n", "> ".repeat(DEPTH));
+    let mixed = format!("{}[[Deep]]\n", "> - 1. ".repeat(DEPTH / 3));
+    let quote_lines: String = (1..=DEPTH / 10)
+        .map(|depth| format!("{} [[Deep]]\n", ">".repeat(depth)))
+        .collect();
+    let brackets = format!("{}[[Deep]]{}\n", "[".repeat(DEPTH), "]".repeat(DEPTH));
+    let frontmatter = format!(
+        "---\nup: {}1{}\n---\n[[Deep]]\n",
+        "[".repeat(DEPTH),
+        "]".repeat(DEPTH)
+    );
+    for (what, text, links) in [
+        ("lists", &lists, 1),
+        ("quotes", &quotes, 1),
+        ("mixed", &mixed, 1),
+        ("quote lines", &quote_lines, DEPTH / 10),
+        ("brackets", &brackets, 1),
+        ("frontmatter", &frontmatter, 1),
+    ] {
+        let note = parse_text("deep.md", text);
+        assert_eq!(note.links.len(), links, "{what}");
+        assert!(note.links.iter().all(|l| l.target() == "Deep"), "{what}");
+        for l in &note.links {
+            check_position(text, l);
+        }
+    }
+}
