@@ -405,6 +405,16 @@ fn names_at_the_file_system_limit_are_served_and_written_and_longer_ones_refused
         json!({"path": format!("d/{accented}"), "ops": [{"op": "replace_text", "find": "Accented", "replace": "Edited"}]}),
     );
     assert_ne!(edited["isError"], true, "{edited}");
+    // Deleted twice: the second goes to the trash beside the first, its
+    // name cut to make room for ` 1`.
+    for _ in 0..2 {
+        let deleted = mcp.call("delete_note", json!({"path": ascii}));
+        assert_ne!(deleted["isError"], true, "{deleted}");
+        let written = mcp.call("write_note", json!({"path": ascii, "content": "# Again\n"}));
+        assert_ne!(written["isError"], true, "{written}");
+    }
+    assert!(root.join(format!(".trash/{ascii}.md")).exists());
+    assert!(root.join(format!(".trash/{} 1.md", &ascii[..250])).exists());
     let too_long = mcp.call(
         "write_note",
         json!({"path": "y".repeat(253), "content": "x"}),

@@ -20,6 +20,6 @@ pub use filter::{PathFilter, relative_path};
 pub use live::{LiveVault, LoadStatus, OpenError};
 pub use load::{Scan, scan};
 pub use watch::{DEBOUNCE, WatchError, Watcher};
-pub(crate) use write::checked_path;
+pub(crate) use write::{MAX_NAME_BYTES, checked_path};
 pub use write::{PathError, write_atomic};
 pub(crate) use write::{move_unsynced, sync_dirs};

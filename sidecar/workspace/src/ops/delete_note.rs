@@ -12,7 +12,7 @@ use super::{
     Change, ChangeKind, LinkEdit, LinksIn, Ops, Step, TRASH_FOLDER, WriteOptions, change,
     describe_edits, folder, lock_writes, sha256_hex,
 };
-use crate::io::pool;
+use crate::io::{MAX_NAME_BYTES, pool};
 use weft_vault::note::strip_md;
 use weft_vault::parse::parse_text;
 use weft_vault::resolve::Resolution;
@@ -182,7 +182,8 @@ impl Ops<'_> {
         })
     }
 
-    /// `.trash/<path>`, with ` 1`, ` 2`… before the extension when taken.
+    /// `.trash/<path>`, with ` 1`, ` 2`… before the extension when taken
+    /// (a name as long as file systems allow cut to make room).
     fn trash_path(&self, rel: &str) -> String {
         let first = format!("{TRASH_FOLDER}/{rel}");
         if self.abs(&first).symlink_metadata().is_err() {
@@ -190,8 +191,19 @@ impl Ops<'_> {
         }
         let stem = strip_md(rel);
         let ext = &rel[stem.len()..];
+        // The folder (with its `/`) and the name.
+        let (folder, name) = stem.split_at(stem.rfind('/').map_or(0, |i| i + 1));
         (1..)
-            .map(|n| format!("{TRASH_FOLDER}/{stem} {n}{ext}"))
+            .map(|n| {
+                // ` N` added, the name cut (at a character) to stay a name
+                // the file system takes.
+                let suffix = format!(" {n}{ext}");
+                let mut keep = name.len().min(MAX_NAME_BYTES.saturating_sub(suffix.len()));
+                while !name.is_char_boundary(keep) {
+                    keep -= 1;
+                }
+                format!("{TRASH_FOLDER}/{folder}{}{suffix}", &name[..keep])
+            })
             .find(|p| self.abs(p).symlink_metadata().is_err())
             .unwrap_or(first)
     }
