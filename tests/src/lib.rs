@@ -590,6 +590,12 @@ fn write_fixture(root: &Path, fixture: &str) {
     flush(&mut current);
 }
 
+/// Words for generated notes.
+pub const WORDS: &[&str] = &[
+    "loom", "thread", "warp", "shuttle", "heddle", "reed", "bobbin", "spindle", "twill", "satin",
+    "linen", "wool", "indigo", "madder", "weld", "selvedge", "fringe", "tabby", "damask", "ikat",
+];
+
 /// A vault in a sandbox (made by [`Sandbox::vault`]); it goes with the
 /// sandbox's folder.
 pub struct TempVault {
@@ -601,6 +607,27 @@ impl TempVault {
     /// The vault's folder (canonical).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The digest of everything the index answers (`weft stats --digest`):
+    /// through the vault's daemon (started when none runs), or of a fresh
+    /// build in this process with `in_process`.
+    pub fn digest(&self, in_process: bool) -> String {
+        let mut args = vec!["stats", "--digest", "--format", "json"];
+        if in_process {
+            args.insert(0, "--no-daemon");
+        }
+        let output = self.weft(&args).output().expect("run weft stats");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "weft {}: {}{stdout}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let stats: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+        stats["digest"].as_str().expect("a digest").to_string()
     }
 
     /// `weft ARGS --vault <this vault>` in the vault's sandbox, ready to run.

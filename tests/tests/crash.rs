@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use weft_e2e::{McpWire, Sandbox, TempVault};
+use weft_e2e::{McpWire, Sandbox, TempVault, WORDS};
 
 /// Notes each agent starts with.
 const NOTES_PER_AGENT: usize = 24;
@@ -38,11 +38,6 @@ fn fnv(bytes: &[u8]) -> u64 {
     }
     hash
 }
-
-const WORDS: &[&str] = &[
-    "loom", "thread", "warp", "shuttle", "heddle", "reed", "bobbin", "spindle", "twill", "satin",
-    "linen", "wool", "indigo", "madder", "weld", "selvedge", "fringe", "tabby", "damask", "ikat",
-];
 
 /// The `## Payload` section's body: random lines, then the check line.
 /// Mostly a few kilobytes; now and then half a megabyte, so that kills
@@ -299,25 +294,6 @@ fn face(vault: &TempVault) -> McpWire {
     face
 }
 
-/// `weft stats --digest` through the daemon (started when none runs) or
-/// in-process.
-fn digest(vault: &TempVault, in_process: bool) -> String {
-    let mut args = vec!["stats", "--digest", "--format", "json"];
-    if in_process {
-        args.insert(0, "--no-daemon");
-    }
-    let output = vault.weft(&args).output().expect("run weft stats");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "weft {}: {}{stdout}",
-        args.join(" "),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stats: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
-    stats["digest"].as_str().expect("a digest").to_string()
-}
-
 /// A tool call on `face` that must succeed; its result.
 fn call(face: &McpWire, id: u64, tool: &str, arguments: Value) -> Value {
     face.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -480,9 +456,9 @@ fn killed_mid_write_a_thousand_ways_nothing_is_torn_or_lost() {
 
         // A daemon started again follows the disk exactly.
         let began = Instant::now();
-        let fresh = digest(&vault, true);
+        let fresh = vault.digest(true);
         loop {
-            let served = digest(&vault, false);
+            let served = vault.digest(false);
             if served == fresh {
                 break;
             }

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use weft_e2e::{Face, Sandbox, TempVault};
+use weft_e2e::{Face, Sandbox, WORDS};
 
 /// How long a storm may take to converge before the test fails.
 const CONVERGE: Duration = Duration::from_secs(300);
@@ -28,11 +28,6 @@ const CONVERGE: Duration = Duration::from_secs(300);
 const SETTLE: Duration = Duration::from_secs(30);
 /// A request slower than this is a hang.
 const HANG: Duration = Duration::from_secs(60);
-
-const WORDS: &[&str] = &[
-    "loom", "thread", "warp", "shuttle", "heddle", "reed", "bobbin", "spindle", "twill", "satin",
-    "linen", "wool", "indigo", "madder", "weld", "selvedge", "fringe", "tabby", "damask", "ikat",
-];
 
 fn note(rng: &mut fastrand::Rng, title: &str, names: &[String]) -> String {
     let mut text = format!(
@@ -64,19 +59,6 @@ fn git(vault: &Path, args: &[&str]) {
         args.join(" "),
         String::from_utf8_lossy(&output.stderr)
     );
-}
-
-/// `weft stats --digest`, through the daemon or in-process.
-fn digest(vault: &TempVault, in_process: bool) -> String {
-    let mut args = vec!["stats", "--digest", "--format", "json"];
-    if in_process {
-        args.insert(0, "--no-daemon");
-    }
-    let output = vault.weft(&args).output().expect("run weft stats");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "weft {args:?}: {stdout}");
-    let stats: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
-    stats["digest"].as_str().expect("a digest").to_string()
 }
 
 /// The daemon's anonymous resident memory (`RssAnon`) and total RSS, in KiB.
@@ -256,8 +238,8 @@ fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
     );
     let daemon = sandbox.daemons()[0].pid;
     assert_eq!(
-        digest(&vault, false),
-        digest(&vault, true),
+        vault.digest(false),
+        vault.digest(true),
         "in step before the storms"
     );
     std::thread::sleep(Duration::from_secs(1));
@@ -315,10 +297,10 @@ fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
             // made meanwhile (the vault no longer changes).
             let ended = Instant::now();
             let converged = std::thread::scope(|scope| {
-                let fresh = scope.spawn(|| digest(&vault, true));
+                let fresh = scope.spawn(|| vault.digest(true));
                 let mut seen: Vec<(Duration, String)> = Vec::new();
                 loop {
-                    let served = digest(&vault, false);
+                    let served = vault.digest(false);
                     seen.push((ended.elapsed(), served));
                     if fresh.is_finished() {
                         break;
@@ -334,7 +316,7 @@ fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
                         "{name}: the index never converged to a fresh build"
                     );
                     std::thread::sleep(Duration::from_millis(50));
-                    seen.push((ended.elapsed(), digest(&vault, false)));
+                    seen.push((ended.elapsed(), vault.digest(false)));
                 }
                 let first_of_last_run = seen
                     .iter()
