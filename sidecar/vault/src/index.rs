@@ -283,10 +283,19 @@ impl VaultIndex {
         )
     }
 
+    /// How many notes the table holds room for (free slots included).
+    #[cfg(test)]
+    pub(crate) fn room(&self) -> usize {
+        self.notes.capacity()
+    }
+
     /// Adds or replaces prepared notes, as [`VaultIndex::upsert`] one by
     /// one would.
     pub fn extend(&mut self, Prepared(mut prepared): Prepared) {
-        self.notes.reserve(prepared.len());
+        // Free slots are taken first: a batch that removed as many notes as
+        // it adds (a folder renamed) must not double the table for good.
+        self.notes
+            .reserve(prepared.len().saturating_sub(self.free.len()));
         // Into an empty index (a vault loaded, a snapshot read), ids are
         // positions unless a path comes twice; where they are, the links
         // (most of the work) are filed on another core while the notes are.

@@ -344,3 +344,25 @@ fn frontmatter_keys_are_counted_as_notes_come_and_go() {
     index.remove("c.md");
     assert!(index.frontmatter_keys().is_empty());
 }
+
+/// Regression (found by the storm test): a batch that removed as many
+/// notes as it added (a folder renamed) reserved room for all it added, so
+/// the note table doubled for good, its free slots unused.
+#[test]
+fn a_folder_renamed_in_one_batch_takes_the_free_slots() {
+    let mut index = VaultIndex::new();
+    let notes: Vec<_> = (0..1000)
+        .map(|i| parse_text(&format!("a/n{i}.md"), "# N\n"))
+        .collect();
+    index.extend(VaultIndex::prepare(notes));
+    let room = index.room();
+    for i in 0..1000 {
+        index.remove(&format!("a/n{i}.md"));
+    }
+    let renamed: Vec<_> = (0..1000)
+        .map(|i| parse_text(&format!("b/n{i}.md"), "# N\n"))
+        .collect();
+    index.extend(VaultIndex::prepare(renamed));
+    assert_eq!(index.len(), 1000);
+    assert_eq!(index.room(), room, "no room made beside the free slots");
+}
