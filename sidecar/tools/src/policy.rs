@@ -130,6 +130,13 @@ impl Policy {
         self.access.visible(path)
     }
 
+    /// Whether the agent may see the entry at `path`, whether a file or a
+    /// folder (for paths whose kind is not known, such as one that could
+    /// not be read).
+    pub fn visible_entry(&self, path: &str) -> bool {
+        self.access.refusal(path, false).is_none() && self.access.refusal(path, true).is_none()
+    }
+
     /// Whether any path is hidden at all.
     pub fn restricts(&self) -> bool {
         self.access.restricts()
@@ -197,6 +204,27 @@ mod tests {
             false,
         );
         assert!(open.visible("anything/at/all.md") && !open.restricts());
+    }
+
+    /// Regression: `vault_info` named every file the scan could not read,
+    /// those of a denied folder too (an unreadable folder, the folder
+    /// itself). An entry of unknown kind is shown only when neither as a
+    /// file nor as a folder is it out of reach.
+    #[test]
+    fn an_entry_of_unknown_kind_is_visible_only_both_ways() {
+        let agent = AgentConfig {
+            read_only: false,
+            allow: Vec::new(),
+            deny: vec!["private/".into()],
+        };
+        let policy = Policy::new(Path::new("/vault"), &agent, ToolSet::Full, false);
+        assert!(policy.visible_entry("notes/a.md") && policy.visible_entry("notes"));
+        assert!(!policy.visible_entry("private/x.md"));
+        assert!(!policy.visible_entry("private"), "the denied folder itself");
+        assert!(
+            policy.visible("private"),
+            "(as a file, the name alone passes)"
+        );
     }
 
     #[test]

@@ -148,8 +148,11 @@ pub fn run(state: &ToolState, offered_tools: Vec<String>) -> ToolResult {
             unreadable: state
                 .live()
                 .map(|l| {
+                    // A path out of the agent's reach is not named, even
+                    // unreadable.
                     l.errors()
                         .into_iter()
+                        .filter(|(p, _)| policy.visible_entry(p))
                         .take(20)
                         .map(|(p, m)| format!("{p}: {m}"))
                         .collect()
