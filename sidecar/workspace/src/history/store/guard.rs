@@ -12,6 +12,7 @@ use std::fs::{self, File, OpenOptions, TryLockError};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::record::COMMIT_PATIENCE;
 use super::{BRANCH, Store};
 use crate::history::error::HistoryError;
 
@@ -24,9 +25,11 @@ pub(super) struct WriteGuard {
 }
 
 impl Store {
-    /// Waits (up to `patience`) until no other writer holds the store, then
-    /// clears the branch lock a killed writer may have left.
-    pub(super) fn write_guard(&self, patience: Duration) -> Result<WriteGuard, HistoryError> {
+    /// Waits (as long as a commit waits for the branch) until no other
+    /// writer holds the store, then clears the branch lock a killed writer
+    /// may have left.
+    pub(super) fn write_guard(&self) -> Result<WriteGuard, HistoryError> {
+        let patience = COMMIT_PATIENCE;
         let path = self.git_dir.join(GUARD_FILE);
         let io = |source| HistoryError::Io {
             path: path.clone(),
@@ -64,7 +67,7 @@ impl Store {
     /// Removes the temporary objects killed writers left (under the guard,
     /// so none is being written).
     pub(super) fn clear_temporary_objects(&self) -> Result<(), HistoryError> {
-        let _guard = self.write_guard(Duration::from_secs(10))?;
+        let _guard = self.write_guard()?;
         // libgit2 writes an object as `objects/tmp_object_git2_*`, then
         // moves it into its folder; packs are made in `objects/pack/`.
         let objects = self.git_dir.join("objects");

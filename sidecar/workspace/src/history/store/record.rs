@@ -33,7 +33,7 @@ const EXTERNAL_AUTHOR: &str = "external";
 /// Weft on the same vault, another thread) holds or moves the branch. A
 /// count of tries is not a bound that holds on a loaded machine: the writer
 /// holding the branch's lock may not run for a while.
-const COMMIT_PATIENCE: Duration = Duration::from_secs(10);
+pub(super) const COMMIT_PATIENCE: Duration = Duration::from_secs(10);
 
 impl Store {
     fn head(&self) -> Result<Option<Commit<'_>>, HistoryError> {
@@ -95,7 +95,7 @@ impl Store {
             });
         }
         self.check()?;
-        let _writing = self.write_guard(COMMIT_PATIENCE)?;
+        let _writing = self.write_guard()?;
         let mut updates: BTreeMap<String, Option<Oid>> = BTreeMap::new();
         let mut moves = Vec::new();
         for (from, to, bytes) in checked {
@@ -173,7 +173,7 @@ impl Store {
         B: AsRef<[u8]>,
     {
         self.check()?;
-        let _writing = self.write_guard(COMMIT_PATIENCE)?;
+        let _writing = self.write_guard()?;
         let mut updates: BTreeMap<String, Option<Oid>> = BTreeMap::new();
         for (path, bytes) in files {
             let path = vault_path(path.as_ref())?;
