@@ -15,21 +15,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-kills="${1:-1000}"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/weft/target}"
-profile=debug
-flags=()
-if [ -n "${RELEASE:-}" ]; then
-  profile=release
-  flags=(--release)
-fi
-cargo build --locked "${flags[@]}" -p weft
-export WEFT_BIN="$CARGO_TARGET_DIR/$profile/weft"
-run="$(mktemp -d /tmp/weft-crash.XXXXXX)"
-mkdir "$run/tmp"
-trap 'rm -rf "$run"' EXIT
-report="$run/report"
-TMPDIR="$run/tmp" WEFT_RUNTIME_DIR="$run/run" WEFT_CRASH_KILLS="$kills" WEFT_CRASH_REPORT="$report" \
-  cargo test --locked -p weft-e2e --test crash -- --nocapture
-echo
-cat "$report"
+exec scripts/long_test.sh crash WEFT_CRASH_KILLS="${1:-1000}"

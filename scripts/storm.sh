@@ -14,23 +14,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-notes="${1:-10000}"
-rounds="${2:-1}"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/weft/target}"
-profile=debug
-flags=()
-if [ -n "${RELEASE:-}" ]; then
-  profile=release
-  flags=(--release)
-fi
-cargo build --locked "${flags[@]}" -p weft
-export WEFT_BIN="$CARGO_TARGET_DIR/$profile/weft"
-run="$(mktemp -d /tmp/weft-storm.XXXXXX)"
-mkdir "$run/tmp"
-trap 'rm -rf "$run"' EXIT
-report="$run/report"
-TMPDIR="$run/tmp" WEFT_RUNTIME_DIR="$run/run" WEFT_STORM_NOTES="$notes" WEFT_STORM_ROUNDS="$rounds" \
-  WEFT_STORM_REPORT="$report" cargo test --locked -p weft-e2e --test storms -- --nocapture
-echo
-echo "($profile build)"
-cat "$report"
+exec scripts/long_test.sh storms WEFT_STORM_NOTES="${1:-10000}" WEFT_STORM_ROUNDS="${2:-1}"

@@ -590,6 +590,15 @@ fn write_fixture(root: &Path, fixture: &str) {
     flush(&mut current);
 }
 
+/// The number in the environment variable `name`, else `default` (the
+/// long tests' sizes: kills, notes, rounds, seeds).
+pub fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Words for generated notes.
 pub const WORDS: &[&str] = &[
     "loom", "thread", "warp", "shuttle", "heddle", "reed", "bobbin", "spindle", "twill", "satin",

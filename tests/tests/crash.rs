@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use weft_e2e::{McpWire, Sandbox, TempVault, WORDS};
+use weft_e2e::{McpWire, Sandbox, TempVault, WORDS, env_number};
 
 /// Notes each agent starts with.
 const NOTES_PER_AGENT: usize = 24;
@@ -130,45 +130,31 @@ fn notes(root: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
-/// Files anywhere in the vault (hidden folders included) named as a Weft
-/// temp file, a git lock or a git temporary object is named.
-fn leftovers(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                stack.push(path);
-            } else if (name.starts_with('.') && name.contains(".weft-") && name.ends_with(".tmp"))
-                || name.ends_with(".lock")
-                || name.starts_with("tmp_object")
-            {
-                out.push(path);
-            }
-        }
-    }
-    out
-}
-
-/// Files anywhere in the vault (hidden folders included) named `name`.
-fn leftovers_named(root: &Path, name: &str) -> Vec<PathBuf> {
+/// Files anywhere in the vault (hidden folders included) whose name
+/// `wanted` picks.
+fn files_where(root: &Path, wanted: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 stack.push(entry.path());
-            } else if entry.file_name() == name {
+            } else if wanted(&entry.file_name().to_string_lossy()) {
                 out.push(entry.path());
             }
         }
     }
     out
+}
+
+/// Files named as a Weft temp file, a git lock or a git temporary object
+/// is named.
+fn leftovers(root: &Path) -> Vec<PathBuf> {
+    files_where(root, |name| {
+        (name.starts_with('.') && name.contains(".weft-") && name.ends_with(".tmp"))
+            || name.ends_with(".lock")
+            || name.starts_with("tmp_object")
+    })
 }
 
 /// What an agent knows: its notes' ids, and the file names of every note
@@ -308,14 +294,8 @@ fn call(face: &McpWire, id: u64, tool: &str, arguments: Value) -> Value {
 
 #[test]
 fn killed_mid_write_a_thousand_ways_nothing_is_torn_or_lost() {
-    let kills: usize = std::env::var("WEFT_CRASH_KILLS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(50);
-    let seed: u64 = std::env::var("WEFT_CRASH_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| fastrand::u64(..));
+    let kills: usize = env_number("WEFT_CRASH_KILLS", 50);
+    let seed: u64 = env_number("WEFT_CRASH_SEED", fastrand::u64(..));
     eprintln!("crash test: {kills} kills, seed {seed} (WEFT_CRASH_SEED repeats it)");
     let mut rng = fastrand::Rng::with_seed(seed);
 
@@ -527,7 +507,7 @@ fn killed_mid_write_a_thousand_ways_nothing_is_torn_or_lost() {
                 std::thread::sleep(Duration::from_millis(50));
             }
             drop(checker);
-            let lost = leftovers_named(&root, "weft-history-lost.json");
+            let lost = files_where(&root, |name| name == "weft-history-lost.json");
             assert!(
                 lost.is_empty(),
                 "kill {kill}: the history was set aside: {lost:?}"
@@ -548,7 +528,7 @@ fn killed_mid_write_a_thousand_ways_nothing_is_torn_or_lost() {
         started.elapsed().as_secs_f64()
     );
     eprintln!("{report}");
-    if let Ok(path) = std::env::var("WEFT_CRASH_REPORT") {
+    if let Ok(path) = std::env::var("WEFT_TEST_REPORT") {
         std::fs::write(path, format!("{report}\n")).expect("write the report");
     }
     sandbox.stop_daemons();

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use weft_e2e::{Face, Sandbox, WORDS};
+use weft_e2e::{Face, Sandbox, WORDS, env_number};
 
 /// How long a storm may take to converge before the test fails.
 const CONVERGE: Duration = Duration::from_secs(300);
@@ -141,15 +141,9 @@ struct Figures {
 
 #[test]
 fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
-    let size: usize = std::env::var("WEFT_STORM_NOTES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2_000);
+    let size: usize = env_number("WEFT_STORM_NOTES", 2_000);
     let third = size / 3;
-    let rounds: usize = std::env::var("WEFT_STORM_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
+    let rounds: usize = env_number("WEFT_STORM_ROUNDS", 1);
     let mut rng = fastrand::Rng::with_seed(7);
     let sandbox = Sandbox::new();
     let vault = sandbox.vault("");
@@ -376,7 +370,7 @@ fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
         ));
     }
     eprint!("{report}");
-    if let Ok(path) = std::env::var("WEFT_STORM_REPORT") {
+    if let Ok(path) = std::env::var("WEFT_TEST_REPORT") {
         std::fs::write(path, &report).expect("write the report");
     }
     // The mark is memory back within 10 % of its level before each
