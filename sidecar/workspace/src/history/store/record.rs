@@ -14,7 +14,7 @@ use std::time::Duration;
 use git2::{Commit, ErrorCode, ObjectType, Oid, Signature, Tree};
 
 use super::message::{Origin, compose_message};
-use super::tree::apply_updates;
+use super::tree::{already_holds, apply_updates};
 use super::{BRANCH, Store, short_id, vault_path};
 use crate::history::changes::blob_entry;
 use crate::history::error::HistoryError;
@@ -47,15 +47,21 @@ impl Store {
         }
     }
 
+    /// The empty tree, written only when the store lacks it (writing a
+    /// known object touches it, see `already_holds`).
     fn empty_tree(&self) -> Result<Tree<'_>, HistoryError> {
-        let id = self
-            .repo
-            .treebuilder(None)
-            .and_then(|b| b.write())
-            .map_err(HistoryError::git("writing the empty tree"))?;
-        self.repo
-            .find_tree(id)
-            .map_err(HistoryError::git("writing the empty tree"))
+        let failed = HistoryError::git("writing the empty tree");
+        let known = Oid::hash_object(ObjectType::Tree, b"").map_err(failed)?;
+        let stored = self.repo.odb().map_err(failed)?.exists(known);
+        let id = if stored {
+            known
+        } else {
+            self.repo
+                .treebuilder(None)
+                .and_then(|b| b.write())
+                .map_err(failed)?
+        };
+        self.repo.find_tree(id).map_err(failed)
     }
 
     /// Stores `bytes` as a blob, unless the store has it already: libgit2
@@ -219,6 +225,14 @@ impl Store {
         loop {
             attempt += 1;
             let parent = self.head()?;
+            if let Some(parent) = &parent {
+                let last = parent
+                    .tree()
+                    .map_err(HistoryError::git("reading the last history tree"))?;
+                if already_holds(&last, updates, replace_all) {
+                    return Ok(None);
+                }
+            }
             let base = match (&parent, replace_all) {
                 (Some(parent), false) => parent
                     .tree()

@@ -12,6 +12,41 @@ use git2::{FileMode, ObjectType, Oid, Repository, Tree};
 
 use crate::history::error::HistoryError;
 
+/// Whether `tree` already holds exactly what `updates` asks for: every
+/// path at its blob (or absent, for `None`) and, with `replace_all`, no
+/// other file. Reads only; checked before anything is written, because
+/// libgit2 "freshens" (touches) every known object it is asked to write
+/// again, so an unchanged snapshot would still rewrite trees' times.
+pub(super) fn already_holds(
+    tree: &Tree<'_>,
+    updates: &BTreeMap<String, Option<Oid>>,
+    replace_all: bool,
+) -> bool {
+    let each_as_wanted = updates.iter().all(|(path, target)| {
+        let found = tree.get_path(Path::new(path)).ok();
+        match (target, found) {
+            (Some(id), Some(entry)) => entry.id() == *id && entry.kind() == Some(ObjectType::Blob),
+            (None, None) => true,
+            _ => false,
+        }
+    });
+    if !each_as_wanted || !replace_all {
+        return each_as_wanted;
+    }
+    let wanted = updates.values().filter(|target| target.is_some()).count();
+    let mut files = 0usize;
+    let walked = tree.walk(git2::TreeWalkMode::PreOrder, |_, entry| {
+        if entry.kind() == Some(ObjectType::Blob) {
+            files += 1;
+            if files > wanted {
+                return git2::TreeWalkResult::Abort;
+            }
+        }
+        git2::TreeWalkResult::Ok
+    });
+    walked.is_ok() && files == wanted
+}
+
 /// Applies `updates` (path → new blob, or `None` to remove) to `base` and
 /// writes the new tree. Only the trees along changed paths are read and
 /// rewritten; an unchanged file gives back `base`'s id.
