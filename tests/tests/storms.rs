@@ -6,7 +6,10 @@
 //! stats --digest`), no request hangs meanwhile (each one's worst latency
 //! is reported), and the daemon's anonymous resident memory is followed:
 //! reported 30 s after each storm at most (or as soon as it is back within
-//! 10 % of its level before), and it must not pile up over the storms.
+//! 10 % of its level before, the mark). Asserted here, at a size where a
+//! megabyte is a tenth of it: within 25 % after each storm (a full-text
+//! writer kept alive with its buffers grew it 35 %), and no pile-up over
+//! the storms.
 //!
 //! `WEFT_STORM_NOTES` sets the size (2,000 by default: the checkout touches
 //! that many notes, the renamed folder holds half of them),
@@ -26,6 +29,9 @@ use weft_e2e::{Face, Sandbox, WORDS, env_number};
 const CONVERGE: Duration = Duration::from_secs(300);
 /// How long memory may take to come back after convergence.
 const SETTLE: Duration = Duration::from_secs(30);
+/// How far above its level before a storm anonymous memory may stay (in
+/// percent) before the test fails; the mark, 10 %, is reported.
+const GROWTH_FAILS: f64 = 25.0;
 /// A request slower than this is a hang.
 const HANG: Duration = Duration::from_secs(60);
 
@@ -350,8 +356,8 @@ fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
     for f in &figures {
         report.push_str(&format!(
             "{:>18} (round {}): {} notes, the change took {} ms, converged {} ms after it; worst request: \
-             editor {} ms ({} asked, {} failed), agent {} ms ({} asked, {} failed); RssAnon {} → {} \
-             MiB (RSS {} → {} MiB)\n",
+             editor {} ms ({} asked, {} failed), agent {} ms ({} asked, {} failed); RssAnon {:.1} → {:.1} \
+             MiB ({:+.1} %, {}) (RSS {} → {} MiB)\n",
             f.name,
             f.round,
             f.touched,
@@ -363,8 +369,10 @@ fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
             f.worst[1].0.as_millis(),
             f.worst[1].1,
             f.worst[1].2,
-            f.before.0 / 1024,
-            f.after.0 / 1024,
+            f.before.0 as f64 / 1024.0,
+            f.after.0 as f64 / 1024.0,
+            growth(f),
+            if growth(f) <= 10.0 { "within the mark" } else { "above the mark" },
             f.before.1 / 1024,
             f.after.1 / 1024,
         ));
@@ -373,10 +381,15 @@ fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
     if let Ok(path) = std::env::var("WEFT_TEST_REPORT") {
         std::fs::write(path, &report).expect("write the report");
     }
-    // The issue's mark is memory back within 10 % of its level before each
-    // storm within 30 s: reported above, not met everywhere yet (the first
-    // storms leave the daemon some megabytes larger). What is asserted is
-    // that storms do not pile memory up.
+    for f in &figures {
+        assert!(
+            growth(f) <= GROWTH_FAILS,
+            "{} (round {}): anonymous memory stayed {:.1} % above its level before",
+            f.name,
+            f.round,
+            growth(f)
+        );
+    }
     let (first, last) = (&figures[0], &figures[figures.len() - 1]);
     assert!(
         last.after.0 <= first.before.0 * 2,
@@ -385,4 +398,11 @@ fn storms_converge_to_a_fresh_build_and_nothing_hangs() {
         last.after.0
     );
     sandbox.stop_daemons();
+}
+
+/// How far anonymous memory stayed above its level before `f`'s storm, in
+/// percent (negative: below).
+fn growth(f: &Figures) -> f64 {
+    let (before, after) = (f.before.0 as f64, f.after.0 as f64);
+    (after - before) * 100.0 / before.max(1.0)
 }

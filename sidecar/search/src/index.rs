@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tantivy::collector::TopDocs;
+use tantivy::directory::{Directory, DirectoryLock, INDEX_WRITER_LOCK};
 use tantivy::query::TermQuery;
 use tantivy::schema::{IndexRecordOption, Schema};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
@@ -110,7 +111,8 @@ impl From<tantivy::TantivyError> for SearchError {
 pub struct SearchIndex {
     pub(super) reader: IndexReader,
     pub(super) fields: Fields,
-    writer: Mutex<IndexWriter>,
+    index: Index,
+    writing: Mutex<Writing>,
     /// What every commit is marked with (see `persist`).
     tag: Box<str>,
 }
@@ -121,6 +123,16 @@ impl std::fmt::Debug for SearchIndex {
             .field("notes", &self.len())
             .finish_non_exhaustive()
     }
+}
+
+/// How the index is written: through its writer, or, while no change has
+/// come for a while ([`SearchIndex::rest`]), through none. A writer keeps
+/// threads, a document channel of a few megabytes and a queue of what it
+/// deleted; at rest they are given back, and the writer's lock is held
+/// alone so that no other process takes the index meanwhile.
+struct Writing {
+    writer: Option<IndexWriter>,
+    lock: Option<DirectoryLock>,
 }
 
 /// A change read from disk: the path, and the new document unless removed.
@@ -195,7 +207,11 @@ impl SearchIndex {
         Ok(SearchIndex {
             reader,
             fields,
-            writer: Mutex::new(writer),
+            index,
+            writing: Mutex::new(Writing {
+                writer: Some(writer),
+                lock: None,
+            }),
             tag,
         })
     }
@@ -245,7 +261,8 @@ impl SearchIndex {
                 }
             })
             .collect();
-        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut writing = self.writing.lock().unwrap_or_else(PoisonError::into_inner);
+        let writer = self.writer(&mut writing)?;
         if clear {
             writer.delete_all_documents()?;
         }
@@ -255,22 +272,51 @@ impl SearchIndex {
                 writer.add_document(doc)?;
             }
         }
-        commit(&mut writer, &self.tag)?;
-        drop(writer);
+        commit(writer, &self.tag)?;
+        drop(writing);
         self.reader.reload()?;
         Ok(())
+    }
+
+    /// The writer, made again when the index was at rest.
+    fn writer<'w>(&self, writing: &'w mut Writing) -> Result<&'w mut IndexWriter, SearchError> {
+        if writing.writer.is_none() {
+            // Its lock is let go just before the writer takes it again.
+            writing.lock = None;
+            writing.writer = Some(update_writer(&self.index)?);
+        }
+        Ok(writing.writer.as_mut().expect("made above"))
+    }
+
+    /// Puts the index at rest: its writer ends once its merges are done,
+    /// giving back its threads and buffers; the next change makes it again.
+    /// For a caller that has seen no change for a while. Returns whether
+    /// there was a writer to end.
+    pub fn rest(&self) -> Result<bool, SearchError> {
+        let mut writing = self.writing.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(writer) = writing.writer.take() else {
+            return Ok(false);
+        };
+        let merged = writer.wait_merging_threads();
+        // Taken again as soon as the writer let it go: another process
+        // opening this index finds it held, as while the writer lived. (Were
+        // it taken in between, the next change's writer says so.)
+        writing.lock = self.index.directory().acquire_lock(&INDEX_WRITER_LOCK).ok();
+        merged?;
+        Ok(true)
     }
 
     /// Adds a document with a body and no path, as a damaged index could
     /// hold.
     #[cfg(test)]
     pub(crate) fn add_stray_document_for_tests(&self, body: &str) {
-        let mut writer = self.writer.lock().unwrap();
+        let mut writing = self.writing.lock().unwrap();
+        let writer = self.writer(&mut writing).unwrap();
         let mut doc = TantivyDocument::default();
         doc.add_text(self.fields.body, body);
         writer.add_document(doc).unwrap();
-        commit(&mut writer, &self.tag).unwrap();
-        drop(writer);
+        commit(writer, &self.tag).unwrap();
+        drop(writing);
         self.reader.reload().unwrap();
     }
 

@@ -198,3 +198,30 @@ fn a_document_that_names_no_note_is_an_error_and_a_refill_mends_it() {
     let after: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
     assert_eq!(before, after);
 }
+
+/// At rest (its writer ended after a quiet while) the index still holds
+/// its lock against other processes, answers as before, and takes the
+/// next change through a writer made again, which persists as usual.
+#[test]
+fn an_index_at_rest_keeps_its_lock_and_takes_changes_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = persisted(dir.path());
+    let before: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    assert!(f.search.rest().unwrap(), "a writer to end");
+    assert!(!f.search.rest().unwrap(), "already at rest");
+    assert_eq!(
+        SearchIndex::open(dir.path(), BUILD).unwrap_err(),
+        Unusable::InUse,
+        "still held at rest"
+    );
+    let after: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    assert_eq!(before, after);
+
+    rewrite_cooking_drop_old(&f.files, &f.search);
+    let changed: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    assert_ne!(before, changed, "the change is searched");
+    assert!(f.search.rest().unwrap());
+    let f = reopened(f, dir.path());
+    let reopened: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    assert_eq!(changed, reopened, "and was persisted");
+}

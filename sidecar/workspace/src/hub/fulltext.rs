@@ -203,9 +203,26 @@ impl Hub {
     }
 }
 
-/// Applies changed paths to the full-text index as they come.
+/// How long the full-text index waits without a change before it puts
+/// its writer to rest (see `SearchIndex::rest`).
+const REST_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Applies changed paths to the full-text index as they come; puts it at
+/// rest once they stop coming for a while.
 async fn follow(hub: Weak<Hub>, mut rx: mpsc::UnboundedReceiver<Vec<String>>) {
-    while let Some(mut paths) = rx.recv().await {
+    loop {
+        let mut paths = match tokio::time::timeout(REST_AFTER, rx.recv()).await {
+            Ok(Some(paths)) => paths,
+            Ok(None) => return,
+            Err(_quiet) => {
+                let Some(hub) = hub.upgrade() else { return };
+                let _ = tokio::task::spawn_blocking(move || hub.rest_fulltext()).await;
+                match rx.recv().await {
+                    Some(paths) => paths,
+                    None => return,
+                }
+            }
+        };
         while let Ok(more) = rx.try_recv() {
             paths.extend(more);
         }

@@ -299,6 +299,16 @@ impl Hub {
         }
     }
 
+    /// Puts the full-text index at rest (its writer's threads and buffers
+    /// given back until the next change), when it is open.
+    pub fn rest_fulltext(&self) {
+        if let Some(search) = self.search.get()
+            && let Err(e) = search.rest()
+        {
+            tracing::error!("{e}");
+        }
+    }
+
     /// Paths changed on disk, as they happen.
     pub fn subscribe_changes(&self) -> broadcast::Receiver<Changed> {
         self.changes.subscribe()
