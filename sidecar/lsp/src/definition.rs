@@ -89,7 +89,10 @@ pub(super) fn goto_definition(
             }
         }
     }
-    locations.splice(0..0, world.locations(&here.vault, &spans));
+    locations.splice(
+        0..0,
+        world.locations(&here.vault, &spans).into_iter().flatten(),
+    );
     match locations.len() {
         0 => None,
         1 => locations.pop().map(GotoDefinitionResponse::Scalar),

@@ -102,11 +102,10 @@ pub(super) fn workspace_symbols(
             .map(|(_, _, path, span, hash)| (path.clone(), span.clone(), *hash))
             .collect();
         let locations = world.locations(&vault, &spans);
-        // `locations` skips notes it cannot read; match by position.
-        let mut locations = locations.into_iter();
-        for (name, kind, path, _, _) in found {
-            let Some(location) = locations.next() else {
-                break;
+        // One per symbol, in order: a note that cannot be read is skipped.
+        for ((name, kind, path, _, _), location) in found.into_iter().zip(locations) {
+            let Some(location) = location else {
+                continue;
             };
             out.push(SymbolInformation {
                 name,

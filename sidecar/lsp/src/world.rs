@@ -218,13 +218,14 @@ impl World {
     }
 
     /// Locations of byte spans in notes: (vault path, span, content hash),
-    /// in order. Each note's URI and line index are found once, cached ones
-    /// under one lock; notes that cannot be read are left out.
+    /// one per span in order, `None` where its note cannot be read (gone
+    /// since it was indexed). Each note's URI and line index are found
+    /// once, cached ones under one lock.
     pub fn locations<P: AsRef<str>>(
         &self,
         vault: &Vault,
         spans: &[(P, std::ops::Range<u32>, u64)],
-    ) -> Vec<Location> {
+    ) -> Vec<Option<Location>> {
         let places: Vec<Place<&str>> = spans
             .iter()
             .map(|(path, span, hash)| Place {
@@ -234,18 +235,31 @@ impl World {
                 known: None,
             })
             .collect();
-        self.place_locations(vault, &places)
+        self.each_place_location(vault, &places)
     }
 
-    /// Locations of places in notes, in order. A place whose position the
-    /// index already knows needs only its note's URI; the others need the
-    /// note's line index (open buffer, cache, or read once). Notes that
-    /// cannot be read are left out.
+    /// Locations of places in notes, in order; places in notes that cannot
+    /// be read are left out.
     pub(crate) fn place_locations<P: AsRef<str>>(
         &self,
         vault: &Vault,
         places: &[Place<P>],
     ) -> Vec<Location> {
+        self.each_place_location(vault, places)
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// The location of each place, in order (`None`: its note cannot be
+    /// read). A place whose position the index already knows needs only
+    /// its note's URI; the others need the note's line index (open buffer,
+    /// cache, or read once).
+    fn each_place_location<P: AsRef<str>>(
+        &self,
+        vault: &Vault,
+        places: &[Place<P>],
+    ) -> Vec<Option<Location>> {
         let encoding = self.encoding();
         // Open buffers of this vault (few): their URI and text win.
         let open: FastMap<String, (Uri, Arc<LineIndex>)> = self
@@ -292,7 +306,7 @@ impl World {
         }
         places
             .iter()
-            .filter_map(|place| {
+            .map(|place| {
                 let (uri, lines) = notes.get(place.path.as_ref())?;
                 let uri = uri.as_ref()?;
                 let range = match (place.known, lines) {

@@ -98,6 +98,33 @@ async fn workspace_symbols_find_notes_headings_aliases_and_tags_fuzzily() {
     );
 }
 
+/// Regression: a symbol whose note could not be read (gone since it was
+/// indexed) took its place from the next symbol's note, so names and
+/// locations were paired wrongly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_symbol_whose_note_is_gone_is_left_out_not_paired_with_another() {
+    let client = TestClient::start(VAULT).await;
+    std::fs::remove_file(client.root.join("notes/Café notes/Crème brûlée.md")).unwrap();
+    // Asked at once, the index most likely still has the note; either way
+    // only the tag of A.md may be answered, at A.md.
+    let result = client
+        .request("workspace/symbol", json!({"query": "proj"}))
+        .await;
+    let found: Vec<String> = result
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {}",
+                s["name"].as_str().unwrap(),
+                client.show_location(&s["location"])
+            )
+        })
+        .collect();
+    assert_eq!(found, ["#project/weft notes/A.md:2:60-2:73"]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn document_links_folding_ranges_and_code_lenses() {
     let client = TestClient::start(VAULT).await;
