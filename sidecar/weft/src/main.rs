@@ -22,6 +22,8 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    #[cfg(target_os = "linux")]
+    memory::no_huge_pages();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(

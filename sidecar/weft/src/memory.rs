@@ -1,5 +1,6 @@
 //! The allocator's knobs the daemon turns while it runs (mimalloc is the
-//! binary's allocator; see `main.rs`).
+//! binary's allocator; see `main.rs`), and the one every run turns at
+//! start.
 
 use std::ffi::{c_int, c_long};
 
@@ -27,9 +28,35 @@ pub fn purge_at_once() {
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
 }
 
+/// No transparent huge pages for this process (and the daemon it may
+/// start): mimalloc asks for them on its arenas, and the kernel then backs
+/// a 2 MiB range that holds a few live pages with a whole huge page, at a
+/// fault or later from khugepaged. Without them a cold build in process
+/// peaks at 50 instead of 82 MiB for 15k notes and 295 instead of 311 MiB
+/// for 169k, in the same time; an idle daemon started without the
+/// `MIMALLOC_ARENA_EAGER_COMMIT=0` the faces give it stayed at 12 MiB
+/// where it grew to 30 as khugepaged filled its ranges.
+#[cfg(target_os = "linux")]
+pub fn no_huge_pages() {
+    // SAFETY: PR_SET_THP_DISABLE only sets a flag of this process; the
+    // unused arguments must be zero.
+    unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn huge_pages_are_turned_off() {
+        no_huge_pages();
+        // SAFETY: reading this process's flag.
+        assert_eq!(
+            unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) },
+            1
+        );
+    }
 
     #[test]
     fn the_purge_delay_option_is_the_one_set() {
