@@ -168,13 +168,7 @@ impl Face {
     pub fn mcp_with(mut command: Command, vault: &Path) -> Face {
         command.arg("mcp").arg("--vault").arg(vault);
         let mut face = Face::start(command, false);
-        let init = face.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "daemon-test", "version": "1"}}),
-        );
-        assert!(init.get("result").is_some(), "{init}");
-        face.notify("notifications/initialized", json!({}));
+        mcp_handshake(&mut face, "daemon-test");
         face
     }
 
@@ -206,21 +200,58 @@ impl Face {
     pub fn lsp_with(mut command: Command, vault: &Path) -> Face {
         command.arg("lsp");
         let mut face = Face::start(command, true);
-        let uri = format!("file://{}", vault.display());
-        let init = face.request(
-            "initialize",
-            json!({"processId": null, "rootUri": uri, "capabilities": {},
-                   "workspaceFolders": [{"uri": uri, "name": "vault"}]}),
-        );
-        assert!(init.get("result").is_some(), "{init}");
-        face.notify("initialized", json!({}));
-        let deadline = Instant::now() + WAIT;
-        while face.request("weft/status", Value::Null)["result"]["ready"] != true {
-            assert!(Instant::now() < deadline, "the vault never got ready");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        lsp_handshake(&mut face, vault);
         face
     }
+}
+
+/// A JSON-RPC client a handshake is spoken through: a [`Face`], or a
+/// test's own client of the raw wire.
+pub trait Rpc {
+    /// The whole response to a request.
+    fn request(&mut self, method: &str, params: Value) -> Value;
+    fn notify(&mut self, method: &str, params: Value);
+}
+
+impl Rpc for Face {
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        Face::request(self, method, params)
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        Face::notify(self, method, params)
+    }
+}
+
+/// An editor's handshake with `vault` as its one workspace folder; returns
+/// once the vault is loaded (`weft/status`).
+pub fn lsp_handshake(rpc: &mut impl Rpc, vault: &Path) {
+    let uri = format!("file://{}", vault.display());
+    let init = rpc.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri, "capabilities": {},
+               "workspaceFolders": [{"uri": uri, "name": "vault"}]}),
+    );
+    assert!(init.get("result").is_some(), "{init}");
+    rpc.notify("initialized", json!({}));
+    let deadline = Instant::now() + WAIT;
+    while rpc.request("weft/status", Value::Null)["result"]["ready"] != true {
+        assert!(Instant::now() < deadline, "the vault never got ready");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// An agent's handshake, as the client named `client`.
+pub fn mcp_handshake(rpc: &mut impl Rpc, client: &str) {
+    let init = rpc.request("initialize", mcp_initialize_params(client));
+    assert!(init.get("result").is_some(), "{init}");
+    rpc.notify("notifications/initialized", json!({}));
+}
+
+/// What an agent named `client` sends with `initialize`.
+pub(crate) fn mcp_initialize_params(client: &str) -> Value {
+    json!({"protocolVersion": "2025-06-18", "capabilities": {},
+           "clientInfo": {"name": client, "version": "1"}})
 }
 
 impl Drop for Face {

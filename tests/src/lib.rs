@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 mod face;
-pub use face::Face;
+pub use face::{Face, Rpc, lsp_handshake, mcp_handshake};
 
 /// The `weft` binary built by `cargo build -p weft` into the same target
 /// directory as this test (`target/debug/weft`), or `WEFT_BIN`.
@@ -718,6 +718,19 @@ impl McpWire {
 
     pub fn send(&self, message: &Value) {
         send_line(&self.stdin, message).expect("the server reads its input");
+    }
+
+    /// An agent's handshake (request id 0), as the client named `client`;
+    /// the response to `initialize`.
+    pub fn handshake(&self, client: &str) -> Value {
+        self.send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": face::mcp_initialize_params(client)}),
+        );
+        let init = self.response(0);
+        assert!(init.get("result").is_some(), "{init}");
+        self.send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        init
     }
 
     /// The response with this id (other lines are skipped).

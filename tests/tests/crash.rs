@@ -271,12 +271,7 @@ fn face(vault: &TempVault) -> McpWire {
     let mut command = vault.weft(&["mcp"]);
     command.stderr(std::process::Stdio::null());
     let face = McpWire::start(&mut command);
-    face.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "crash-test", "version": "1"}}}));
-    let init = face.response(1);
-    assert!(init.get("result").is_some(), "{init}");
-    face.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    face.handshake("crash-test");
     face
 }
 

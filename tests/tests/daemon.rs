@@ -11,7 +11,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use weft_e2e::{Face, Sandbox, process_gone, weft_bin};
+use weft_e2e::{Face, Sandbox, mcp_handshake, process_gone, weft_bin};
 
 const VAULT: &str = "
 //- /a.md
@@ -296,12 +296,7 @@ fn no_daemon_and_unsafe_runtime_folders_answer_in_process() {
     let mut command = sandbox.weft();
     command.args(["--no-daemon", "mcp", "--vault"]).arg(&root);
     let mut face = Face::start(command, false);
-    let init = face.request(
-        "initialize",
-        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
-    );
-    assert!(init.get("result").is_some());
-    face.notify("notifications/initialized", json!({}));
+    mcp_handshake(&mut face, "t");
     assert!(
         text_of(&face.tool("get_links", json!({"path": "b", "direction": "in"}))).contains("**A**")
     );

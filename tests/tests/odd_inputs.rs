@@ -61,11 +61,7 @@ impl Mcp {
     /// `command` started and initialized on the raw wire.
     fn initialized(command: &mut Command) -> McpWire {
         let wire = McpWire::start(command);
-        wire.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                       "clientInfo": {"name": "odd-inputs", "version": "1"}}}));
-        assert!(wire.response(0).get("result").is_some());
-        wire.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        wire.handshake("odd-inputs");
         wire
     }
 

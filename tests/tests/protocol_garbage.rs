@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use weft_e2e::{Process, Sandbox};
+use weft_e2e::{Process, Rpc, Sandbox, lsp_handshake, mcp_handshake};
 
 /// `a` links to `b`, and so do many notes: a rename of `b` or its
 /// references is a request with some work in it.
@@ -125,19 +125,7 @@ impl Peer {
     fn initialize(&mut self, vault: &Path) {
         match self.proto {
             Proto::Lsp => {
-                let uri = format!("file://{}", vault.display());
-                let init = self.request(
-                    "initialize",
-                    json!({"processId": null, "rootUri": uri, "capabilities": {},
-                           "workspaceFolders": [{"uri": uri, "name": "vault"}]}),
-                );
-                assert!(init.get("result").is_some(), "{init}");
-                self.notify("initialized", json!({}));
-                let deadline = Instant::now() + WAIT;
-                while self.request("weft/status", Value::Null)["result"]["ready"] != true {
-                    assert!(Instant::now() < deadline, "the vault never got ready");
-                    std::thread::sleep(Duration::from_millis(50));
-                }
+                lsp_handshake(self, vault);
                 let a = uri_of(vault, "a.md");
                 self.notify(
                     "textDocument/didOpen",
@@ -145,15 +133,7 @@ impl Peer {
                                             "text": "# A\nSee [[b]].\n"}}),
                 );
             }
-            Proto::Mcp => {
-                let init = self.request(
-                    "initialize",
-                    json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                           "clientInfo": {"name": "garbage", "version": "1"}}),
-                );
-                assert!(init.get("result").is_some(), "{init}");
-                self.notify("notifications/initialized", json!({}));
-            }
+            Proto::Mcp => mcp_handshake(self, "garbage"),
         }
     }
 
@@ -298,6 +278,16 @@ impl Peer {
         let child = self.child.as_mut().expect("a face");
         let _ = child.kill();
         let _ = child.wait();
+    }
+}
+
+impl Rpc for Peer {
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        Peer::request(self, method, params)
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        Peer::notify(self, method, params)
     }
 }
 
