@@ -211,18 +211,15 @@ const REST_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
 /// rest once they stop coming for a while.
 async fn follow(hub: Weak<Hub>, mut rx: mpsc::UnboundedReceiver<Vec<String>>) {
     loop {
-        let mut paths = match tokio::time::timeout(REST_AFTER, rx.recv()).await {
-            Ok(Some(paths)) => paths,
-            Ok(None) => return,
+        let next = match tokio::time::timeout(REST_AFTER, rx.recv()).await {
+            Ok(next) => next,
             Err(_quiet) => {
                 let Some(hub) = hub.upgrade() else { return };
                 let _ = tokio::task::spawn_blocking(move || hub.rest_fulltext()).await;
-                match rx.recv().await {
-                    Some(paths) => paths,
-                    None => return,
-                }
+                rx.recv().await
             }
         };
+        let Some(mut paths) = next else { return };
         while let Ok(more) = rx.try_recv() {
             paths.extend(more);
         }
