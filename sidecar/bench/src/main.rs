@@ -11,6 +11,7 @@ mod generate;
 mod history;
 mod index;
 mod lsp;
+mod parse;
 mod search;
 mod writes;
 
@@ -82,6 +83,13 @@ enum Bench {
         runs: usize,
         #[arg(long)]
         json: bool,
+    },
+    /// Times the parse alone on every note of DIR read into memory first:
+    /// pulldown-cmark's events against the whole note.
+    Parse {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
     },
     /// Times the language server's requests (completion, definition,
     /// references, hover, workspace symbols: p50/p95/max) over an in-process
@@ -159,6 +167,10 @@ fn run(bench: Bench) -> Result<(), String> {
             )
             .map_err(|e| fail(&e))?;
             print_report(json, || report.to_json(), || report.to_markdown());
+        }
+        Bench::Parse { dir, runs } => {
+            let report = parse::parse_bench(&dir, runs).map_err(|e| fail(&e))?;
+            println!("{}", report.to_markdown());
         }
         Bench::Lsp { dir, samples, json } => {
             let options = lsp::LspBenchOptions {
