@@ -14,7 +14,6 @@ use tower_lsp_server::ls_types::*;
 
 use super::positions::{Known, Place};
 use super::world::World;
-use weft_vault::key::path_key;
 use weft_vault::symbols::{At, at, tag_uses};
 use weft_vault::{FragmentTarget, LinkRef, NoteId, Resolution, VaultIndex, resolve_fragment};
 
@@ -131,7 +130,7 @@ fn link_references(
             }
         }
         Resolution::Unresolved => refs_to_spans(index, &index.unresolved_links_to(link.target())),
-        Resolution::Attachment(path) => attachment_references(index, &path),
+        Resolution::Attachment(path) => refs_to_spans(index, &index.attachment_backlinks(&path)),
     }
 }
 
@@ -173,26 +172,4 @@ fn tag_references(index: &VaultIndex, tag: &str) -> Spans {
             Some(place)
         })
         .collect()
-}
-
-/// Links to an attachment: the notes whose links name its file, resolved.
-fn attachment_references(index: &VaultIndex, path: &str) -> Spans {
-    let key = path_key(path);
-    let name = key.rsplit('/').next().unwrap_or(&key).to_string();
-    let mut spans = Spans::new();
-    for (id, note) in index.notes() {
-        for link in &note.links {
-            let target = path_key(link.target());
-            if target.rsplit('/').next() != Some(name.as_str()) {
-                continue;
-            }
-            if let Resolution::Attachment(found) = index.resolve_link(id, link)
-                && path_key(&found) == key
-            {
-                spans.push(span_in(index, id, link.span.clone()));
-            }
-        }
-    }
-    spans.sort_by(|a, b| a.path.cmp(&b.path).then(a.span.start.cmp(&b.span.start)));
-    spans
 }

@@ -73,25 +73,58 @@ impl VaultIndex {
 
     /// Every link that resolves to `target`, sorted by source path and offset.
     pub fn backlinks(&self, target: NoteId) -> Vec<LinkRef> {
+        self.links_resolving(&Self::note_keys(self.note(target)), Some(target), |found| {
+            found.note() == Some(target)
+        })
+    }
+
+    /// Every link that resolves to the attachment at `path` (a vault
+    /// path), sorted as [`VaultIndex::backlinks`] sorts.
+    pub fn attachment_backlinks(&self, path: &str) -> Vec<LinkRef> {
+        let key = path_key(path);
+        let Some(path) = self.attachments.get(key.as_str()) else {
+            return Vec::new();
+        };
+        // An attachment is reached by its path, a path suffix or its file
+        // name (`attachment`): every link to it is filed under one of those.
+        let keys: Vec<String> = std::iter::once(key.clone())
+            .chain(
+                key.match_indices('/')
+                    .map(|(i, _)| key[i + 1..].to_string()),
+            )
+            .collect();
+        self.links_resolving(
+            &keys,
+            None,
+            |found| matches!(found, Resolution::Attachment(p) if **p == **path),
+        )
+    }
+
+    /// The links filed under `keys` whose resolution `hits`; a link into
+    /// its own note counts when that note is `self_target`.
+    fn links_resolving(
+        &self,
+        keys: &[String],
+        self_target: Option<NoteId>,
+        hits: impl Fn(&Resolution) -> bool,
+    ) -> Vec<LinkRef> {
         let mut found = Vec::new();
         // A much-linked note has thousands of links written the same way
         // from a few folders; each distinct (folder, target, kind) is
         // resolved once.
         let mut memo: HashMap<(&str, &str, LinkKind), bool, foldhash::fast::RandomState> =
             HashMap::default();
-        for key in Self::note_keys(self.note(target)) {
+        for key in keys {
             for &r in self.links_by_key.get(key.as_str()).into_iter().flatten() {
                 let source = self.note(r.source);
                 let link = &source.links[r.link as usize];
                 let hit = if link.is_self_link() {
-                    r.source == target
+                    Some(r.source) == self_target
                 } else {
                     let folder = source.folder();
                     *memo
                         .entry((folder, link.target(), link.kind))
-                        .or_insert_with(|| {
-                            self.resolve(folder, link.target(), link.kind).note() == Some(target)
-                        })
+                        .or_insert_with(|| hits(&self.resolve(folder, link.target(), link.kind)))
                 };
                 if hit {
                     found.push(r);

@@ -92,3 +92,29 @@ async fn references_of_links_notes_headings_blocks_and_tags() {
         .await,
     );
 }
+
+/// On a link to an attachment: every link that reaches that file, in any
+/// form, placed without reading the notes, and none that reaches another file of the
+/// same name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn references_of_an_attachment_link() {
+    let client = TestClient::start(
+        "//- /notes/S.md\n![[diagram.png]] [a](../img/diagram.png) ![[other/diagram.png]]\n\
+         //- /notes/deep/Tëst.md\né [x](../../img/diagram.png) ![[img/diagram.png|wide]]\n\
+         //- /img/diagram.png\n//- /other/diagram.png\n",
+    )
+    .await;
+    expect![[r#"
+        [
+            "notes/S.md:0:0-0:16",
+            "notes/S.md:0:17-0:40",
+            "notes/deep/Tëst.md:0:3-0:29",
+            "notes/deep/Tëst.md:0:30-0:55",
+        ]
+    "#]]
+    .assert_debug_eq(&references(&client, "notes/S.md", "![[diag$0ram.png]]", false).await);
+    assert_eq!(
+        references(&client, "notes/S.md", "![[other/diag$0ram.png]]", false).await,
+        ["notes/S.md:0:41-0:63"]
+    );
+}

@@ -274,3 +274,51 @@ fn resolve_from_the_root_for_people() {
         Resolution::Ambiguous { .. }
     ));
 }
+
+/// The links to an attachment found through the link tables are exactly
+/// the links of the vault that resolve to it, in every form a link can
+/// reach it by (name, path suffix, vault path, relative, percent-encoded),
+/// and none to another file of the same name.
+#[test]
+fn attachment_backlinks_are_every_link_resolving_to_it() {
+    let index = fixture(
+        r#"
+//- /notes/S.md
+![[diagram.png]] ![[img/diagram.png]] [a](../img/diagram.png) [b](/img/diagram.png)
+![[other/diagram.png]] [c](../img/My%20Chart.svg) ![[My Chart.svg]] [d](diagram.png)
+//- /notes/deep/T.md
+[x](../../img/diagram.png) ![[IMG/Diagram.png]] `![[diagram.png]]` [[diagram]]
+//- /img/diagram.png
+//- /other/diagram.png
+//- /img/My Chart.svg
+//- /notes/diagram.png
+"#,
+    );
+    let attachments: Vec<String> = index.attachments().map(str::to_string).collect();
+    assert_eq!(attachments.len(), 4);
+    for path in &attachments {
+        let mut every: Vec<(String, u32)> = Vec::new();
+        for (id, note) in index.notes() {
+            for link in &note.links {
+                if matches!(index.resolve_link(id, link), Resolution::Attachment(p) if *p == **path)
+                {
+                    every.push((note.path.to_string(), link.span.start));
+                }
+            }
+        }
+        every.sort();
+        let found: Vec<(String, u32)> = index
+            .attachment_backlinks(path)
+            .into_iter()
+            .map(|r| {
+                (
+                    index.note(r.source).path.to_string(),
+                    index.link(r).span.start,
+                )
+            })
+            .collect();
+        assert_eq!(found, every, "links to {path}");
+        assert!(!found.is_empty(), "{path} has links in the fixture");
+    }
+    assert!(index.attachment_backlinks("img/none.png").is_empty());
+}
