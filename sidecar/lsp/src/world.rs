@@ -10,7 +10,6 @@
 //! talk to the client themselves.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
@@ -452,11 +451,7 @@ impl TextSource for Texts<'_> {
 }
 
 /// The content hash the parser gives a text (see `Note::content_hash`).
-pub(crate) fn text_hash(text: &str) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    hasher.finish()
-}
+pub(crate) use weft_vault::note::text_hash;
 
 /// Settings from the editor may come wrapped in `{"weft": {...}}`.
 pub(crate) fn unwrap_settings(value: Value) -> Option<Value> {

@@ -6,11 +6,10 @@
 //! domain does no IO and editors can supply unsaved buffers.
 
 use std::borrow::Cow;
-use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::index::{LinkRef, NoteId, VaultIndex};
 use super::key::{name_key, path_key};
-use super::note::{Link, Note, Span};
+use super::note::{Link, Note, Span, text_hash};
 use super::parse::parse_text;
 use super::resolve::{FragmentLookup, FragmentTarget, Resolution, lookup_fragment};
 
@@ -22,9 +21,7 @@ pub fn indexed_parse<'i>(index: &'i VaultIndex, path: &str, text: &str) -> Optio
     if *note.path != *path || note.len as usize != text.len() {
         return None;
     }
-    let mut hasher = DefaultHasher::new();
-    text.hash(&mut hasher);
-    (note.content_hash == hasher.finish()).then_some(note)
+    (note.content_hash == text_hash(text)).then_some(note)
 }
 
 /// The links of the note at `path` whose text is `text`: the index's own
@@ -38,11 +35,12 @@ pub fn links_of<'i>(index: &'i VaultIndex, path: &str, text: &str) -> Cow<'i, [L
 }
 
 /// Supplies a note's current text by vault path (disk, or an open buffer).
-pub trait TextSource {
+/// Shared across threads: a large rename reads its notes in parallel.
+pub trait TextSource: Sync {
     fn text(&self, path: &str) -> Option<String>;
 }
 
-impl<F: Fn(&str) -> Option<String>> TextSource for F {
+impl<F: Fn(&str) -> Option<String> + Sync> TextSource for F {
     fn text(&self, path: &str) -> Option<String> {
         self(path)
     }

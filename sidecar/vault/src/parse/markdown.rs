@@ -8,7 +8,6 @@
 //! read YAML nor decide where the frontmatter is: `properties.rs` and
 //! `crate::frontmatter` own those rules, and this file only asks them.
 
-use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
@@ -16,7 +15,9 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use super::links::{markdown_link, wiki_link};
 use super::properties;
 use crate::lines::LineIndex;
-use crate::note::{Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md};
+use crate::note::{
+    Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md, text_hash,
+};
 use crate::tags;
 
 /// The length of `text` in UTF-16 code units.
@@ -391,8 +392,6 @@ impl<'a> NoteParser<'a> {
                 _ => {}
             }
         }
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        self.text.hash(&mut hasher);
         Note {
             path: self.path.into(),
             title,
@@ -405,7 +404,7 @@ impl<'a> NoteParser<'a> {
             frontmatter_span: self.frontmatter_span,
             diagnostics: self.diagnostics,
             len: self.text.len() as u32,
-            content_hash: hasher.finish(),
+            content_hash: text_hash(self.text),
         }
     }
 }
