@@ -149,6 +149,8 @@ pub fn move_files(
     sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
 
     let mut collector = Collector::new(texts);
+    let paths: Vec<&str> = sources.iter().map(|&id| &*index.note(id).path).collect();
+    collector.prefetch(&paths);
     for source in sources {
         let path = index.note(source).path.to_string();
         let Some((text, links)) = collector.read_links(index, &path) else {

@@ -61,10 +61,10 @@ pub fn captured_links(
     // The texts the plan was made from: not read again.
     let planned_texts: HashMap<&str, &FileEdits> =
         plan.edits.iter().map(|f| (f.path.as_str(), f)).collect();
-    let text_of = |path: &str| -> Option<String> {
+    let text_of = |path: &str| -> Option<Cow<'_, str>> {
         match planned_texts.get(path) {
-            Some(file) => Some(file.text.clone()),
-            None => texts.text(path),
+            Some(file) => Some(Cow::Borrowed(file.text.as_str())),
+            None => texts.text(path).map(Cow::Owned),
         }
     };
     let new_path = |id: NoteId| -> String {
@@ -127,7 +127,7 @@ pub fn captured_links(
                 .map(move |e| ((f.path.as_str(), e.range.start), e))
         })
         .collect();
-    let mut read: Vec<(String, String)> = Vec::new();
+    let mut read: Vec<(String, Cow<'_, str>)> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut keys: HashSet<String> = HashSet::new();
     for source in sources {
@@ -232,7 +232,7 @@ pub fn captured_links(
         // It leads there, and writing it leaves the note's links standing.
         let alone = FileEdits {
             path: path.clone(),
-            text: text.clone(),
+            text: text.to_string(),
             edits: vec![edit.clone()],
         };
         let verified = after(&c.new_folder, &plain, c.link.kind).as_deref()
@@ -240,7 +240,7 @@ pub fn captured_links(
             && verify(&alone, None, Check::LinkTargets).is_ok();
         pins.push(Pin {
             path: path.clone(),
-            text: text.clone(),
+            text: alone.text,
             edit,
             to_moved: moved_paths.contains(c.expected.as_str()),
             target: c.expected,

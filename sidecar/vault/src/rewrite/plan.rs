@@ -13,6 +13,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::ops::Range;
 
+use rayon::prelude::*;
+
 use crate::index::VaultIndex;
 use crate::lines::line_of;
 use crate::note::{Link, Note};
@@ -107,10 +109,16 @@ pub(super) enum Check {
     LinkTargets,
 }
 
+/// Below this many notes, reading them ahead in parallel saves nothing.
+const PREFETCH_FROM: usize = 64;
+
 /// Collects edits per note, reading and parsing each note once (not at
 /// all when the index's parse is of the very text read).
 pub(super) struct Collector<'a> {
     texts: &'a dyn TextSource,
+    /// Texts read ahead on every core ([`Collector::prefetch`]), taken
+    /// once each (`None`: the source had none).
+    prefetched: HashMap<String, Option<String>>,
     files: BTreeMap<String, (String, Vec<Edit>)>,
     /// The counts of the notes read, as read.
     counts: HashMap<String, Counts>,
@@ -120,14 +128,37 @@ impl<'a> Collector<'a> {
     pub(super) fn new(texts: &'a dyn TextSource) -> Self {
         Collector {
             texts,
+            prefetched: HashMap::new(),
             files: BTreeMap::new(),
             counts: HashMap::new(),
         }
     }
 
+    /// Reads the texts of `paths` ahead, in parallel: a hub's rename
+    /// reads thousands of notes, and reading them one by one costs as
+    /// much as the rest of the plan.
+    pub(super) fn prefetch(&mut self, paths: &[&str]) {
+        if paths.len() < PREFETCH_FROM {
+            return;
+        }
+        let texts = self.texts;
+        self.prefetched = paths
+            .par_iter()
+            .map(|path| (path.to_string(), texts.text(path)))
+            .collect();
+    }
+
+    /// The note's current text: read ahead, or now.
+    fn text(&mut self, path: &str) -> Option<String> {
+        match self.prefetched.remove(path) {
+            Some(text) => text,
+            None => self.texts.text(path),
+        }
+    }
+
     /// The note's text and a fresh parse of it.
     pub(super) fn read(&mut self, path: &str) -> Option<(String, Note)> {
-        let text = self.texts.text(path)?;
+        let text = self.text(path)?;
         let note = parse_text(path, &text);
         self.counts.insert(path.to_string(), Counts::of(&note));
         Some((text, note))
@@ -140,7 +171,7 @@ impl<'a> Collector<'a> {
         index: &'i VaultIndex,
         path: &str,
     ) -> Option<(String, Cow<'i, [Link]>)> {
-        let text = self.texts.text(path)?;
+        let text = self.text(path)?;
         let (counts, links) = match indexed_parse(index, path, &text) {
             Some(note) => (Counts::of(note), Cow::Borrowed(&*note.links)),
             None => {
@@ -170,18 +201,24 @@ impl<'a> Collector<'a> {
         skipped: Vec<(String, String)>,
         check: Check,
     ) -> Result<Plan, RewriteError> {
-        let mut files = Vec::new();
-        for (path, (text, mut edits)) in self.files {
-            if edits.is_empty() {
-                continue;
-            }
-            edits.sort_by_key(|e| (e.range.start, e.range.end));
-            edits.dedup_by(|b, a| a.range.end > b.range.start);
-            let before = self.counts.get(&path).copied();
-            let file = FileEdits { path, text, edits };
-            verify(&file, before, check)?;
-            files.push(file);
-        }
+        let files: Vec<FileEdits> = self
+            .files
+            .into_iter()
+            .filter(|(_, (_, edits))| !edits.is_empty())
+            .map(|(path, (text, mut edits))| {
+                edits.sort_by_key(|e| (e.range.start, e.range.end));
+                edits.dedup_by(|b, a| a.range.end > b.range.start);
+                FileEdits { path, text, edits }
+            })
+            .collect();
+        // One parse per edited note, on every core (a hub's rename edits
+        // thousands); the first failure in path order is the one reported.
+        let counts = &self.counts;
+        let verified: Vec<Result<(), RewriteError>> = files
+            .par_iter()
+            .map(|file| verify(file, counts.get(&file.path).copied(), check))
+            .collect();
+        verified.into_iter().collect::<Result<(), _>>()?;
         Ok(Plan {
             edits: files,
             moves,

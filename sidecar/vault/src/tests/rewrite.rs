@@ -395,3 +395,40 @@ fn a_note_whose_text_is_not_the_indexed_one_is_read_as_it_is() {
         show(&plan)
     );
 }
+
+/// A note linked from more notes than are read ahead in parallel: every
+/// linking note is read once and rewritten, a note whose text cannot be
+/// read is left out, and a rename one of them cannot take is refused,
+/// naming the first such note by path whichever core verified it.
+#[test]
+fn a_hub_rename_reads_ahead_and_stays_all_or_nothing() {
+    let mut src = String::from("//- /Hub.md\n# Hub\n");
+    for i in 0..150 {
+        src.push_str(&format!("//- /n/{i:03}.md\nsee [[Hub|the hub]] here\n"));
+    }
+    src.push_str("//- /n/zz odd.md\n[[Hub]] and `code\n");
+    let index = fixture(&src);
+    let reads = std::sync::Mutex::new(Vec::new());
+    let source = |path: &str| {
+        reads.lock().unwrap().push(path.to_string());
+        (path != "n/007.md").then(|| texts(&src)(path)).flatten()
+    };
+    let plan = move_files(&index, &[("Hub.md".into(), "Centre.md".into())], &source).unwrap();
+    assert_eq!(plan.edits.len(), 150, "every readable linking note");
+    assert!(plan.edits.iter().all(|f| f.path != "n/007.md"));
+    let file = plan.edits.iter().find(|f| f.path == "n/042.md").unwrap();
+    assert_eq!(file.apply(), "see [[Centre|the hub]] here\n");
+    let mut read = reads.into_inner().unwrap();
+    let all = read.len();
+    read.sort();
+    read.dedup();
+    assert_eq!(read.len(), all, "each note read once");
+
+    // A new name with a backtick would pair with the odd note's and swallow
+    // its links: refused, naming the first such note in path order.
+    let mut odd = src.clone();
+    odd.push_str("//- /n/aa odd.md\n[[Hub]] and `code\n");
+    let index = fixture(&odd);
+    let error = move_files(&index, &[("Hub.md".into(), "C`.md".into())], &texts(&odd)).unwrap_err();
+    assert!(error.0.contains("`n/aa odd.md`"), "{error}");
+}

@@ -5,9 +5,9 @@
 //! lists the links that now point to the old place. Link edits are written
 //! first, then files move. No protocol.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Mutex;
 
 use serde::Serialize;
 
@@ -18,6 +18,7 @@ use super::{
     line_at, links_of, lock_writes,
 };
 use crate::io::pool;
+use crate::sync::lock;
 use weft_vault::note::is_note_path;
 use weft_vault::query::TextSource;
 use weft_vault::rewrite::{self, FileEdits, Pin, Plan, add_pins, captured_links};
@@ -58,14 +59,14 @@ pub struct MoveReport {
 /// UTF-8 are remembered, since their links cannot be rewritten.
 pub(crate) struct DiskTexts<'a> {
     root: &'a Path,
-    pub(crate) skipped: RefCell<Vec<String>>,
+    pub(crate) skipped: Mutex<Vec<String>>,
 }
 
 impl<'a> DiskTexts<'a> {
     pub(crate) fn new(root: &'a Path) -> Self {
         DiskTexts {
             root,
-            skipped: RefCell::new(Vec::new()),
+            skipped: Mutex::new(Vec::new()),
         }
     }
 }
@@ -75,7 +76,7 @@ impl TextSource for DiskTexts<'_> {
         match std::fs::read(self.root.join(path)).map(String::from_utf8) {
             Ok(Ok(text)) => Some(text),
             _ => {
-                self.skipped.borrow_mut().push(path.to_string());
+                lock(&self.skipped).push(path.to_string());
                 None
             }
         }
@@ -154,7 +155,7 @@ impl Ops<'_> {
             (plan, pins)
         };
         // Notes the agent may not access are never named to it.
-        let mut skipped: Vec<String> = texts.skipped.borrow().clone();
+        let mut skipped: Vec<String> = lock(&texts.skipped).clone();
         skipped.retain(|p| self.policy.visible(p));
         skipped.sort();
         skipped.dedup();
