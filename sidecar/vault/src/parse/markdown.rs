@@ -338,6 +338,16 @@ impl<'a> NoteParser<'a> {
         }
     }
 
+    /// What the body alone holds, the frontmatter left unread: its links
+    /// (placed by span and line, without columns), tags and headings.
+    pub(super) fn body(self) -> super::Body {
+        super::Body {
+            links: self.links,
+            tags: self.tags.len(),
+            headings: self.headings.len(),
+        }
+    }
+
     pub(super) fn finish(mut self) -> Note {
         let properties = properties::read(
             self.path,

@@ -87,6 +87,25 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Note {
     }
 }
 
+/// What a note's Markdown body holds, its frontmatter left unread: see
+/// [`parse_body`].
+pub(crate) struct Body {
+    /// The body's links in text order, with spans and lines (no columns).
+    pub(crate) links: Vec<crate::note::Link>,
+    pub(crate) tags: usize,
+    pub(crate) headings: usize,
+}
+
+/// The links, tags and headings of the Markdown after a note's frontmatter,
+/// as [`parse_text`] finds them there, without reading the frontmatter's
+/// YAML nor fingerprinting the note: for checking edits that leave the
+/// frontmatter as it was (a hub's rename checks thousands of notes).
+pub(crate) fn parse_body(path: &str, text: &str) -> Body {
+    let mut parser = NoteParser::new(path, text);
+    parser.run();
+    parser.body()
+}
+
 /// Parses a note from its text.
 pub fn parse_text(path: &str, text: &str) -> Note {
     let mut text = text;

@@ -130,6 +130,11 @@ pub fn captured_links(
     let mut read: Vec<(String, Cow<'_, str>)> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut keys: HashSet<String> = HashSet::new();
+    // A hub's links are written a few ways from a few folders: each
+    // (folder, target, kind) is resolved once, and each target after the
+    // plan adds its keys once.
+    let mut resolved: Memo<Option<NoteId>> = Memo::default();
+    let mut keyed: HashSet<(String, String)> = HashSet::new();
     for source in sources {
         let path = index.note(source).path.to_string();
         let Some(text) = text_of(&path) else {
@@ -162,7 +167,9 @@ pub fn captured_links(
                 // it (the test below, known before resolving).
                 continue;
             }
-            let Some(to) = index.resolve(old_folder, link.target(), link.kind).note() else {
+            let Some(to) = resolved.get_or(old_folder, link.target(), link.kind, || {
+                index.resolve(old_folder, link.target(), link.kind).note()
+            }) else {
                 continue;
             };
             let target_moved = note_moves.contains_key(&to);
@@ -177,12 +184,14 @@ pub fn captured_links(
             if !target_moved && (relative || (!moved_source && !names_an_arrival(written))) {
                 continue;
             }
-            let key = path_key(after.trim().trim_start_matches('/'));
-            keys.insert(key.rsplit('/').next().unwrap_or(&key).to_string());
-            keys.insert(key);
-            if let Some(joined) = join_relative(new_folder, after.trim()) {
-                let joined = path_key(&joined);
-                keys.insert(joined.rsplit('/').next().unwrap_or(&joined).to_string());
+            if keyed.insert((new_folder.to_string(), after.clone())) {
+                let key = path_key(after.trim().trim_start_matches('/'));
+                keys.insert(key.rsplit('/').next().unwrap_or(&key).to_string());
+                keys.insert(key);
+                if let Some(joined) = join_relative(new_folder, after.trim()) {
+                    let joined = path_key(&joined);
+                    keys.insert(joined.rsplit('/').next().unwrap_or(&joined).to_string());
+                }
             }
             candidates.push(Candidate {
                 text_at: read.len(),
@@ -206,11 +215,14 @@ pub fn captured_links(
     for note in arrivals {
         scratch.upsert(note);
     }
-    let after = |folder: &str, target: &str, kind: LinkKind| -> Option<String> {
-        scratch
-            .resolve(folder, target, kind)
-            .note()
-            .map(|id| scratch.note(id).path.to_string())
+    let mut leads: Memo<Option<String>> = Memo::default();
+    let mut after = |folder: &str, target: &str, kind: LinkKind| -> Option<String> {
+        leads.get_or(folder, target, kind, || {
+            scratch
+                .resolve(folder, target, kind)
+                .note()
+                .map(|id| scratch.note(id).path.to_string())
+        })
     };
 
     let mut pins = Vec::new();
@@ -376,4 +388,20 @@ pub fn add_pins<'p>(plan: &mut Plan, pins: impl Iterator<Item = &'p Pin>) {
         }
     }
     plan.edits.sort_by(|a, b| a.path.cmp(&b.path));
+}
+
+/// Answers by (folder, target as written, kind), each computed once.
+struct Memo<T>(HashMap<(String, String, LinkKind), T>);
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo(HashMap::new())
+    }
+}
+
+impl<T: Clone> Memo<T> {
+    fn get_or(&mut self, folder: &str, target: &str, kind: LinkKind, f: impl FnOnce() -> T) -> T {
+        let key = (folder.to_string(), target.to_string(), kind);
+        self.0.entry(key).or_insert_with(f).clone()
+    }
 }

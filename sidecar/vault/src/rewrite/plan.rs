@@ -15,10 +15,11 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::frontmatter;
 use crate::index::VaultIndex;
 use crate::lines::line_of;
 use crate::note::{Link, Note};
-use crate::parse::parse_text;
+use crate::parse::{Body, parse_body, parse_text};
 use crate::query::{TextSource, indexed_parse};
 
 /// Replace the bytes `range` of a note's text by `new_text`.
@@ -82,12 +83,14 @@ pub(super) fn error<T>(message: impl Into<String>) -> Result<T, RewriteError> {
 }
 
 /// What an edit must leave standing in a note: how many links, tags and
-/// headings it has.
+/// headings it has, in all and in its body (after the frontmatter).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Counts {
     links: usize,
     tags: usize,
     headings: usize,
+    body_links: usize,
+    body_tags: usize,
 }
 
 impl Counts {
@@ -96,7 +99,16 @@ impl Counts {
             links: note.links.len(),
             tags: note.tags.len(),
             headings: note.headings.len(),
+            // The frontmatter's links carry their property key.
+            body_links: note.links.iter().filter(|l| l.rel().is_none()).count(),
+            body_tags: note.tags.iter().filter(|t| !t.in_frontmatter).count(),
         }
+    }
+
+    /// Whether the body counts are those of `body`.
+    fn body_is(&self, body: &Body) -> bool {
+        (self.body_links, self.body_tags, self.headings)
+            == (body.links.len(), body.tags, body.headings)
     }
 }
 
@@ -236,33 +248,50 @@ impl<'a> Collector<'a> {
 /// also lengthen its link (a backtick pairing with one after the link
 /// swallows the `]]`), which the counts do not see. Such a rename is
 /// refused (all or nothing) rather than carried out. One parse of the
-/// edited text.
+/// edited text: of its body alone when every edit falls after an
+/// unchanged frontmatter.
 pub(super) fn verify(
     file: &FileEdits,
     before: Option<Counts>,
     check: Check,
 ) -> Result<(), RewriteError> {
     let before = before.unwrap_or_else(|| Counts::of(&parse_text(&file.path, &file.text)));
-    let after = parse_text(&file.path, &file.apply());
-    if Counts::of(&after) != before {
-        return broken(file);
-    }
+    let edited = file.apply();
+    // Edits that all fall in the body, where the frontmatter block stands
+    // as before: its YAML is the same bytes, so only the body is parsed.
+    let block = |text: &str| frontmatter::block(text).map(|b| (b.yaml, b.body));
+    let fence = block(&file.text);
+    let body_start = fence.as_ref().map_or(0, |(_, body)| *body);
+    let links: Vec<Range<usize>> =
+        if file.edits.iter().all(|e| e.range.start >= body_start) && block(&edited) == fence {
+            let body = parse_body(&file.path, &edited);
+            if !before.body_is(&body) {
+                return broken(file);
+            }
+            body.links.iter().map(target_range).collect()
+        } else {
+            let after = parse_text(&file.path, &edited);
+            if Counts::of(&after) != before {
+                return broken(file);
+            }
+            after.links.iter().map(target_range).collect()
+        };
     if check == Check::LinkTargets {
         let mut shift: isize = 0;
         for edit in &file.edits {
             let start = edit.range.start.saturating_add_signed(shift);
             let end = start + edit.new_text.len();
-            if !after
-                .links
-                .iter()
-                .any(|l| l.target_span.start as usize == start && l.target_span.end as usize == end)
-            {
+            if !links.iter().any(|l| l.start == start && l.end == end) {
                 return broken(file);
             }
             shift += edit.new_text.len() as isize - edit.range.len() as isize;
         }
     }
     Ok(())
+}
+
+fn target_range(link: &Link) -> Range<usize> {
+    link.target_span.start as usize..link.target_span.end as usize
 }
 
 fn broken<T>(file: &FileEdits) -> Result<T, RewriteError> {

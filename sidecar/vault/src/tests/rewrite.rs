@@ -403,10 +403,18 @@ fn a_note_whose_text_is_not_the_indexed_one_is_read_as_it_is() {
 #[test]
 fn a_hub_rename_reads_ahead_and_stays_all_or_nothing() {
     let mut src = String::from("//- /Hub.md\n# Hub\n");
+    // Frontmatter with a link (edited there too) or with tags only (the
+    // body alone is checked).
     for i in 0..150 {
-        src.push_str(&format!("//- /n/{i:03}.md\nsee [[Hub|the hub]] here\n"));
+        let front = match i % 2 {
+            0 => "---\ntags: [a, b]\nup: \"[[Hub]]\"\n---\n",
+            _ => "---\ntags: [a, b]\n---\n",
+        };
+        src.push_str(&format!(
+            "//- /n/{i:03}.md\n{front}see [[Hub|the hub]] here\n"
+        ));
     }
-    src.push_str("//- /n/zz odd.md\n[[Hub]] and `code\n");
+    src.push_str("//- /n/zz odd.md\n---\ntags: [c]\n---\n[[Hub]] and `code\n");
     let index = fixture(&src);
     let reads = std::sync::Mutex::new(Vec::new());
     let source = |path: &str| {
@@ -417,7 +425,15 @@ fn a_hub_rename_reads_ahead_and_stays_all_or_nothing() {
     assert_eq!(plan.edits.len(), 150, "every readable linking note");
     assert!(plan.edits.iter().all(|f| f.path != "n/007.md"));
     let file = plan.edits.iter().find(|f| f.path == "n/042.md").unwrap();
-    assert_eq!(file.apply(), "see [[Centre|the hub]] here\n");
+    assert_eq!(
+        file.apply(),
+        "---\ntags: [a, b]\nup: \"[[Centre]]\"\n---\nsee [[Centre|the hub]] here\n"
+    );
+    let file = plan.edits.iter().find(|f| f.path == "n/043.md").unwrap();
+    assert_eq!(
+        file.apply(),
+        "---\ntags: [a, b]\n---\nsee [[Centre|the hub]] here\n"
+    );
     let mut read = reads.into_inner().unwrap();
     let all = read.len();
     read.sort();
@@ -427,7 +443,7 @@ fn a_hub_rename_reads_ahead_and_stays_all_or_nothing() {
     // A new name with a backtick would pair with the odd note's and swallow
     // its links: refused, naming the first such note in path order.
     let mut odd = src.clone();
-    odd.push_str("//- /n/aa odd.md\n[[Hub]] and `code\n");
+    odd.push_str("//- /n/aa odd.md\n---\ntags: [c]\n---\n[[Hub]] and `code\n");
     let index = fixture(&odd);
     let error = move_files(&index, &[("Hub.md".into(), "C`.md".into())], &texts(&odd)).unwrap_err();
     assert!(error.0.contains("`n/aa odd.md`"), "{error}");
