@@ -82,6 +82,15 @@ impl<'t> Columns<'t> {
     }
 }
 
+/// What a note's Markdown body holds, its frontmatter left unread (see
+/// `parse::parse_body`).
+pub(crate) struct Body {
+    /// The body's links in text order, with spans and lines (no columns).
+    pub(crate) links: Vec<Link>,
+    pub(crate) tags: usize,
+    pub(crate) headings: usize,
+}
+
 /// One note being read: what the walk has found so far.
 pub(super) struct NoteParser<'a> {
     path: &'a str,
@@ -340,8 +349,8 @@ impl<'a> NoteParser<'a> {
 
     /// What the body alone holds, the frontmatter left unread: its links
     /// (placed by span and line, without columns), tags and headings.
-    pub(super) fn body(self) -> super::Body {
-        super::Body {
+    pub(super) fn body(self) -> Body {
+        Body {
             links: self.links,
             tags: self.tags.len(),
             headings: self.headings.len(),

@@ -17,6 +17,7 @@ mod properties;
 
 use crate::lines::line_of;
 use crate::note::{Note, NoteDiagnostic};
+pub(crate) use markdown::Body;
 use markdown::NoteParser;
 
 /// Notes are indexed with `u32` offsets; text past this is not parsed.
@@ -85,15 +86,6 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Note {
             note
         }
     }
-}
-
-/// What a note's Markdown body holds, its frontmatter left unread: see
-/// [`parse_body`].
-pub(crate) struct Body {
-    /// The body's links in text order, with spans and lines (no columns).
-    pub(crate) links: Vec<crate::note::Link>,
-    pub(crate) tags: usize,
-    pub(crate) headings: usize,
 }
 
 /// The links, tags and headings of the Markdown after a note's frontmatter,
