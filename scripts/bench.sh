@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks the index on generated vaults of 1k, 10k and 100k notes and
-# prints one Markdown table per vault (see sidecar/bench/src/index.rs for
+# prints Markdown tables per vault (the build, then the parse alone) (see sidecar/bench/src/index.rs for
 # what each row measures). Timings are reported, never asserted.
 #
 #   scripts/bench.sh                 # 1000 10000 100000 notes
@@ -45,6 +45,8 @@ for n in "${sizes[@]}"; do
   echo "==> $n notes: $dir" >&2
   "${bench[@]}" generate --notes "$n" --seed "$seed" "$dir" >&2
   "${bench[@]}" index "$dir" --runs "$runs" "${format[@]}"
+  # The parse alone, against pulldown-cmark's events (tables only).
+  [ ${#format[@]} -gt 0 ] || "${bench[@]}" parse "$dir" --runs "$runs"
 done
 
 if [ "$restart" = 1 ]; then
