@@ -13,6 +13,27 @@ pub struct Matcher {
     query: Vec<char>,
     /// The same as bytes when the query is ASCII: the fast path.
     ascii: Option<Vec<u8>>,
+    /// The [`char_mask`] of an ASCII query.
+    mask: Option<u32>,
+}
+
+/// Which ASCII characters `text` holds, case folded, as bits: one per
+/// letter, five for the digits, one for any other ASCII character. An
+/// ASCII query can match only a text whose mask holds all of the query's
+/// bits ([`Matcher::may_match`]), so a scan over a vault's headings skips
+/// most without reading their text.
+pub fn char_mask(text: &str) -> u32 {
+    text.bytes().fold(0, |mask, b| mask | byte_bit(b))
+}
+
+fn byte_bit(b: u8) -> u32 {
+    match b.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => 1 << (c - b'a'),
+        d @ b'0'..=b'9' => 1 << (26 + (d - b'0') % 5),
+        c if c.is_ascii() => 1 << 31,
+        // Bytes of other characters never equal an ASCII query's.
+        _ => 0,
+    }
 }
 
 /// The score of a candidate that matches an empty query.
@@ -26,7 +47,16 @@ impl Matcher {
             .iter()
             .all(char::is_ascii)
             .then(|| query.iter().map(|&c| c as u8).collect());
-        Matcher { query, ascii }
+        let mask = ascii
+            .as_ref()
+            .map(|q: &Vec<u8>| q.iter().fold(0, |mask, &b| mask | byte_bit(b)));
+        Matcher { query, ascii, mask }
+    }
+
+    /// Whether a text whose [`char_mask`] is `mask` can match: `false`
+    /// only when it cannot ([`Matcher::score`] would say `None`).
+    pub fn may_match(&self, mask: u32) -> bool {
+        self.mask.is_none_or(|query| mask & query == query)
     }
 
     pub fn is_empty(&self) -> bool {

@@ -32,6 +32,10 @@ pub struct Note {
     pub len: u32,
     /// A fast hash of the text, to skip re-indexing unchanged content.
     pub content_hash: u64,
+    /// `matcher::char_mask` of its stem, title and aliases together: symbol
+    /// search passes over a note none of whose names can match without
+    /// reading them.
+    pub name_mask: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +62,9 @@ pub struct Heading {
     /// The whole heading line(s).
     pub span: Span,
     pub line: u32,
+    /// `matcher::char_mask` of `text`: symbol search passes over a heading
+    /// that cannot match without reading its text.
+    pub mask: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -99,6 +99,24 @@ pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bo
     let scan = |notes: &mut dyn Iterator<Item = (NoteId, &Note)>| -> (BinaryHeap<Hit>, usize) {
         let mut heap: BinaryHeap<Hit> = BinaryHeap::with_capacity(limit + 1);
         let mut matched = 0usize;
+        let push_headings = |id: NoteId, note: &Note, push: &mut dyn FnMut(Hit)| {
+            if matcher.is_empty() {
+                return;
+            }
+            for (i, heading) in note.headings.iter().enumerate() {
+                if !matcher.may_match(heading.mask) {
+                    continue;
+                }
+                if let Some(score) = matcher.score(&heading.text) {
+                    push(Hit {
+                        score,
+                        kind: SymbolKind::Heading,
+                        note: id,
+                        item: i,
+                    });
+                }
+            }
+        };
         let mut push = |hit: Hit| {
             matched += 1;
             if heap.len() < limit {
@@ -109,6 +127,11 @@ pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bo
             }
         };
         for (id, note) in notes {
+            if !matcher.may_match(note.name_mask) {
+                // None of its names can match: only its headings may.
+                push_headings(id, note, &mut push);
+                continue;
+            }
             let stem = note.stem();
             // A title that is the stem (most notes') cannot score more.
             let title_score = (*note.title != *stem)
@@ -133,19 +156,7 @@ pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bo
                     });
                 }
             }
-            if matcher.is_empty() {
-                continue;
-            }
-            for (i, heading) in note.headings.iter().enumerate() {
-                if let Some(score) = matcher.score(&heading.text) {
-                    push(Hit {
-                        score,
-                        kind: SymbolKind::Heading,
-                        note: id,
-                        item: i,
-                    });
-                }
-            }
+            push_headings(id, note, &mut push);
         }
         (heap, matched)
     };

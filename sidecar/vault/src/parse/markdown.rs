@@ -15,6 +15,7 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use super::links::{markdown_link, wiki_link};
 use super::properties;
 use crate::lines::LineIndex;
+use crate::matcher::char_mask;
 use crate::note::{
     Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md, text_hash,
 };
@@ -183,6 +184,7 @@ impl<'a> NoteParser<'a> {
                             text: text.into(),
                             span: Self::span(&range),
                             line: self.line(range.start),
+                            mask: char_mask(text),
                         });
                     }
                 }
@@ -411,7 +413,13 @@ impl<'a> NoteParser<'a> {
                 _ => {}
             }
         }
+        let name_mask = aliases
+            .iter()
+            .fold(char_mask(stem) | char_mask(&title), |mask, alias| {
+                mask | char_mask(alias)
+            });
         Note {
+            name_mask,
             path: self.path.into(),
             title,
             aliases,

@@ -5,7 +5,7 @@ use expect_test::expect;
 use super::fixture;
 use crate::complete::{Context, NoSignals, Request, complete, context};
 use crate::daily::{Date, daily_note_path, format_date};
-use crate::matcher::Matcher;
+use crate::matcher::{Matcher, char_mask};
 use crate::template::new_note_text;
 
 /// The context at the `$0` cursor of `text`.
@@ -117,6 +117,48 @@ fn the_matcher_prefers_word_starts_runs_and_exact_names() {
     assert!(Matcher::new("CAFE\u{301}").score("café").is_some());
     assert!(Matcher::new("my note").score("my-note").is_some());
     assert!(Matcher::new("").score("anything").is_some());
+}
+
+/// The mask never turns away a text the matcher would match: over every
+/// pair of a few hundred random queries and texts (ASCII letters of both
+/// cases, digits, punctuation, accents, other scripts), `score` finds a
+/// match only where `may_match` allows one; and it does turn most away.
+#[test]
+fn the_char_mask_only_skips_texts_that_cannot_match() {
+    let alphabet: Vec<char> =
+        "aAbBcCdeEfFgGhiIjklmMnNopqrsStTuvwxyzZ0123456789 -_./#()[]!?éÉçüßİıΣσ日本"
+            .chars()
+            .collect();
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut word = |len: usize| -> String {
+        (0..len)
+            .map(|_| alphabet[rng.usize(..alphabet.len())])
+            .collect()
+    };
+    let texts: Vec<String> = (0..400).map(|i| word(1 + i % 24)).collect();
+    let queries: Vec<String> = (0..200).map(|i| word(1 + i % 4)).collect();
+    let (mut matched, mut skipped) = (0, 0);
+    for query in &queries {
+        let m = Matcher::new(query);
+        for text in &texts {
+            let may = m.may_match(char_mask(text));
+            if m.score(text).is_some() {
+                assert!(may, "{query:?} matches {text:?} but its mask turns it away");
+                matched += 1;
+            } else if !may {
+                skipped += 1;
+            }
+        }
+    }
+    assert!(matched > 1_000, "the pairs exercise matches: {matched}");
+    assert!(
+        skipped > 20_000,
+        "the mask turns most non-matches away: {skipped}"
+    );
+    // Case, digits and punctuation fold as the matcher folds them.
+    let m = Matcher::new("H2-x");
+    assert!(m.may_match(char_mask("héading 7 (h2) - X")));
+    assert!(!m.may_match(char_mask("heading x")));
 }
 
 #[test]

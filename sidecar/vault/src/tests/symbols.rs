@@ -27,8 +27,10 @@ fn heading_trees_nest_by_level() {
 #[test]
 fn search_finds_notes_headings_aliases_and_tags_and_caps() {
     let index = fixture(
-        "//- /Weft design.md\n---\naliases: [Loom]\n---\n# Weaving plan\n#weaving\n//- /other.md\n## Warp and weft\n",
+        "//- /Weft design.md\n---\naliases: [Loom]\n---\n# Weaving plan\n#weaving\n//- /other.md\n## Warp and weft\n\
+         //- /zzz.md\n## Weather\n",
     );
+    // zzz's names cannot match "wea" (their mask says so): its heading still can.
     let (found, more) = search(&index, "wea", 10);
     let shown: Vec<String> = found
         .iter()
@@ -37,6 +39,7 @@ fn search_finds_notes_headings_aliases_and_tags_and_caps() {
     expect![[r#"
         [
             "Note Weft design",
+            "Heading Weather",
             "Tag #weaving",
             "Heading Weaving plan",
         ]

@@ -25,7 +25,7 @@ use weft_vault::Note;
 pub use weft_vault::stamp::{Stamp, now_ns};
 
 /// Bumped whenever the layout of a snapshot or of [`Note`] changes.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 const MAGIC: &[u8; 8] = b"WEFTSNAP";
 /// Magic, format, payload length, CRC-32.
 const HEADER: usize = 8 + 4 + 8 + 4;
