@@ -128,22 +128,16 @@ pub fn move_files(
     };
 
     // Notes that may hold links to rewrite: those linking to a moved note,
-    // the moved notes (their relative links), and for attachments the notes
-    // with a link naming the file.
+    // the moved notes (their relative links), and those linking to a moved
+    // attachment.
     let (mut sources, to_moved) = moving_and_linking(index, note_moves.keys().copied());
-    if !attachment_moves.is_empty() {
-        let names: HashSet<String> = attachment_moves
-            .keys()
-            .map(|k| k.rsplit('/').next().unwrap_or(k).to_string())
-            .collect();
-        for (id, note) in index.notes() {
-            if note.links.iter().any(|l| {
-                let key = path_key(l.target());
-                names.contains(key.rsplit('/').next().unwrap_or(&key))
-            }) {
-                sources.insert(id);
-            }
-        }
+    for (old, _) in moves.iter().filter(|(old, _)| !is_note_path(old)) {
+        sources.extend(
+            index
+                .attachment_backlinks(old)
+                .into_iter()
+                .map(|r| r.source),
+        );
     }
     let mut sources: Vec<NoteId> = sources.into_iter().collect();
     sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));

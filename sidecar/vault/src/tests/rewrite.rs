@@ -448,3 +448,26 @@ fn a_hub_rename_reads_ahead_and_stays_all_or_nothing() {
     let error = move_files(&index, &[("Hub.md".into(), "C`.md".into())], &texts(&odd)).unwrap_err();
     assert!(error.0.contains("`n/aa odd.md`"), "{error}");
 }
+
+/// Moving an attachment rewrites every link that reaches it, in every
+/// form and from every folder, and no link that reaches another file of
+/// the same name.
+#[test]
+fn moving_an_attachment_rewrites_exactly_the_links_to_it() {
+    check(
+        "//- /img/a.png\n//- /other/a.png\n\
+         //- /n/S.md\n![[img/a.png]] [x](../img/a.png) ![[other/a.png]] [y](../other/a.png)\n\
+         //- /n/deep/T.md\n![x](../../img/a.png) ![[IMG/A.png|w]] `![[img/a.png]]`\n\
+         //- /U.md\n![[other/a.png]]\n",
+        |index, texts| {
+            move_files(index, &[("img/a.png".into(), "media/b.png".into())], texts).unwrap()
+        },
+        expect![[r#"
+            --- n/S.md
+            ![[media/b.png]] [x](../media/b.png) ![[other/a.png]] [y](../other/a.png)
+            --- n/deep/T.md
+            ![x](../../media/b.png) ![[media/b.png|w]] `![[img/a.png]]`
+            move img/a.png -> media/b.png
+        "#]],
+    );
+}
