@@ -25,7 +25,7 @@ use tokio::signal::unix::{Signal, SignalKind};
 
 use super::place::{Place, build_tag, cache_dir, runtime_dir, uid};
 use super::{Face, Hello, WARM_TIMEOUT, Welcome};
-use weft_workspace::hub::Hub;
+use weft_workspace::hub::{Hub, Phase};
 use weft_workspace::sync::lock;
 
 /// How long a face may take to say hello (it only bounds a broken face).
@@ -87,12 +87,15 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
         hub.persist_in(cache, build.clone());
     }
     hub.start();
-    // Loads allocate in bursts that mimalloc's delayed purging serves well;
-    // what follows (changes, storms of them) must give memory back.
-    let settling = hub.clone();
+    // The notes' load allocates in bursts that mimalloc's delayed purging
+    // serves well; what follows must give memory back at once: the
+    // full-text build (its writer arenas, about 50 MB, were otherwise kept
+    // for the daemon's life: a purge delayed is carried out only when the
+    // thread that owes it allocates again), and changes, storms of them.
+    let loading = hub.clone();
     tokio::spawn(async move {
-        let mut phases = settling.watch_phase();
-        while !settling.settled() {
+        let mut phases = loading.watch_phase();
+        while loading.phase() == Phase::Loading {
             if phases.changed().await.is_err() {
                 return;
             }
