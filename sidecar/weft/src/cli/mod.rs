@@ -28,7 +28,8 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let format = cli.global.format;
-    let daemon = cfg!(unix) && !cli.global.no_daemon;
+    #[cfg(unix)]
+    let daemon = !cli.global.no_daemon;
     let command = match cli.command {
         #[cfg(unix)]
         Command::Daemon { idle } => {

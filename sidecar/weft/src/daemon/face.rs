@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
+use super::answer::Answer;
 use super::connect::{Conn, Target, connect, open_daemon};
 use super::replay::{Replay, Verdict, is_response};
 use super::{Face, Hello};
-use crate::answer::Answer;
 use crate::args::McpArgs;
 use weft_wire::{Frame, Framing};
 

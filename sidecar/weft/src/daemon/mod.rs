@@ -16,13 +16,14 @@
 //!
 //! A connection starts with one JSON line from the face ([`Hello`]) and one
 //! from the daemon ([`Welcome`]); then the protocol's bytes flow, or for a
-//! query one JSON line answers ([`crate::answer::Answer`]):
+//! query one JSON line answers ([`answer::Answer`]):
 //!
 //! ```text
 //! → {"weft":"0.1.0-1a2b3c4d","vault":"/home/me/notes","face":{"kind":"mcp","args":{…}},"warm":false}
 //! ← {"ok":true}                      (or {"ok":false,"error":"…"}, then the daemon hangs up)
 //! ```
 
+pub mod answer;
 mod connect;
 pub mod face;
 pub mod place;

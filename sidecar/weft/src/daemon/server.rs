@@ -247,7 +247,7 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         }
         Face::Query { argv } => {
             let argv = argv.into_iter().map(Into::into).collect();
-            let answer = crate::answer::answer(argv, root.to_path_buf()).await;
+            let answer = super::answer::answer(argv, root.to_path_buf()).await;
             let mut line = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
             line.push('\n');
             write
