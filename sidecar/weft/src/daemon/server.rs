@@ -25,7 +25,7 @@ use tokio::signal::unix::{Signal, SignalKind};
 
 use super::place::{Place, build_tag, cache_dir, runtime_dir, uid};
 use super::{Face, Hello, WARM_TIMEOUT, Welcome};
-use weft_workspace::hub::{Hub, Phase};
+use weft_workspace::hub::Hub;
 use weft_workspace::sync::lock;
 
 /// How long a face may take to say hello (it only bounds a broken face).
@@ -94,12 +94,7 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
     // thread that owes it allocates again), and changes, storms of them.
     let loading = hub.clone();
     tokio::spawn(async move {
-        let mut phases = loading.watch_phase();
-        while loading.phase() == Phase::Loading {
-            if phases.changed().await.is_err() {
-                return;
-            }
-        }
+        loading.wait_notes().await;
         crate::memory::purge_at_once();
     });
     let active = Arc::new(AtomicUsize::new(0));
