@@ -440,12 +440,7 @@ impl VaultIndex {
     /// The keys under which links to `note` are filed: every suffix of its
     /// path, its aliases and its title.
     pub(super) fn note_keys(note: &Note) -> Vec<String> {
-        let path = path_key(&note.path);
-        let mut keys = vec![path.clone()];
-        keys.extend(
-            path.match_indices('/')
-                .map(|(i, _)| path[i + 1..].to_string()),
-        );
+        let mut keys = suffix_keys(&path_key(&note.path));
         keys.extend(note.aliases.iter().map(|a| path_key(a)));
         keys.push(path_key(&note.title));
         keys.sort();
@@ -563,6 +558,17 @@ impl Entries {
             links,
         }
     }
+}
+
+/// A file's path key and every suffix of it after a `/`: the keys of the
+/// links that name the file by path, partial path or name.
+pub(super) fn suffix_keys(path: &str) -> Vec<String> {
+    std::iter::once(path.to_string())
+        .chain(
+            path.match_indices('/')
+                .map(|(i, _)| path[i + 1..].to_string()),
+        )
+        .collect()
 }
 
 /// The list filed under `key`, made when missing (one lookup; the key's

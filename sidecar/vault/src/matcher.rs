@@ -23,7 +23,11 @@ pub struct Matcher {
 /// bits ([`Matcher::may_match`]), so a scan over a vault's headings skips
 /// most without reading their text.
 pub fn char_mask(text: &str) -> u32 {
-    text.bytes().fold(0, |mask, b| mask | byte_bit(b))
+    bytes_mask(text.as_bytes())
+}
+
+fn bytes_mask(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0, |mask, &b| mask | byte_bit(b))
 }
 
 fn byte_bit(b: u8) -> u32 {
@@ -47,9 +51,7 @@ impl Matcher {
             .iter()
             .all(char::is_ascii)
             .then(|| query.iter().map(|&c| c as u8).collect());
-        let mask = ascii
-            .as_ref()
-            .map(|q: &Vec<u8>| q.iter().fold(0, |mask, &b| mask | byte_bit(b)));
+        let mask = ascii.as_deref().map(bytes_mask);
         Matcher { query, ascii, mask }
     }
 

@@ -15,7 +15,7 @@
 use super::headings::{HeadingMatch, find_heading, fragment_parts};
 use std::collections::HashMap;
 
-use super::index::{LinkRef, NoteId, VaultIndex};
+use super::index::{LinkRef, NoteId, VaultIndex, suffix_keys};
 use super::key::{join_relative, path_key};
 use super::note::{Link, LinkKind, Note, folder_of};
 
@@ -87,14 +87,8 @@ impl VaultIndex {
         };
         // An attachment is reached by its path, a path suffix or its file
         // name (`attachment`): every link to it is filed under one of those.
-        let keys: Vec<String> = std::iter::once(key.clone())
-            .chain(
-                key.match_indices('/')
-                    .map(|(i, _)| key[i + 1..].to_string()),
-            )
-            .collect();
         self.links_resolving(
-            &keys,
+            &suffix_keys(&key),
             None,
             |found| matches!(found, Resolution::Attachment(p) if **p == **path),
         )

@@ -262,36 +262,35 @@ pub(super) fn verify(
     let block = |text: &str| frontmatter::block(text).map(|b| (b.yaml, b.body));
     let fence = block(&file.text);
     let body_start = fence.as_ref().map_or(0, |(_, body)| *body);
-    let links: Vec<Range<usize>> =
+    let links: Vec<Link> =
         if file.edits.iter().all(|e| e.range.start >= body_start) && block(&edited) == fence {
             let body = parse_body(&file.path, &edited);
             if !before.body_is(&body) {
                 return broken(file);
             }
-            body.links.iter().map(target_range).collect()
+            body.links
         } else {
             let after = parse_text(&file.path, &edited);
             if Counts::of(&after) != before {
                 return broken(file);
             }
-            after.links.iter().map(target_range).collect()
+            after.links
         };
     if check == Check::LinkTargets {
         let mut shift: isize = 0;
         for edit in &file.edits {
             let start = edit.range.start.saturating_add_signed(shift);
             let end = start + edit.new_text.len();
-            if !links.iter().any(|l| l.start == start && l.end == end) {
+            if !links
+                .iter()
+                .any(|l| l.target_span.start as usize == start && l.target_span.end as usize == end)
+            {
                 return broken(file);
             }
             shift += edit.new_text.len() as isize - edit.range.len() as isize;
         }
     }
     Ok(())
-}
-
-fn target_range(link: &Link) -> Range<usize> {
-    link.target_span.start as usize..link.target_span.end as usize
 }
 
 fn broken<T>(file: &FileEdits) -> Result<T, RewriteError> {
