@@ -448,15 +448,28 @@ impl VaultIndex {
         keys
     }
 
+    /// Sorts `refs` by source path, then link, each once. Numbers are
+    /// compared first: paths only once per source, each looked up once.
     pub(super) fn sort_refs(&self, refs: &mut Vec<LinkRef>) {
+        refs.sort_unstable();
         refs.dedup();
-        refs.sort_unstable_by(|a, b| {
-            self.note(a.source)
-                .path
-                .cmp(&self.note(b.source).path)
-                .then(a.link.cmp(&b.link))
-        });
-        refs.dedup();
+        // Runs of one source, ordered by that source's path.
+        let mut runs: Vec<(&str, usize, usize)> = Vec::new();
+        for (i, r) in refs.iter().enumerate() {
+            match runs.last_mut() {
+                Some((_, _, end)) if refs[*end - 1].source == r.source => *end = i + 1,
+                _ => runs.push((&self.note(r.source).path, i, i + 1)),
+            }
+        }
+        if runs.windows(2).all(|w| w[0].0 <= w[1].0) {
+            return;
+        }
+        runs.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let sorted: Vec<LinkRef> = runs
+            .iter()
+            .flat_map(|&(_, start, end)| refs[start..end].iter().copied())
+            .collect();
+        *refs = sorted;
     }
 
     fn link_entries(&mut self, id: NoteId, note: &Note, entries: Entries) {

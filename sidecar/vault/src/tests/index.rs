@@ -366,3 +366,27 @@ fn a_folder_renamed_in_one_batch_takes_the_free_slots() {
     assert_eq!(index.len(), 1000);
     assert_eq!(index.room(), room, "no room made beside the free slots");
 }
+
+/// Backlinks come sorted by source path and then by link, whatever order
+/// the notes were filed in (ids follow filing order, not paths).
+#[test]
+fn backlinks_sort_by_path_not_by_filing_order() {
+    let mut index = VaultIndex::new();
+    index.upsert(parse_text("hub.md", "# Hub"));
+    for path in ["z.md", "b/y.md", "a.md", "b/a.md", "m.md"] {
+        index.upsert(parse_text(path, "[[hub]] then [[hub#Hub]]\n[[hub]]"));
+    }
+    let hub = index.id_of("hub.md").unwrap();
+    let found: Vec<(String, u32)> = index
+        .backlinks(hub)
+        .iter()
+        .map(|r| (index.note(r.source).path.to_string(), r.link))
+        .collect();
+    let mut expected = Vec::new();
+    for path in ["a.md", "b/a.md", "b/y.md", "m.md", "z.md"] {
+        for link in 0..3 {
+            expected.push((path.to_string(), link));
+        }
+    }
+    assert_eq!(found, expected);
+}
