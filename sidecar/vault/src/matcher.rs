@@ -13,17 +13,28 @@ pub struct Matcher {
     query: Vec<char>,
     /// The same as bytes when the query is ASCII: the fast path.
     ascii: Option<Vec<u8>>,
-    /// The [`char_mask`] of an ASCII query.
-    mask: Option<u32>,
+    /// The bits of the query's ASCII characters (see [`char_mask`]).
+    mask: u32,
 }
 
-/// Which ASCII characters `text` holds, case folded, as bits: one per
-/// letter, five for the digits, one for any other ASCII character. An
-/// ASCII query can match only a text whose mask holds all of the query's
-/// bits ([`Matcher::may_match`]), so a scan over a vault's headings skips
-/// most without reading their text.
+/// Which ASCII characters `text` holds once folded as the matcher folds
+/// (so `K`, the Kelvin sign, counts as `k`), as bits: one per letter, five
+/// for the digits, one for any other ASCII character. A query can match
+/// only a text whose mask holds the bits of all of the query's ASCII
+/// characters ([`Matcher::may_match`]), so a scan over a vault's headings
+/// skips most without reading their text.
 pub fn char_mask(text: &str) -> u32 {
-    bytes_mask(text.as_bytes())
+    if text.is_ascii() {
+        return bytes_mask(text.as_bytes());
+    }
+    text.chars().fold(0, |mask, c| {
+        let folded = fold(c);
+        mask | if folded.is_ascii() {
+            byte_bit(folded as u8)
+        } else {
+            0
+        }
+    })
 }
 
 fn bytes_mask(bytes: &[u8]) -> u32 {
@@ -51,14 +62,17 @@ impl Matcher {
             .iter()
             .all(char::is_ascii)
             .then(|| query.iter().map(|&c| c as u8).collect());
-        let mask = ascii.as_deref().map(bytes_mask);
+        let mask = query
+            .iter()
+            .filter(|c| c.is_ascii())
+            .fold(0, |mask, &c| mask | byte_bit(c as u8));
         Matcher { query, ascii, mask }
     }
 
     /// Whether a text whose [`char_mask`] is `mask` can match: `false`
     /// only when it cannot ([`Matcher::score`] would say `None`).
     pub fn may_match(&self, mask: u32) -> bool {
-        self.mask.is_none_or(|query| mask & query == query)
+        mask & self.mask == self.mask
     }
 
     pub fn is_empty(&self) -> bool {

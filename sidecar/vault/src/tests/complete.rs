@@ -159,6 +159,12 @@ fn the_char_mask_only_skips_texts_that_cannot_match() {
     let m = Matcher::new("H2-x");
     assert!(m.may_match(char_mask("héading 7 (h2) - X")));
     assert!(!m.may_match(char_mask("heading x")));
+    // A query with other characters is still filtered by its ASCII ones,
+    // and a character that folds to ASCII (the Kelvin sign) counts.
+    let m = Matcher::new("São k");
+    assert!(m.may_match(char_mask("SÃO \u{212A}")));
+    assert!(m.score("SÃO \u{212A}").is_some());
+    assert!(!m.may_match(char_mask("São Paulo")));
 }
 
 #[test]
