@@ -49,6 +49,7 @@ TOOL_CALLS = [
     ("list_tags", {}),
     ("list_tags", {"facet": "keys"}),
     ("check_vault", {}),
+    ("editor_state", {}),
     ("vault_info", {}),
 ]
 

@@ -64,6 +64,22 @@ async def main(weft, vault, signals):
         text = text_of(result)
         if "Typed in the editor" not in text or "unsaved changes in the editor" not in text:
             fail(f"read_note did not show the editor's unsaved text:\n{text}")
+        # What the user is working on: the note they are typing in, first,
+        # with its unsaved change and where it was made.
+        result = await client.call_tool("editor_state", {})
+        state = result.structured_content or {}
+        notes = state.get("notes") or [{}]
+        first = notes[0]
+        last = first.get("last_edit") or {}
+        if (
+            result.is_error
+            or first.get("path") != "a.md"
+            or not first.get("unsaved")
+            or last.get("text") != "Typed in the editor, not saved."
+            or not first.get("changed_sections")
+        ):
+            fail(f"editor_state did not show the note being typed in:\n{text_of(result)}\n{state}")
+        seen["editor_state"] = text_of(result)
         result = await client.call_tool("edit_note", {"path": "a", "ops": [{"op": "append", "text": "From the agent."}]})
         if not result.is_error or "unsaved changes in the editor" not in text_of(result):
             fail(f"edit_note over unsaved text was not refused:\n{text_of(result)}")

@@ -170,7 +170,7 @@ fn inspector_cli_lists_the_tools() {
         names.contains(&"search_notes")
             && names.contains(&"write_note")
             && names.contains(&"note_history")
-            && names.len() == 19,
+            && names.len() == 20,
         "{names:?}"
     );
     let read = listed["tools"]

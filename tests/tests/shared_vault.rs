@@ -71,6 +71,10 @@ fn neovim_and_the_python_sdk_share_one_daemon() {
         "agent write → Neovim diagnostics: {} ms (write_note {} ms)",
         results["write_to_diagnostics_ms"], seen["write_note_ms"]
     );
+    eprintln!(
+        "editor_state while typing:\n{}",
+        seen["editor_state"].as_str().unwrap_or_default()
+    );
     let a = std::fs::read_to_string(root.join("a.md")).expect("a.md");
     assert!(
         a.contains("Typed in the editor, not saved.") && a.contains("From the agent."),

@@ -17,7 +17,9 @@ use weft_search::names::match_names;
 use weft_tools::common::visible_tags;
 use weft_tools::format::ToolError;
 use weft_tools::state::ToolState;
-use weft_tools::{get_context, get_links, list_notes, query, read_note, related_notes};
+use weft_tools::{
+    editor_state, get_context, get_links, list_notes, query, read_note, related_notes,
+};
 use weft_vault::key::path_key;
 
 struct Spec {
@@ -65,7 +67,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "context",
         title: "Vault context",
-        description: "How to use this vault, the notes marked for agents, and the notes most relevant to a topic.",
+        description: "How to use this vault, the notes marked for agents, the notes open in the editor, and the notes most relevant to a topic.",
         argument: "topic",
         argument_description: "What you are working on (optional)",
         required: false,
@@ -244,6 +246,14 @@ fn context(state: &ToolState, topic: Option<&str>) -> Result<String, ToolError> 
     let mut text = String::from(weft_tools::guide::GUIDE);
     if let Some(block) = weft_tools::context::auto_context(state) {
         text.push_str(&format!("\n\n{block}"));
+    }
+    // What the user has open in the editor, when an editor is connected.
+    let editor = editor_state::run(state, Default::default())?;
+    if editor.structured["notes"]
+        .as_array()
+        .is_some_and(|notes| !notes.is_empty())
+    {
+        text.push_str(&format!("\n\n## Open in the editor\n{}", editor.text));
     }
     match topic {
         Some(topic) => {

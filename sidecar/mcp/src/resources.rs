@@ -1,6 +1,7 @@
 //! Resources (for clients that read them; Zed does not): `weft://note/{+path}`
 //! (a note's text), `weft://index` (notes with title, outlinks, hash and
-//! mtime; backlinks), `weft://stats`, `weft://tags`, `weft://guide`; and
+//! mtime; backlinks), `weft://stats`, `weft://tags`, `weft://guide`,
+//! `weft://editor` (what the user is working on: `editor_state`); and
 //! which resource URIs a change to some vault paths updates.
 //!
 //! Must not know how sessions subscribe or deliver notifications.
@@ -41,6 +42,12 @@ const FIXED: &[(&str, &str, &str, &str)] = &[
         "tags",
         "application/json",
         "Tags with note and use counts.",
+    ),
+    (
+        "weft://editor",
+        "editor",
+        "application/json",
+        "What the user is working on: notes open in the editor, most recently edited first, with unsaved changes by section and the last edit.",
     ),
     (
         "weft://guide",
@@ -90,6 +97,7 @@ pub fn read(state: &ToolState, uri: &str) -> Result<ReadResourceResult, McpError
         "weft://stats" => stats_json(state),
         "weft://tags" => tags_json(state),
         "weft://index" => index_json(state),
+        "weft://editor" => editor_json(state),
         _ => {
             let known: Vec<&str> = FIXED.iter().map(|f| f.0).collect();
             return Err(not_found(format!(
@@ -101,6 +109,11 @@ pub fn read(state: &ToolState, uri: &str) -> Result<ReadResourceResult, McpError
     Ok(ReadResourceResult::new(vec![
         ResourceContents::text(body.to_string(), uri).with_mime_type("application/json"),
     ]))
+}
+
+fn editor_json(state: &ToolState) -> Value {
+    weft_tools::editor_state::run(state, Default::default())
+        .map_or(Value::Null, |reply| reply.structured)
 }
 
 fn decode(rest: &str) -> String {

@@ -20,6 +20,7 @@ pub mod versions;
 pub mod writing;
 
 pub mod check_vault;
+pub mod editor_state;
 pub mod get_context;
 pub mod get_links;
 pub mod list_notes;

@@ -17,8 +17,8 @@ use super::format::{ToolError, ToolResult};
 use super::policy::{Needs, Policy, ToolClass};
 use super::state::ToolState;
 use super::{
-    check_vault, get_context, get_links, list_notes, list_tags, read_note, related_notes,
-    resolve_note, search_notes, vault_info,
+    check_vault, editor_state, get_context, get_links, list_notes, list_tags, read_note,
+    related_notes, resolve_note, search_notes, vault_info,
 };
 
 /// How a read tool is answered from JSON arguments, as `tools/call` would.
@@ -151,6 +151,15 @@ pub const TOOLS: &[ToolInfo] = &[
         "broken and ambiguous links and fragments, orphans, duplicate names, frontmatter and tag problems",
         Some(|s, v| check_vault::run(s, args("check_vault", v)?)),
     ),
+    ToolInfo {
+        needs: Needs::Nothing,
+        ..read(
+            "editor_state",
+            "What the user is working on",
+            "the notes open in the editor, most recently edited first: unsaved changes by section, the last edit",
+            Some(|s, v| editor_state::run(s, args("editor_state", v)?)),
+        )
+    },
     ToolInfo {
         needs: Needs::Nothing,
         ..read(

@@ -177,6 +177,7 @@ fn calls() -> Vec<(&'static str, Value)> {
             "move_note",
             json!({"path": "Hub", "new_path": "Centre", "dry_run": true}),
         ),
+        ("editor_state", json!({})),
         ("move_note", json!({"path": "Plan", "new_path": "Plan2"})),
         ("delete_note", json!({"path": "Hub", "dry_run": true})),
         (
@@ -216,6 +217,35 @@ async fn a_denied_note_leaks_through_no_answer() {
                 .is_some_and(|v| v["versions"].as_array().is_some_and(|v| !v.is_empty()))
     })
     .await;
+
+    // The editor has the denied note open, typed in, after a visible one.
+    let hub = s.state.hub();
+    let editor = hub.new_session();
+    let live = hub.live().cloned();
+    hub.buffers.set(
+        live.as_deref(),
+        editor,
+        "Hub.md",
+        std::sync::Arc::new(std::fs::read_to_string(s.root().join("Hub.md")).unwrap()),
+    );
+    let private = std::fs::read_to_string(s.root().join("private/quokka-den.md")).unwrap();
+    hub.buffers.set(
+        live.as_deref(),
+        editor,
+        "private/quokka-den.md",
+        std::sync::Arc::new(private.clone()),
+    );
+    hub.buffers.set(
+        live.as_deref(),
+        editor,
+        "private/quokka-den.md",
+        std::sync::Arc::new(format!("{private}\nMore wombat words typed.\n")),
+    );
+    let seen = tool_answer(&s, "editor_state", json!({})).await;
+    assert!(
+        seen.contains("Hub.md"),
+        "the visible open note is shown: {seen}"
+    );
 
     // Every tool the server offers is swept.
     let listed: BTreeSet<String> = s
@@ -289,6 +319,12 @@ async fn a_denied_note_leaks_through_no_answer() {
             Ok(result) => serde_json::to_string(&result).unwrap(),
             Err(e) => e.to_string(),
         };
+        if name == "context" {
+            assert!(
+                answer.contains("Open in the editor") && answer.contains("Hub.md"),
+                "the context prompt shows the open notes: {answer}"
+            );
+        }
         found.extend(leaks(&format!("prompt {name} {args}"), &answer));
     }
 
@@ -298,6 +334,7 @@ async fn a_denied_note_leaks_through_no_answer() {
         "weft://stats",
         "weft://tags",
         "weft://guide",
+        "weft://editor",
         "weft://note/Hub",
         "weft://note/Wmbat",
     ] {

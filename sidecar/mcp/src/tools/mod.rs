@@ -13,6 +13,7 @@ mod daily_note;
 mod delete_note;
 mod diff_note;
 mod edit_note;
+mod editor_state;
 mod get_context;
 mod get_links;
 mod list_notes;
@@ -41,6 +42,7 @@ pub(crate) fn router() -> ToolRouter<Server> {
         + Server::related_notes_router()
         + Server::list_tags_router()
         + Server::check_vault_router()
+        + Server::editor_state_router()
         + Server::vault_info_router()
         + Server::write_note_router()
         + Server::edit_note_router()

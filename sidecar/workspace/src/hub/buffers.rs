@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use crate::io::LiveVault;
 use crate::sync::lock;
@@ -28,10 +29,15 @@ pub struct Buffers {
     writing: Mutex<()>,
 }
 
-struct Buffer {
+pub(super) struct Buffer {
     session: u64,
-    text: Arc<String>,
-    stale: bool,
+    pub(super) text: Arc<String>,
+    pub(super) stale: bool,
+    /// When this session opened the note.
+    pub(super) opened: SystemTime,
+    /// When its text last changed, and where: the byte offset (in `text`)
+    /// of the first byte that differs from the text before.
+    pub(super) edited: Option<(SystemTime, usize)>,
 }
 
 /// How an indexed buffer changed its note: its names (path, title,
@@ -57,11 +63,25 @@ impl Buffers {
         {
             let mut map = lock(&self.map);
             let buffers = map.entry(rel.to_string()).or_default();
-            buffers.retain(|b| b.session != session);
+            let before = buffers
+                .iter()
+                .position(|b| b.session == session)
+                .map(|i| buffers.remove(i));
+            let now = SystemTime::now();
+            let (opened, edited) = match before {
+                Some(before) if before.text == text => (before.opened, before.edited),
+                Some(before) => (
+                    before.opened,
+                    Some((now, first_difference(&before.text, &text))),
+                ),
+                None => (now, None),
+            };
             buffers.push(Buffer {
                 session,
                 text: Arc::clone(&text),
                 stale: false,
+                opened,
+                edited,
             });
         }
         match live {
@@ -119,6 +139,18 @@ impl Buffers {
             self.close(live, session, rel);
         }
         paths
+    }
+
+    /// `f` of every open note's newest buffer (the newest that is not
+    /// stale, when there is one).
+    pub(super) fn each_newest<R>(&self, mut f: impl FnMut(&str, &Buffer) -> R) -> Vec<R> {
+        lock(&self.map)
+            .iter()
+            .filter_map(|(rel, buffers)| {
+                let newest = buffers.iter().rev().find(|b| !b.stale).or(buffers.last())?;
+                Some(f(rel, newest))
+            })
+            .collect()
     }
 
     /// Notes with an open buffer.
@@ -182,6 +214,20 @@ impl Buffers {
             }
         }
     }
+}
+
+/// The offset in `new` where it first differs from `old`, on a character
+/// boundary.
+fn first_difference(old: &str, new: &str) -> usize {
+    let mut at = old
+        .bytes()
+        .zip(new.bytes())
+        .position(|(a, b)| a != b)
+        .unwrap_or(old.len().min(new.len()));
+    while !new.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// Parses `text` as note `rel` and puts it in the index, unless the index

@@ -17,6 +17,7 @@
 //! `history` opens the note history and records changes seen on disk;
 //! `buffers` holds the editors' open buffers.
 
+mod activity;
 pub mod buffers;
 mod fulltext;
 mod history;
@@ -40,6 +41,7 @@ use weft_search::{Change, DiskFiles, DocSource, SearchIndex};
 use weft_vault::VaultIndex;
 use weft_vault::note::is_note_path;
 
+pub use activity::{EditPlace, OpenNote, SectionChange};
 pub use buffers::Buffers;
 
 /// Where loading stands.

@@ -122,3 +122,66 @@ async fn buffers_are_indexed_guarded_and_go_stale() {
     assert_eq!(links_to_b(&hub), 0);
     assert!(hub.check("a.md", false).is_ok());
 }
+
+/// What the user is working on: open notes, most recently edited first;
+/// unsaved changes by section; the last edit's place; hidden paths left
+/// out; nothing once the editor closes them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn activity_lists_open_notes_with_their_unsaved_sections() {
+    let plan = "# Plan\nintro\n## Goals\none\n## Risks\nnone\n";
+    let dir = vault(&[
+        ("plan.md", plan),
+        ("b.md", "# B\n"),
+        ("private/p.md", "# P\n"),
+    ]);
+    let hub = loaded(&dir).await;
+    let live = hub.live().cloned();
+    let live = live.as_deref();
+    let session = hub.new_session();
+    let shown = |rel: &str| !rel.starts_with("private/");
+    assert!(hub.buffers.activity(dir.path(), shown, 10).is_empty());
+    hub.buffers
+        .set(live, session, "plan.md", Arc::new(plan.into()));
+    hub.buffers
+        .set(live, session, "b.md", Arc::new("# B\n".into()));
+    hub.buffers.set(
+        live,
+        session,
+        "private/p.md",
+        Arc::new("# P\nsecret\n".into()),
+    );
+    std::thread::sleep(Duration::from_millis(5));
+    // Typed under Goals and Risks: plan.md is now the most recent.
+    let typed = "# Plan\nintro\n## Goals\none\ntwo\n## Risks\n";
+    hub.buffers
+        .set(live, session, "plan.md", Arc::new(typed.into()));
+    let open = hub.buffers.activity(dir.path(), shown, 10);
+    let paths: Vec<&str> = open.iter().map(|o| o.path.as_str()).collect();
+    assert_eq!(paths, ["plan.md", "b.md"]);
+    let plan_open = &open[0];
+    assert_eq!(plan_open.title, "Plan");
+    assert!(plan_open.unsaved && plan_open.edited.is_some());
+    let changed: Vec<(Option<&str>, usize, usize)> = plan_open
+        .changed
+        .iter()
+        .map(|c| (c.section.as_deref(), c.added, c.removed))
+        .collect();
+    assert_eq!(
+        changed,
+        [(Some("Plan::Goals"), 1, 0), (Some("Plan::Risks"), 0, 1)]
+    );
+    let last = plan_open.last_edit.as_ref().expect("a last edit");
+    assert_eq!(
+        (last.line, last.section.as_deref(), last.text.as_str()),
+        (5, Some("Plan::Goals"), "two")
+    );
+    // b.md is open, unchanged: no edit, nothing unsaved.
+    assert!(!open[1].unsaved && open[1].edited.is_none() && open[1].changed.is_empty());
+    // The limit keeps the most recent.
+    assert_eq!(hub.buffers.activity(dir.path(), shown, 1).len(), 1);
+    // Closed: gone.
+    hub.buffers.close(live, session, "plan.md");
+    let open = hub.buffers.activity(dir.path(), shown, 10);
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0].path, "b.md");
+}
