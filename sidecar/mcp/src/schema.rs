@@ -104,6 +104,7 @@ fn compact(value: &mut Value, defs: Option<&Value>) {
         map.remove("default");
     }
     map.remove("title");
+    defaults_from_description(map);
     for key in ["properties", "$defs"] {
         if let Some(Value::Object(props)) = map.get_mut(key) {
             for v in props.values_mut() {
@@ -111,7 +112,9 @@ fn compact(value: &mut Value, defs: Option<&Value>) {
             }
         }
     }
-    if map.get("additionalProperties") == Some(&Value::Bool(true)) {
+    // `true` says nothing; `false` the server enforces itself, naming the
+    // accepted parameters.
+    if matches!(map.get("additionalProperties"), Some(Value::Bool(_))) {
         map.remove("additionalProperties");
     }
     for key in ["items", "additionalProperties"] {
@@ -123,6 +126,41 @@ fn compact(value: &mut Value, defs: Option<&Value>) {
         if let Some(v) = map.get_mut(key) {
             compact(v, defs);
         }
+    }
+}
+
+/// A description that only states a number's default (and bound), as
+/// `Default 10.` or `Default 1, max 3.`, becomes JSON Schema's `default`
+/// (and `maximum`): the same fact in fewer bytes.
+fn defaults_from_description(map: &mut serde_json::Map<String, Value>) {
+    let Some(Value::String(description)) = map.get("description") else {
+        return;
+    };
+    let Some(rest) = description
+        .strip_prefix("Default ")
+        .and_then(|r| r.strip_suffix('.'))
+    else {
+        return;
+    };
+    let (default, maximum) = match rest.split_once(", ") {
+        Some((default, bound)) => {
+            let bound = bound
+                .strip_prefix("max ")
+                .or_else(|| bound.strip_prefix("at most "));
+            match bound.and_then(|b| b.parse::<u64>().ok()) {
+                Some(max) => (default, Some(max)),
+                None => return,
+            }
+        }
+        None => (rest, None),
+    };
+    let Ok(default) = default.parse::<u64>() else {
+        return;
+    };
+    map.remove("description");
+    map.insert("default".into(), Value::from(default));
+    if let Some(max) = maximum {
+        map.insert("maximum".into(), Value::from(max));
     }
 }
 
@@ -138,5 +176,31 @@ mod tests {
             schema,
             r#"{"properties":{"limit":{"description":"How much.","type":"integer"},"path":{"description":"The note.","type":"string"},"tags":{"description":"Tags.","items":{"type":"string"},"type":"array"},"view":{"description":"Which.","enum":["full","body"],"type":"string"}},"required":["path"],"type":"object"}"#
         );
+    }
+
+    #[test]
+    fn stated_defaults_and_bounds_become_schema_keywords() {
+        let one = |description: &str| {
+            let mut value = serde_json::json!({"description": description, "type": "integer"});
+            compact(&mut value, None);
+            value.to_string()
+        };
+        assert_eq!(one("Default 10."), r#"{"default":10,"type":"integer"}"#);
+        assert_eq!(
+            one("Default 1, max 3."),
+            r#"{"default":1,"maximum":3,"type":"integer"}"#
+        );
+        assert_eq!(
+            one("Default 20, at most 100."),
+            r#"{"default":20,"maximum":100,"type":"integer"}"#
+        );
+        // Anything else stays the description it is.
+        for kept in [
+            "Default all.",
+            "Paragraphs around a hit. Default 1.",
+            "Default 1, or 2.",
+        ] {
+            assert!(one(kept).contains(kept), "{kept}");
+        }
     }
 }

@@ -43,7 +43,6 @@ pub struct CheckVaultArgs {
     /// Folder.
     #[serde(default, alias = "folder", alias = "path")]
     pub path_prefix: Option<String>,
-    /// Default all.
     #[serde(default, alias = "checks", alias = "only")]
     pub kinds: Option<Vec<Kind>>,
     /// Default 50.

@@ -33,12 +33,11 @@ pub struct DailyNoteArgs {
     /// today (default), yesterday, tomorrow or YYYY-MM-DD.
     #[serde(default, alias = "day")]
     pub date: Option<String>,
-    /// Default: append when content is given, else read.
     #[serde(default, alias = "action")]
     pub op: Option<Op>,
     #[serde(default, alias = "text")]
     pub content: Option<String>,
-    /// For *_section: heading or Parent::Child.
+    /// Heading or A::B.
     #[serde(default, alias = "heading")]
     pub section: Option<String>,
     #[serde(default, alias = "sha256")]

@@ -26,10 +26,9 @@ choice! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeleteNoteArgs {
-    /// The note: path, title or alias.
+    /// Path, title or alias.
     #[serde(alias = "note", alias = "name", alias = "file")]
     pub path: String,
-    /// keep (default: list the broken links) or mark_deleted.
     #[serde(default)]
     pub link_policy: Option<Links>,
     #[serde(default, alias = "sha256")]

@@ -16,13 +16,13 @@ use weft_workspace::history::DiffTarget;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiffNoteArgs {
-    /// The note (path, title or alias; a deleted note by its old path).
+    /// Path, title or alias; a deleted note by its old path.
     #[serde(alias = "note", alias = "name")]
     pub path: String,
-    /// The older version: a note_history id (short or full).
+    /// The older version (a note_history id).
     #[serde(alias = "version", alias = "from_version", alias = "old")]
     pub from: String,
-    /// The newer version, or `current` (default): the note as it is now.
+    /// The newer version; default `current` (now).
     #[serde(default, alias = "to_version", alias = "new")]
     pub to: Option<String>,
 }

@@ -38,16 +38,15 @@ choice! {
     }
 }
 
-/// One operation.
+// One operation (its doc would be in every agent's context).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct EditOpArg {
     #[serde(alias = "type", alias = "action")]
     pub op: OpKind,
-    /// The text to add or put in place.
     #[serde(default, alias = "text")]
     pub content: Option<String>,
-    /// replace_text: exact text, must occur once unless replace_all.
+    /// replace_text: exact text, found once unless replace_all.
     #[serde(default, alias = "old_text", alias = "search", alias = "old_string")]
     pub find: Option<String>,
     #[serde(
@@ -59,16 +58,16 @@ pub(crate) struct EditOpArg {
     pub replace: Option<String>,
     #[serde(default, deserialize_with = "lenient::bool")]
     pub replace_all: Option<bool>,
-    /// insert_before/after: text of the one line to insert at.
+    /// insert_before/after: the line's text.
     #[serde(default)]
     pub anchor: Option<String>,
-    /// Heading or Parent::Child.
+    /// *_section: heading or A::B.
     #[serde(default, alias = "heading")]
     pub section: Option<String>,
-    /// insert_lines: 1-based line to insert before.
+    /// insert_lines: 1-based line.
     #[serde(default, alias = "line", deserialize_with = "lenient::usize")]
     pub at: Option<usize>,
-    /// Line range, 1-based, inclusive.
+    /// replace/delete_lines: 1-based, to inclusive.
     #[serde(
         default,
         alias = "start",
@@ -88,10 +87,9 @@ pub(crate) struct EditOpArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditNoteArgs {
-    /// The note: path, title or alias.
+    /// Path, title or alias.
     #[serde(alias = "note", alias = "name", alias = "file")]
     pub path: String,
-    /// Applied in order, all or nothing.
     #[serde(
         alias = "operations",
         alias = "edits",

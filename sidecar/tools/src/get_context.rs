@@ -53,7 +53,7 @@ pub struct GetContextArgs {
         deserialize_with = "lenient::usize"
     )]
     pub max_chars: Option<usize>,
-    /// Paragraphs around a hit, default 1.
+    /// Paragraphs around a hit. Default 1.
     #[serde(
         default,
         alias = "neighbor_window",

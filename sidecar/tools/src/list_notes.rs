@@ -36,7 +36,6 @@ choice! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListNotesArgs {
-    /// Default: vault root.
     #[serde(
         default,
         alias = "path",

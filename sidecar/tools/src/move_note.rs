@@ -30,10 +30,9 @@ pub struct MoveNoteArgs {
         alias = "source"
     )]
     pub path: String,
-    /// New vault path from the root; an existing folder or `dir/` keeps the name.
+    /// Vault path; into an existing folder or `dir/`, the name stays.
     #[serde(alias = "to", alias = "destination", alias = "target")]
     pub new_path: String,
-    /// Rewrite every link to it (default true).
     #[serde(
         default,
         alias = "update_backlinks",

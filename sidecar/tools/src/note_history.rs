@@ -20,11 +20,11 @@ use weft_workspace::history::HistoryError;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoteHistoryArgs {
-    /// The note (path, title or alias; a deleted note by its old path).
-    /// Omit for the whole vault's recent changes.
+    /// Path, title or alias (a deleted note by its old path); omit for
+    /// the whole vault.
     #[serde(default, alias = "note", alias = "name")]
     pub path: Option<String>,
-    /// Only versions since: `today`, `2h`, `7d`, `2026-01-15`, an ISO time.
+    /// today, 2h, 7d, a date or an ISO time.
     #[serde(default, alias = "after", alias = "modified_since")]
     pub since: Option<String>,
     /// Default 20, at most 100.

@@ -20,16 +20,14 @@ use weft_workspace::ops::RestoreNote;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RestoreNoteArgs {
-    /// The note (path, title or alias; a deleted note by its old path).
+    /// Path, title or alias; a deleted note by its old path.
     #[serde(alias = "note", alias = "name")]
     pub path: String,
-    /// The version to bring back: a note_history id (short or full).
+    /// A note_history id.
     #[serde(alias = "version_id", alias = "to", alias = "id")]
     pub version: String,
-    /// The note's sha256 as you read it; a newer edit is then a conflict.
     #[serde(default, alias = "sha256")]
     pub expected_sha256: Option<String>,
-    /// Show the diff, write nothing.
     #[serde(default, deserialize_with = "lenient::bool")]
     pub dry_run: Option<bool>,
 }

@@ -21,10 +21,10 @@ use weft_workspace::ops::UpdateFrontmatter;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateFrontmatterArgs {
-    /// The note: path, title or alias.
+    /// Path, title or alias.
     #[serde(alias = "note", alias = "name", alias = "file")]
     pub path: String,
-    /// Properties to set (replacing values).
+    /// Keys to set (replacing values).
     #[serde(
         default,
         alias = "frontmatter",
@@ -35,13 +35,13 @@ pub struct UpdateFrontmatterArgs {
     /// Keys to remove.
     #[serde(default, alias = "remove", deserialize_with = "lenient::strings")]
     pub unset: Option<Vec<String>>,
-    /// Objects merged key by key into mapping properties.
+    /// Objects merged key by key.
     #[serde(default, deserialize_with = "lenient_object")]
     pub merge: Option<Map<String, Value>>,
     /// "" removes it.
     #[serde(default)]
     pub title: Option<String>,
-    /// Replaces all tags (not with add_tags/remove_tags).
+    /// Replaces all tags.
     #[serde(default, deserialize_with = "lenient::strings")]
     pub tags: Option<Vec<String>>,
     #[serde(default, deserialize_with = "lenient::strings")]

@@ -21,7 +21,7 @@ use weft_workspace::ops::WriteNote;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WriteNoteArgs {
-    /// Vault path, .md optional (or give folder + title).
+    /// Vault path, .md optional; or folder + title.
     #[serde(
         default,
         alias = "note",
@@ -32,7 +32,7 @@ pub struct WriteNoteArgs {
     pub path: Option<String>,
     #[serde(default, alias = "directory", alias = "dir", alias = "path_prefix")]
     pub folder: Option<String>,
-    /// Names the file when there is no path; set in frontmatter if needed.
+    /// Names the file when there is no path.
     #[serde(default)]
     pub title: Option<String>,
     /// Markdown; may start with YAML frontmatter.
@@ -42,7 +42,7 @@ pub struct WriteNoteArgs {
     pub tags: Option<Vec<String>>,
     #[serde(default, deserialize_with = "lenient::strings")]
     pub aliases: Option<Vec<String>>,
-    /// Properties, winning over the content's.
+    /// Wins over the content's.
     #[serde(
         default,
         alias = "properties",
@@ -50,15 +50,12 @@ pub struct WriteNoteArgs {
         deserialize_with = "lenient_object"
     )]
     pub frontmatter: Option<Map<String, Value>>,
-    /// Template name ({{title}}, {{date}}, {{time}} filled).
     #[serde(default)]
     pub template: Option<String>,
-    /// Replace an existing note (pass its expected_sha256).
     #[serde(default, alias = "upsert", deserialize_with = "lenient::bool")]
     pub overwrite: Option<bool>,
     #[serde(default, alias = "sha256")]
     pub expected_sha256: Option<String>,
-    /// Return the diff, write nothing.
     #[serde(default, deserialize_with = "lenient::bool")]
     pub dry_run: Option<bool>,
 }

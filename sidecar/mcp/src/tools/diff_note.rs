@@ -11,7 +11,7 @@ use crate::server::Server;
 use weft_tools::diff_note::*;
 use weft_tools::versions::{HISTORY_WAIT, noting_loss};
 
-const DESCRIPTION: &str = "Unified diff of a note between two versions (`from`, `to` as note_history ids, short or full) or a version and the current text (`to` omitted or \"current\"), with added/deleted line counts.";
+const DESCRIPTION: &str = "Unified diff of a note between two note_history versions, or a version and now, with added/deleted line counts.";
 
 #[tool_router(router = diff_note_router, vis = "pub(crate)")]
 impl Server {

@@ -12,10 +12,8 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::edit_note::*;
 
-const DESCRIPTION: &str = "Change a note without rewriting it: ops applied in order, all or nothing. \
-op: append, prepend (after frontmatter), replace_body, replace_text (find/replace, exactly one match unless replace_all), \
-insert_before/insert_after (anchor line), append_section/prepend_section/replace_section/delete_section (section \"A::B\"; \
-missing heading = error), insert_lines (at), replace_lines/delete_lines (from, to). \
+const DESCRIPTION: &str = "Change a note in place: ops run in order, all or nothing; each op's fields \
+say which ops use them (prepend goes after frontmatter; a missing section is an error). \
 Pass expected_sha256 from read_note; dry_run shows the diff.";
 
 #[tool_router(router = edit_note_router, vis = "pub(crate)")]

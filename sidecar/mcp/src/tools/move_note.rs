@@ -12,9 +12,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::move_note::*;
 
-const DESCRIPTION: &str = "Move or rename a note, attachment or folder (path → new_path). update_links (default true) \
-rewrites every link to it, keeping |alias, #heading, #^block and style; false lists the notes left pointing at the old path. \
-dry_run lists every file and link that would change.";
+const DESCRIPTION: &str = "Move or rename a note, attachment or folder. update_links (default true) rewrites every link to it, keeping |alias, #heading, #^block and style; false lists the links left behind. dry_run lists every change.";
 
 #[tool_router(router = move_note_router, vis = "pub(crate)")]
 impl Server {

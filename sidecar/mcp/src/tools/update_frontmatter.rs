@@ -12,9 +12,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::update_frontmatter::*;
 
-const DESCRIPTION: &str = "Change a note's frontmatter, keeping key order and comments: set/unset/merge keys, title, \
-tags (replace) or add_tags/remove_tags (idempotent, removals first), aliases likewise. The tag policy applies. \
-expected_sha256, dry_run.";
+const DESCRIPTION: &str = "Change a note's frontmatter keys, keeping order and comments; add_/remove_ tags and aliases are idempotent (removals first); the tag policy applies. expected_sha256, dry_run.";
 
 #[tool_router(router = update_frontmatter_router, vis = "pub(crate)")]
 impl Server {

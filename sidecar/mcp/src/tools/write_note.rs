@@ -12,9 +12,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::write_note::*;
 
-const DESCRIPTION: &str = "Create a note; fails if it exists unless overwrite: true. content may hold frontmatter; \
-title/tags/aliases/frontmatter merge into it; template fills {{title}}/{{date}}. \
-Reports sha256 and unresolved links. dry_run returns the diff.";
+const DESCRIPTION: &str = "Create a note (overwrite: true replaces one). content may hold frontmatter; title, tags, aliases and frontmatter merge into it; template fills {{title}}/{{date}}. Reports sha256 and unresolved links; dry_run the diff.";
 
 #[tool_router(router = write_note_router, vis = "pub(crate)")]
 impl Server {

@@ -11,7 +11,7 @@ use weft_search::index::sha256_hex;
 use weft_vault::Note;
 
 choice! {
-    /// What part of a note to read.
+    // What part of a note to read.
     pub enum View {
         Full = "full" | "all",
         Body = "body" | "content" | "text",
@@ -27,15 +27,13 @@ pub struct ReadNoteArgs {
     /// Path (.md optional), title or alias.
     #[serde(default, alias = "note", alias = "name", alias = "file")]
     pub path: Option<String>,
-    /// Several notes.
     #[serde(default, alias = "notes", deserialize_with = "lenient::strings")]
     pub paths: Option<Vec<String>>,
     #[serde(default)]
     pub view: Option<View>,
-    /// Heading or Parent::Child.
+    /// Heading or A::B.
     #[serde(default, alias = "heading")]
     pub section: Option<String>,
-    /// A note_history version id.
     #[serde(default)]
     pub version: Option<String>,
     /// Start character.
