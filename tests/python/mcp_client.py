@@ -166,12 +166,12 @@ async def main(weft, vault, mode):
             fail(f"completion: {completion.completion.values}")
 
         resources = [r.uri for r in (await client.list_resources()).resources]
-        if resources != ["weft://index", "weft://stats", "weft://tags", "weft://guide"]:
+        if resources != ["weft://index", "weft://stats", "weft://tags", "weft://editor", "weft://guide"]:
             fail(f"resources: {resources}")
         templates = [t.uri_template for t in (await client.list_resource_templates()).resource_templates]
         if templates != ["weft://note/{+path}"]:
             fail(f"templates: {templates}")
-        for uri in ["weft://note/Hub", "weft://note/notes/Caf%C3%A9%20notes/Cr%C3%A8me", "weft://stats", "weft://index", "weft://tags", "weft://guide"]:
+        for uri in ["weft://note/Hub", "weft://note/notes/Caf%C3%A9%20notes/Cr%C3%A8me", "weft://stats", "weft://index", "weft://tags", "weft://editor", "weft://guide"]:
             result = await client.read_resource(uri)
             if not result.contents or not result.contents[0].text:
                 fail(f"resource {uri} is empty")

@@ -41,6 +41,7 @@ CALLS = [
     ("list_tags", {}),
     ("list_tags", {"facet": "keys"}),
     ("check_vault", {}),
+    ("editor_state", {}),
     ("vault_info", {}),
     ("note_history", {}),
     ("note_history", {"path": "Hub"}),
@@ -64,7 +65,7 @@ PROMPTS = [
     ("recent", {"since": "3650d"}),
 ]
 
-RESOURCES = ["weft://index", "weft://stats", "weft://tags", "weft://guide", "weft://note/Plan"]
+RESOURCES = ["weft://index", "weft://stats", "weft://tags", "weft://editor", "weft://guide", "weft://note/Plan"]
 
 COMPLETIONS = [
     (types.PromptReference(name="backlinks"), "note", ""),

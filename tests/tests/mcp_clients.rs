@@ -101,6 +101,7 @@ fn check_report(report: &Value) {
             "delete_note",
             "diff_note",
             "edit_note",
+            "editor_state",
             "get_context",
             "get_links",
             "list_notes",
@@ -118,7 +119,7 @@ fn check_report(report: &Value) {
         ])
     );
     assert_eq!(report["notes"], 7);
-    assert_eq!(report["calls"].as_array().unwrap().len(), 22);
+    assert_eq!(report["calls"].as_array().unwrap().len(), 23);
     assert_eq!(report["updated"], "weft://note/Hub");
 }
 
