@@ -12,16 +12,24 @@
 //!   `vault_info`), the panic is logged with the request, and the session,
 //!   the daemon and every other session go on.
 //!
-//! Must not know any tool: it sees requests whole.
+//! A `ServerHandler` over [`Server`]'s, method by method, so that rmcp's
+//! transports take it as they take any handler (Streamable HTTP needs
+//! one). Must not know any tool: it sees requests whole.
 
+use std::borrow::Cow;
+use std::future::Future;
 use std::panic::AssertUnwindSafe;
 
 use futures_util::FutureExt;
 use rmcp::model::{
-    CallToolResult, ClientNotification, ClientRequest, ContentBlock, ProtocolVersion, ServerResult,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, Service};
-use rmcp::{ErrorData as McpError, RoleServer};
+use rmcp::service::{RequestContext, SubscriptionContext};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use super::server::Server;
 
@@ -33,6 +41,57 @@ pub(crate) struct Boundary {
 impl Boundary {
     pub fn new(inner: Server) -> Boundary {
         Boundary { inner }
+    }
+
+    /// Runs one request's `answer` behind the boundary: `method` (and
+    /// `detail`, for the log) name it, `point` is its fault point, and
+    /// `failed` turns a panic's message into the request's answer.
+    async fn guard<T>(
+        &self,
+        point: String,
+        detail: String,
+        context: &RequestContext<RoleServer>,
+        answer: impl Future<Output = Result<T, McpError>>,
+        failed: impl FnOnce(String) -> Result<T, McpError>,
+    ) -> Result<T, McpError> {
+        self.inner.state.refresh_config().await;
+        self.inner.announce_tool_changes(&context.peer).await;
+        let answer = AssertUnwindSafe(async {
+            weft_wire::fault_point(&point);
+            answer.await
+        })
+        .catch_unwind()
+        .await;
+        let payload = match answer {
+            Ok(answer) => return answer,
+            Err(payload) => payload,
+        };
+        let why = weft_wire::panic_text(&*payload);
+        tracing::error!(
+            "weft mcp: a panic while answering {detail} (request {}): {why}; that request failed, the session goes on",
+            context.id
+        );
+        failed(format!(
+            "Weft failed while answering this request: {why}. This is a bug in Weft: the request did \
+             nothing, and other requests still work. Please report it with the arguments you used."
+        ))
+    }
+
+    /// A request other than a tool call, behind the boundary.
+    async fn plain<T>(
+        &self,
+        method: &str,
+        context: &RequestContext<RoleServer>,
+        answer: impl Future<Output = Result<T, McpError>>,
+    ) -> Result<T, McpError> {
+        self.guard(
+            method.to_string(),
+            format!("`{method}`"),
+            context,
+            answer,
+            |message| Err(McpError::internal_error(message, None)),
+        )
+        .await
     }
 }
 
@@ -62,127 +121,174 @@ const CLIENT_METHODS: &[&str] = &[
     "skills/get",
 ];
 
-/// Where a request enters: its method, and for a tool call the tool.
-fn fault_point(request: &ClientRequest) -> String {
-    match request {
-        ClientRequest::CallToolRequest(call) => {
-            format!("{}:{}", request.method(), call.params.name)
-        }
-        other => other.method().to_string(),
+impl ServerHandler for Boundary {
+    fn get_info(&self) -> ServerConfig {
+        self.inner.get_info()
     }
-}
 
-/// The request for the log: its method, tool and arguments, clipped.
-fn describe(request: &ClientRequest) -> String {
-    match request {
-        ClientRequest::CallToolRequest(call) => {
-            let arguments = call
-                .params
-                .arguments
-                .as_ref()
-                .map(|a| serde_json::Value::Object(a.clone()).to_string())
-                .unwrap_or_default();
-            format!(
-                "tools/call `{}` {}",
-                call.params.name,
-                weft_tools::format::clip(&arguments, 300)
-            )
-        }
-        other => format!("`{}`", other.method()),
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.inner.supported_protocol_versions()
     }
-}
 
-impl Service<RoleServer> for Boundary {
-    async fn handle_request(
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.inner.get_tool(name)
+    }
+
+    fn accepted_subscription_filter(
         &self,
-        request: ClientRequest,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.inner.accepted_subscription_filter(requested)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<ServerResult, McpError> {
-        if let ClientRequest::CustomRequest(custom) = &request
-            && CLIENT_METHODS.contains(&custom.method.as_str())
-        {
-            // rmcp reads a known method whose parameters it cannot as an
-            // unknown one; the client is told what is wrong instead.
-            return Err(McpError::invalid_params(
-                format!(
-                    "the parameters of `{}` are not of the shape the MCP specification gives                      it (a member missing or of the wrong type)",
-                    custom.method
-                ),
-                None,
-            ));
-        }
-        let point = fault_point(&request);
-        let what = describe(&request);
-        let tool = match &request {
-            ClientRequest::CallToolRequest(call) => Some(call.params.name.to_string()),
-            _ => None,
-        };
-        let id = context.id.clone();
-        // Results carry `resultType` from 2026-07-28 on only (as rmcp's own
-        // handler does it).
-        let modern = context
-            .protocol_version()
-            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
-        let answer = AssertUnwindSafe(async {
-            self.inner.state.refresh_config().await;
-            self.inner.announce_tool_changes(&context.peer).await;
-            weft_wire::fault_point(&point);
-            self.inner.handle_request(request, context).await
-        })
-        .catch_unwind()
-        .await;
-        let payload = match answer {
-            Ok(answer) => return answer,
-            Err(payload) => payload,
-        };
-        let why = weft_wire::panic_text(&*payload);
-        tracing::error!(
-            "weft mcp: a panic while answering {what} (request {id}): {why}; that request failed, the session goes on"
+    ) -> Result<CallToolResponse, McpError> {
+        let tool = request.name.to_string();
+        let arguments = request
+            .arguments
+            .as_ref()
+            .map(|a| serde_json::Value::Object(a.clone()).to_string())
+            .unwrap_or_default();
+        let detail = format!(
+            "tools/call `{tool}` {}",
+            weft_tools::format::clip(&arguments, 300)
         );
-        let message = format!(
-            "Weft failed while answering this request: {why}. This is a bug in Weft: the request did \
-             nothing, and other requests still work. Please report it with the arguments you used."
-        );
-        match tool {
-            Some(tool) => {
+        let answer = self.inner.call_tool(request, context.clone());
+        self.guard(
+            format!("tools/call:{tool}"),
+            detail,
+            &context,
+            answer,
+            |message| {
                 self.inner
                     .state
                     .record_failure(&tool, String::new(), &message);
-                let mut result =
-                    ServerResult::CallToolResult(CallToolResult::error(vec![ContentBlock::text(
-                        format!("Error: {message}"),
-                    )]));
-                if !modern {
-                    result.strip_result_type_for_legacy_peer();
-                }
-                Ok(result)
-            }
-            None => Err(McpError::internal_error(message, None)),
-        }
+                Ok(
+                    CallToolResult::error(vec![ContentBlock::text(format!("Error: {message}"))])
+                        .into(),
+                )
+            },
+        )
+        .await
     }
 
-    async fn handle_notification(
+    async fn list_tools(
         &self,
-        notification: ClientNotification,
-        context: NotificationContext<RoleServer>,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let answer = self.inner.list_tools(request, context.clone());
+        self.plain("tools/list", &context, answer).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let answer = self.inner.list_prompts(request, context.clone());
+        self.plain("prompts/list", &context, answer).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let answer = self.inner.get_prompt(request, context.clone());
+        self.plain("prompts/get", &context, answer).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let answer = self.inner.complete(request, context.clone());
+        self.plain("completion/complete", &context, answer).await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let answer = self.inner.list_resources(request, context.clone());
+        self.plain("resources/list", &context, answer).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let answer = self.inner.list_resource_templates(request, context.clone());
+        self.plain("resources/templates/list", &context, answer)
+            .await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let answer = self.inner.read_resource(request, context.clone());
+        self.plain("resources/read", &context, answer).await
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        let answer = AssertUnwindSafe(self.inner.handle_notification(notification, context))
+        let answer = self.inner.subscribe(request, context.clone());
+        self.plain("resources/subscribe", &context, answer).await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let answer = self.inner.unsubscribe(request, context.clone());
+        self.plain("resources/unsubscribe", &context, answer).await
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let answer = AssertUnwindSafe(self.inner.listen(context))
             .catch_unwind()
             .await;
         answer.unwrap_or_else(|payload| {
             tracing::error!(
-                "weft mcp: a panic while handling a notification: {}; the session goes on",
+                "weft mcp: a panic while forwarding subscribed changes: {}; the session goes on",
                 weft_wire::panic_text(&*payload)
             );
             Ok(())
         })
     }
 
-    fn get_info(&self) -> rmcp::model::ServerConfig {
-        <Server as Service<RoleServer>>::get_info(&self.inner)
-    }
-
-    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
-        <Server as Service<RoleServer>>::supported_protocol_versions(&self.inner)
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        if CLIENT_METHODS.contains(&request.method.as_str()) {
+            // rmcp reads a known method whose parameters it cannot as an
+            // unknown one; the client is told what is wrong instead.
+            return Err(McpError::invalid_params(
+                format!(
+                    "the parameters of `{}` are not of the shape the MCP specification gives \
+                     it (a member missing or of the wrong type)",
+                    request.method
+                ),
+                None,
+            ));
+        }
+        self.inner.on_custom_request(request, context).await
     }
 }
