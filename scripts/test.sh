@@ -33,9 +33,12 @@ if ! cmp -s tests/requirements.txt "$venv/.weft-requirements" 2>/dev/null; then
   cp tests/requirements.txt "$venv/.weft-requirements"
 fi
 inspector_dir="$cache/npm"
-if [ ! -x "$inspector_dir/node_modules/.bin/mcp-inspector" ]; then
+inspector_version=0.22.0   # its CLI sends headers (--header): the HTTP face needs its token
+if [ ! -x "$inspector_dir/node_modules/.bin/mcp-inspector" ] \
+  || [ "$(cat "$inspector_dir/.weft-version" 2>/dev/null)" != "$inspector_version" ]; then
   mkdir -p "$inspector_dir"
-  (cd "$inspector_dir" && npm install --silent --no-audit --no-fund --prefix . @modelcontextprotocol/inspector@0.15.0)
+  (cd "$inspector_dir" && npm install --silent --no-audit --no-fund --prefix . "@modelcontextprotocol/inspector@$inspector_version")
+  echo "$inspector_version" > "$inspector_dir/.weft-version"
 fi
 export WEFT_PYTHON="$venv/bin/python"
 export WEFT_NVIM="$venv/bin/nvim"

@@ -79,7 +79,8 @@ pub fn nvim() -> PathBuf {
     )
 }
 
-/// The MCP Inspector CLI (`@modelcontextprotocol/inspector@0.15.0`).
+/// The MCP Inspector CLI (`@modelcontextprotocol/inspector@0.22.0`; its CLI
+/// runs on Node 20 although the package asks for 22).
 pub fn mcp_inspector() -> PathBuf {
     client(
         "WEFT_MCP_INSPECTOR",
@@ -94,11 +95,12 @@ const STOP_WAIT: Duration = Duration::from_secs(60);
 
 /// The variables that would take a face or daemon out of the sandbox (or
 /// change what it does) when set in the environment the tests run in.
-const STRIPPED: [&str; 4] = [
+const STRIPPED: [&str; 5] = [
     "WEFT_NO_DAEMON",
     "WEFT_VAULT",
     "WEFT_DAEMON_IDLE",
     "XDG_RUNTIME_DIR",
+    "WEFT_HTTP_TOKEN",
 ];
 
 /// What a test's processes share: one temporary folder (`TMPDIR` for every
@@ -346,13 +348,15 @@ impl Inner {
         dir
     }
 
-    fn set_vars(&self) -> [(&'static str, OsString); 4] {
+    fn set_vars(&self) -> [(&'static str, OsString); 5] {
         [
             ("WEFT_RUNTIME_DIR", self.runtime_dir().into_os_string()),
             ("WEFT_DAEMON_IDLE", self.idle.to_string().into()),
             ("TMPDIR", self.root.clone().into_os_string()),
             // Persisted indexes go to the sandbox, never to the user's cache.
             ("XDG_CACHE_HOME", self.root.join("cache").into_os_string()),
+            // So is the HTTP face's token, never in the user's config.
+            ("XDG_CONFIG_HOME", self.root.join("config").into_os_string()),
         ]
     }
 
@@ -679,6 +683,20 @@ pub fn python_report(sandbox: &Sandbox, name: &str, vault: &Path, args: &[&str])
     serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
+/// The lines a child prints on its (piped) stdout, as they come.
+pub fn stdout_lines(child: &mut Child) -> mpsc::Receiver<String> {
+    let stdout = child.stdout.take().expect("a piped stdout");
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
 /// How long a wire waits for an answer: only a failing run waits this long.
 const WIRE_DEADLINE: Duration = Duration::from_secs(120);
 
@@ -699,16 +717,8 @@ impl McpWire {
             .stdout(Stdio::piped())
             .spawn()
             .expect("start weft mcp");
-        let stdout = child.stdout.take().unwrap();
         let stdin = Arc::new(Mutex::new(child.stdin.take().unwrap()));
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = stdout_lines(&mut child);
         McpWire {
             child,
             stdin,

@@ -1,5 +1,5 @@
 //! The MCP server (`weft mcp`): the vault's tools, prompts and resources
-//! for agents, over stdio (rmcp). A thin adapter: each tool (`tools/`, one
+//! for agents, over stdio or Streamable HTTP ([`http`]) (rmcp). A thin adapter: each tool (`tools/`, one
 //! file each) declares its description, schemas and annotations and calls
 //! the tool's answer in `weft_tools`; prompts and resources are built
 //! from the same answers.
@@ -9,6 +9,7 @@
 
 mod boundary;
 mod format;
+pub mod http;
 mod prompts;
 mod resources;
 mod schema;

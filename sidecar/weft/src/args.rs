@@ -57,8 +57,14 @@ pub enum Command {
     /// Serve the language server on stdin/stdout (editors start this). The
     /// vault is the editor's workspace folder unless --vault is given.
     Lsp,
-    /// Serve the MCP server on stdin/stdout (agents start this).
-    Mcp(McpArgs),
+    /// Serve the MCP server on stdin/stdout (agents start this), or over
+    /// Streamable HTTP with --http.
+    Mcp {
+        #[command(flatten)]
+        args: McpArgs,
+        #[command(flatten)]
+        http: HttpArgs,
+    },
     /// One-shot questions about the vault's links.
     Query {
         #[command(subcommand)]
@@ -151,6 +157,35 @@ pub struct McpArgs {
     /// note) or full.
     #[arg(long, value_enum, default_value_t = ToolSet::Full)]
     pub tools: ToolSet,
+}
+
+/// `weft mcp --http` options.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HttpArgs {
+    /// Serve over Streamable HTTP until stopped, not on stdin/stdout; prints
+    /// the URL and the bearer token every request must carry.
+    #[arg(long)]
+    pub http: bool,
+    /// The address to listen on; a non-loopback one needs --allow-remote.
+    #[arg(long, default_value = "127.0.0.1", value_name = "IP")]
+    pub host: String,
+    /// The port [default: a free one].
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Allow listening on an address other machines can reach (anyone who
+    /// reaches it and has the token can use the vault).
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Also answer requests whose Host header names HOST (a proxy's name).
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
+    /// The bearer token [default: the one kept in the user's config folder,
+    /// made on first use].
+    #[arg(long, env = "WEFT_HTTP_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Minutes after which an idle session ends.
+    #[arg(long, default_value_t = 60, value_name = "MINUTES")]
+    pub session_idle: u64,
 }
 
 impl McpArgs {

@@ -42,14 +42,27 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         #[cfg(unix)]
         Command::Lsp if daemon => return Ok(crate::daemon::face::lsp(cli.global.vault)),
         Command::Lsp => return Ok(weft_lsp::run_stdio(cli.global.vault)),
+        Command::Mcp { args, http } if http.http => {
+            let serve = crate::http::HttpServe::from_args(&http).map_err(CliError)?;
+            let root = weft_mcp::vault_root(cli.global.vault.clone())
+                .and_then(|root| weft_workspace::hub::check_root(&root))
+                .map_err(|e| CliError(e.to_string()))?;
+            #[cfg(unix)]
+            if daemon {
+                return Ok(crate::daemon::face::http(root, args, serve));
+            }
+            return Ok(crate::http::serve_here(root, args, serve));
+        }
         #[cfg(unix)]
-        Command::Mcp(args) if daemon => {
+        Command::Mcp { args, .. } if daemon => {
             let root = weft_mcp::vault_root(cli.global.vault.clone())
                 .and_then(|root| weft_workspace::hub::check_root(&root))
                 .map_err(|e| CliError(e.to_string()))?;
             return Ok(crate::daemon::face::mcp(root, args));
         }
-        Command::Mcp(args) => return Ok(weft_mcp::run_stdio(cli.global.vault, args.profile())),
+        Command::Mcp { args, .. } => {
+            return Ok(weft_mcp::run_stdio(cli.global.vault, args.profile()));
+        }
         command => command,
     };
     let root = vault_root(cli.global.vault.as_deref())?;

@@ -76,7 +76,7 @@ pub(super) async fn connect(target: &Target, restart: u32) -> Conn {
             tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt))).await;
         }
         match open_daemon(&target.vault, &hello).await {
-            Ok(stream) => {
+            Ok((stream, _)) => {
                 let (read, write) = stream.into_split();
                 return Conn::new(read, Box::new(write), target.framing);
             }
@@ -110,7 +110,8 @@ pub(super) fn in_process(target: &Target) -> Conn {
                 }
             });
         }
-        Face::Query { .. } => {}
+        // Served by their own faces.
+        Face::Query { .. } | Face::Http { .. } => {}
     }
     let (read, write) = tokio::io::split(ours);
     Conn::new(read, Box::new(write), target.framing)
@@ -118,8 +119,12 @@ pub(super) fn in_process(target: &Target) -> Conn {
 
 /// Connects to the vault's daemon, starting it when nothing answers, and
 /// says hello. A daemon that hangs up before answering is on its way out
-/// (idle): the next try starts another.
-pub(super) async fn open_daemon(vault: &Path, hello: &Hello) -> Result<UnixStream, String> {
+/// (idle): the next try starts another. Returns the connection and the
+/// daemon's welcome.
+pub(super) async fn open_daemon(
+    vault: &Path,
+    hello: &Hello,
+) -> Result<(UnixStream, Welcome), String> {
     let place = place_for(vault)?;
     let mut reason = String::new();
     for attempt in 0..3 {
@@ -147,7 +152,7 @@ enum Greeting {
     Gone(String),
 }
 
-async fn greet(stream: UnixStream, hello: &Hello) -> Result<UnixStream, Greeting> {
+async fn greet(stream: UnixStream, hello: &Hello) -> Result<(UnixStream, Welcome), Greeting> {
     let mut line = serde_json::to_string(hello).map_err(|e| Greeting::Refused(e.to_string()))?;
     line.push('\n');
     // A resuming face is welcomed once the vault is loaded.
@@ -182,8 +187,8 @@ async fn greet(stream: UnixStream, hello: &Hello) -> Result<UnixStream, Greeting
     }
     let welcome: Welcome = serde_json::from_slice(&welcome)
         .map_err(|e| Greeting::Refused(format!("a bad welcome: {e}")))?;
-    match welcome.error {
-        None if welcome.ok => Ok(stream),
+    match welcome.error.clone() {
+        None if welcome.ok => Ok((stream, welcome)),
         error => Err(Greeting::Refused(error.unwrap_or_else(|| "refused".into()))),
     }
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use super::answer::Answer;
@@ -78,6 +78,89 @@ pub fn mcp(vault: PathBuf, args: McpArgs) -> ExitCode {
     })
 }
 
+/// `weft mcp --http` on the vault at `vault`: the daemon serves HTTP for
+/// as long as this face stays connected. When the daemon dies, another is
+/// started and serves the same address (clients start new sessions);
+/// when none can be had, this process serves.
+pub fn http(vault: PathBuf, args: McpArgs, serve: crate::http::HttpServe) -> ExitCode {
+    let vault = vault.canonicalize().unwrap_or(vault);
+    let outcome = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => {
+            let outcome = runtime.block_on(http_face(vault.clone(), args.clone(), serve.clone()));
+            runtime.shutdown_timeout(Duration::from_millis(100));
+            outcome
+        }
+        Err(error) => {
+            eprintln!("weft: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // `None`: no daemon could be had, so this process serves.
+    outcome.unwrap_or_else(|| crate::http::serve_here(vault, args, serve))
+}
+
+async fn http_face(
+    vault: PathBuf,
+    args: McpArgs,
+    mut serve: crate::http::HttpServe,
+) -> Option<ExitCode> {
+    let mut restarts: Vec<Instant> = Vec::new();
+    let mut announced = false;
+    loop {
+        let hello = Hello {
+            weft: super::place::build_tag(),
+            vault: vault.clone(),
+            face: Face::Http {
+                args: args.clone(),
+                serve: serve.clone(),
+            },
+            warm: false,
+        };
+        let (mut stream, welcome) = match open_daemon(&vault, &hello).await {
+            Ok(opened) => opened,
+            Err(why) if why.starts_with("cannot listen") => {
+                eprintln!("weft mcp: {why}");
+                return Some(ExitCode::from(2));
+            }
+            Err(why) => {
+                eprintln!("weft: no index daemon ({why}); serving in-process");
+                return None;
+            }
+        };
+        let url = welcome.url.unwrap_or_default();
+        if !announced {
+            crate::http::announce(&vault, &url, &serve.token);
+            announced = true;
+            // A daemon started after this one dies serves the same port.
+            if let Some(port) = url
+                .rsplit_once(':')
+                .and_then(|(_, rest)| rest.split('/').next())
+                .and_then(|p| p.parse::<u16>().ok())
+            {
+                serve.listen.set_port(port);
+            }
+        }
+        let mut sink = [0u8; 64];
+        tokio::select! {
+            () = crate::http::stopped() => return Some(ExitCode::SUCCESS),
+            () = async {
+                while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+            } => {}
+        }
+        restarts.retain(|t| t.elapsed() < Duration::from_secs(60));
+        if restarts.len() >= MAX_RESTARTS_PER_MINUTE {
+            eprintln!("weft mcp: the index daemon keeps dying; giving up");
+            return Some(ExitCode::FAILURE);
+        }
+        restarts.push(Instant::now());
+        eprintln!("weft mcp: the index daemon went away; starting another for {url}");
+    }
+}
+
 /// A `weft query|stats|check` command line answered by the vault's daemon
 /// (started if needed); `Err` says why none could answer.
 pub fn query(argv: Vec<String>, vault: &Path) -> Result<Answer, String> {
@@ -93,7 +176,7 @@ pub fn query(argv: Vec<String>, vault: &Path) -> Result<Answer, String> {
             face: Face::Query { argv },
             warm: false,
         };
-        let stream = open_daemon(&vault, &hello).await?;
+        let (stream, _) = open_daemon(&vault, &hello).await?;
         let mut reader = BufReader::new(stream);
         let mut line = String::new();
         reader

@@ -22,6 +22,9 @@
 //! → {"weft":"0.1.0-1a2b3c4d","vault":"/home/me/notes","face":{"kind":"mcp","args":{…}},"warm":false}
 //! ← {"ok":true}                      (or {"ok":false,"error":"…"}, then the daemon hangs up)
 //! ```
+//!
+//! An HTTP face (`weft mcp --http`) gets `"url"` in its welcome; the daemon
+//! serves HTTP until that connection closes, and nothing else flows on it.
 
 pub mod answer;
 mod connect;
@@ -74,6 +77,12 @@ pub enum Face {
     Query {
         argv: Vec<String>,
     },
+    /// The MCP server over Streamable HTTP, served by the daemon for as
+    /// long as the face stays connected; the welcome carries its URL.
+    Http {
+        args: McpArgs,
+        serve: crate::http::HttpServe,
+    },
 }
 
 /// The daemon's first line.
@@ -82,6 +91,9 @@ pub struct Welcome {
     pub ok: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// An HTTP face's endpoint, once the daemon listens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// The idle time a face gives a daemon it starts: `WEFT_DAEMON_IDLE`

@@ -186,8 +186,10 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         )),
         Ok(_) => None,
     };
-    // An MCP session's state, made before the welcome to warm it up.
+    // An MCP session's state, made before the welcome to warm it up; an
+    // HTTP face's listener, bound before the welcome tells its URL.
     let mut mcp = None;
+    let mut http = None;
     if let Ok(hello) = &hello
         && refusal.is_none()
     {
@@ -202,6 +204,10 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
                 }
                 Err(error) => refusal = Some(error.to_string()),
             },
+            Face::Http { serve, .. } => match tokio::net::TcpListener::bind(serve.listen).await {
+                Ok(listener) => http = Some(listener),
+                Err(error) => refusal = Some(format!("cannot listen on {}: {error}", serve.listen)),
+            },
             Face::Lsp { .. } if hello.warm => {
                 if let Ok(hub) = Hub::get(root) {
                     hub.start();
@@ -214,6 +220,10 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
     let welcome = Welcome {
         ok: refusal.is_none(),
         error: refusal.clone(),
+        url: http
+            .as_ref()
+            .and_then(|l: &tokio::net::TcpListener| l.local_addr().ok())
+            .map(crate::http::HttpServe::url),
     };
     let mut reply = serde_json::to_string(&welcome).map_err(|e| e.to_string())?;
     reply.push('\n');
@@ -240,6 +250,10 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
                 .await
                 .map_err(|e| e.to_string())?;
         }
+        Face::Http { args, serve } => {
+            let Some(listener) = http else { return Ok(()) };
+            serve_http(reader, listener, root, args, serve).await?;
+        }
         Face::Query { argv } => {
             let argv = argv.into_iter().map(Into::into).collect();
             let answer = super::answer::answer(argv, root.to_path_buf()).await;
@@ -253,6 +267,33 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// Serves MCP over HTTP on `listener` until the face's connection
+/// (`reader`) closes: the face is what keeps it running.
+async fn serve_http<R: tokio::io::AsyncRead + Unpin>(
+    mut reader: R,
+    listener: tokio::net::TcpListener,
+    root: &Path,
+    args: crate::args::McpArgs,
+    serve: crate::http::HttpServe,
+) -> Result<(), String> {
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let server = tokio::spawn(weft_mcp::http::serve_http(
+        listener,
+        root.to_path_buf(),
+        args.profile(),
+        serve.options(),
+        shutdown.clone(),
+    ));
+    // Nothing is sent after the welcome: a read ends when the face does.
+    let mut sink = [0u8; 64];
+    while matches!(reader.read(&mut sink).await, Ok(n) if n > 0) {}
+    shutdown.cancel();
+    server
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())
 }
 
 /// The face's hello line, never holding more than `limit` bytes: `Err`
