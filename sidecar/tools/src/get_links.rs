@@ -12,12 +12,13 @@ use super::args::{choice, lenient};
 use super::common::{
     NoteRef, Target, cursor_offset, find_target, limit, link_contexts, next_cursor,
 };
-use super::format::{Reply, ToolResult, escape, plural};
+use super::format::{Reply, ToolError, ToolResult, escape, plural};
 use super::state::ToolState;
 use weft_vault::graph::{Direction, GraphNode, walk};
+use weft_vault::headings::heading_paths;
 use weft_vault::key::name_key;
 use weft_vault::query::outgoing;
-use weft_vault::resolve::{FragmentTarget, Resolution};
+use weft_vault::resolve::{FragmentTarget, Resolution, resolve_fragment};
 use weft_vault::{LinkRef, VaultIndex};
 
 choice! {
@@ -38,7 +39,8 @@ choice! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetLinksArgs {
-    /// Path, title or alias; may be a note not written yet.
+    /// Path, title or alias (+#Heading or #^block: links to it); may not
+    /// exist yet.
     #[serde(alias = "note", alias = "name", alias = "file")]
     pub path: String,
     /// Default both.
@@ -58,6 +60,9 @@ pub struct GetLinksArgs {
     #[serde(default)]
     pub cursor: Option<String>,
 }
+
+/// Lines a linking note shows in the text; its other links are counted.
+const LINES_PER_NOTE: usize = 3;
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct GetLinksOut {
@@ -177,7 +182,38 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
     let fingerprint = (&args.path, direction, depth, format, rel);
     let offset = cursor_offset(args.cursor.as_deref(), &fingerprint)?;
     let index = state.index();
-    let target = find_target(state, &index, &args.path, "path")?;
+    // `Note#Heading` / `Note#^block`: the links to that place only.
+    let (name, fragment) = match args.path.split_once('#') {
+        Some((name, fragment)) if !name.trim().is_empty() && !fragment.trim().is_empty() => {
+            (name, Some(fragment.trim()))
+        }
+        _ => (args.path.as_str(), None),
+    };
+    let target = find_target(state, &index, name, "path")?;
+    let place = match (&target, fragment) {
+        (Target::Note(id), Some(fragment)) => {
+            let note = index.note(*id);
+            match resolve_fragment(note, fragment) {
+                FragmentTarget::Missing => {
+                    let headings = heading_paths(note, "#");
+                    return Err(ToolError::new(format!(
+                        "`{}` has no heading or block `{fragment}`.",
+                        note.id()
+                    ))
+                    .hint(format!(
+                        "Its headings: {}.",
+                        if headings.is_empty() {
+                            "none".to_string()
+                        } else {
+                            headings.join(", ")
+                        }
+                    )));
+                }
+                found => Some((*id, found)),
+            }
+        }
+        _ => None,
+    };
     let (note, start) = match &target {
         Target::Note(id) => {
             let n = index.note(*id);
@@ -223,10 +259,30 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
                 .into_iter()
                 .filter(|r| visible(&index.note(r.source).path))
                 .filter(|r| rel_matches(rel, index.link(*r).rel()))
+                .filter(|r| match place {
+                    Some((id, wanted)) => index
+                        .link(*r)
+                        .fragment()
+                        .is_some_and(|f| resolve_fragment(index.note(id), f) == wanted),
+                    None => true,
+                })
                 .collect();
             let total = refs.len();
-            let page: Vec<LinkRef> = refs.into_iter().skip(offset).take(limit).collect();
-            more |= offset + page.len() < total;
+            // Pages of linking notes, each with all its links: a note
+            // linking a hundred times does not hide the others.
+            let mut sources: Vec<(usize, usize)> = Vec::new();
+            for (i, r) in refs.iter().enumerate() {
+                match sources.last_mut() {
+                    Some((_, end)) if refs[*end - 1].source == r.source => *end = i + 1,
+                    _ => sources.push((i, i + 1)),
+                }
+            }
+            let shown = &sources[offset.min(sources.len())..(offset + limit).min(sources.len())];
+            let page: Vec<LinkRef> = shown
+                .iter()
+                .flat_map(|&(start, end)| refs[start..end].iter().copied())
+                .collect();
+            more |= offset + shown.len() < sources.len();
             let contexts = link_contexts(state, &index, &page);
             out.incoming = Some(
                 contexts
@@ -429,17 +485,40 @@ fn render(out: &GetLinksOut, offset: usize, depth: u32) -> String {
                 }
             ));
             let mut last = "";
+            let mut lines = 0;
             let mut i = 0;
             while i < incoming.len() {
                 let l = &incoming[i];
                 if l.from.path != last {
+                    let links = incoming[i..]
+                        .iter()
+                        .take_while(|x| x.from.path == l.from.path)
+                        .count();
                     text.push_str(&format!(
-                        "\n- **{}** (`{}`)",
+                        "\n- **{}** (`{}`){}",
                         escape(&l.from.title),
-                        l.from.path
+                        l.from.path,
+                        if links > 1 {
+                            format!(" — {links} links")
+                        } else {
+                            String::new()
+                        }
                     ));
                     last = &l.from.path;
+                    lines = 0;
                 }
+                // A note linking many times: its first lines, then a count.
+                if lines == LINES_PER_NOTE {
+                    let rest = incoming[i..]
+                        .iter()
+                        .take_while(|x| x.from.path == l.from.path)
+                        .count();
+                    let s = if rest == 1 { "" } else { "s" };
+                    text.push_str(&format!("\n  - … and {rest} more link{s}"));
+                    i += rest;
+                    continue;
+                }
+                lines += 1;
                 // Several links on one line: the line once.
                 let same = incoming[i..]
                     .iter()

@@ -718,22 +718,87 @@ async fn get_links_lists_walks_and_graphs() {
         )
         .await;
     assert_eq!(v["graph"]["nodes"].as_array().unwrap().len(), 1);
-    // notes/A links to Hub three times on line 2, then once on line 3.
+    // Backlinks page by linking note, each with all its links: notes/A
+    // links to Hub three times on line 2, then once on line 3.
     let (_, first) = s
         .ok(
             "get_links",
-            json!({"path": "Hub", "direction": "in", "limit": 3}),
+            json!({"path": "Hub", "direction": "in", "limit": 1}),
         )
         .await;
+    let lines: Vec<(String, u64)> = first["incoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["from"]["path"].as_str().unwrap().to_string(),
+                l["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let a = |line| ("notes/A".to_string(), line);
+    assert!(
+        lines.iter().all(|l| l.0 == lines[0].0),
+        "one note per page: {lines:?}"
+    );
     let cursor = first["next_cursor"].as_str().unwrap().to_string();
     let (text, second) = s
         .ok(
             "get_links",
-            json!({"path": "Hub", "direction": "in", "limit": 3, "cursor": cursor}),
+            json!({"path": "Hub", "direction": "in", "limit": 1, "cursor": cursor}),
         )
         .await;
-    assert_eq!(second["incoming"][0]["line"], 3, "{text}");
+    assert_ne!(
+        second["incoming"][0]["from"]["path"], first["incoming"][0]["from"]["path"],
+        "{text}"
+    );
     assert_eq!(second["incoming_total"], first["incoming_total"]);
+    let (_, all) = s
+        .ok("get_links", json!({"path": "Hub", "direction": "in"}))
+        .await;
+    let of_a: Vec<(String, u64)> = all["incoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["from"]["path"] == "notes/A")
+        .map(|l| {
+            (
+                l["from"]["path"].as_str().unwrap().to_string(),
+                l["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(of_a, [a(2), a(2), a(2), a(3)]);
+    // `Note#Heading`: the links to that heading only; a missing one says
+    // what the note has.
+    let (text, v) = s
+        .ok(
+            "get_links",
+            json!({"path": "Hub#Details", "direction": "in"}),
+        )
+        .await;
+    let to_details: Vec<&str> = v["incoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["context"].as_str().unwrap())
+        .collect();
+    assert!(
+        !to_details.is_empty() && to_details.iter().all(|c| c.contains("#Details")),
+        "{text}"
+    );
+    assert!(v["incoming_total"].as_u64() < all["incoming_total"].as_u64());
+    let e = s
+        .err(
+            "get_links",
+            json!({"path": "Hub#Nowhere", "direction": "in"}),
+        )
+        .await;
+    assert!(
+        e.contains("has no heading or block `Nowhere`") && e.contains("Details"),
+        "{e}"
+    );
 
     let e = s.err("get_links", json!({"path": "Nope"})).await;
     assert!(e.contains("No note matches `Nope`"), "{e}");
@@ -1082,4 +1147,28 @@ async fn link_context_reads_only_around_the_link() {
         "{context}"
     );
     assert!(context.chars().count() <= 170, "{context}");
+}
+
+/// A note that links many times shows its first lines and a count, so the
+/// other linking notes stay in view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn backlinks_from_a_note_linking_many_times_are_counted_not_listed() {
+    let mut many = String::from("//- /Long.md\n# Long\n");
+    for i in 0..8 {
+        many.push_str(&format!("Step {i} uses [[Target]].\n"));
+    }
+    let fixture = format!("//- /Target.md\n# Target\n{many}//- /Short.md\nSee [[Target]].\n");
+    let s = session(&fixture).await;
+    let (text, v) = s
+        .ok("get_links", json!({"path": "Target", "direction": "in"}))
+        .await;
+    assert_eq!(v["incoming"].as_array().unwrap().len(), 9, "{v:#}");
+    assert!(
+        text.contains("- **Long** (`Long`) — 8 links")
+            && text.contains("  - L4: Step 2 uses [[Target]].")
+            && !text.contains("Step 3 uses")
+            && text.contains("  - … and 5 more links")
+            && text.contains("- **Short** (`Short`)"),
+        "{text}"
+    );
 }
