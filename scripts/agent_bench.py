@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+"""What an agent spends to get real work done in a vault, per MCP server.
+
+Twelve tasks people ask an agent to do in their notes, each run on a fresh
+copy of a fixed vault (the example vault plus a few generated notes) through
+the official MCP Python SDK, by a call script written from that server's tool
+descriptions only: the shortest correct sequence a careful agent reading them
+could make. Each run records the calls, the bytes of the requests (each call's
+tool name and arguments as JSON), the bytes of the results (the text content
+the model reads: Zed passes only that), and whether the answer was right,
+checked on what the calls returned and on the files. Prints one table: task ×
+server, plus each server's tool-definition size (the JSON of each tool's name,
+description and input schema, as json.dumps writes it) and handshake time.
+
+Servers: Weft always; `iwec` (IWE) and `obsidian-mcp` when installed
+(`cargo install iwec obsidian-mcp`), skipped with a message otherwise. A task
+a server has no script for counts as failed for it.
+
+Usage: scripts/agent_bench.py [--weft PATH] [--json] [--only TASK]
+Needs the Python `mcp` package (scripts/test.sh installs it in its venv:
+~/.cache/weft/venv/bin/python scripts/agent_bench.py).
+"""
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from mcp import Client, StdioServerParameters
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "vault"
+TODAY = datetime.date.today().isoformat()
+DEADLINE = 120.0
+
+
+# ---------------------------------------------------------------- the vault
+
+
+def handbook():
+    parts = ["# Handbook\n\nHow the team works.\n"]
+    for section, marker in [
+        ("Setup", "SETUP-MARKER"),
+        ("Deployment", "DEPLOY-MARKER"),
+        ("Troubleshooting", "TROUBLE-MARKER"),
+        ("Glossary", "GLOSSARY-MARKER"),
+    ]:
+        parts.append(f"\n## {section}\n\n{marker}: the first thing to know about {section.lower()}.\n")
+        for i in range(40):
+            parts.append(
+                f"\n{i + 1}. A {section.lower()} step with enough words to make the note long: "
+                f"check the inputs, record what was done, and link the result to [[Weft]].\n"
+            )
+    return "".join(parts)
+
+
+TOPICS = {
+    "Tidal power": "The Severn barrage would generate electricity from the tides of the estuary, "
+    "turning the rise and fall of the sea into a steady source of energy.",
+    "Wind farms": "Turbines on the hills turn moving air into power when the wind blows.",
+    "Solar roofs": "Panels on houses capture sunlight during the day.",
+    "Bread baking": "A sourdough starter needs flour, water and patience.",
+    "Bird watching": "Herons wait still at the edge of the water.",
+    "Chess openings": "The Sicilian defence answers e4 with c5.",
+}
+
+
+def make_vault(dest: Path):
+    """The example vault, plus a long note, topic notes, a daily template
+    and notes of known age."""
+    shutil.copytree(EXAMPLE, dest)
+    (dest / "Guides").mkdir()
+    (dest / "Guides" / "Handbook.md").write_text(handbook())
+    (dest / "Topics").mkdir()
+    for title, text in TOPICS.items():
+        tag = "topic/energy" if title in ("Tidal power", "Wind farms", "Solar roofs") else "topic/other"
+        (dest / "Topics" / f"{title}.md").write_text(f"---\ntags: [{tag}]\n---\n# {title}\n\n{text}\n")
+    (dest / "Templates").mkdir()
+    (dest / "Templates" / "Daily.md").write_text("# {{date}}\n\n## Tasks\n\n## Log\n")
+    (dest / ".weft.toml").write_text('[daily]\nfolder = "Daily"\ntemplate = "Templates/Daily"\n')
+    (dest / "Projects" / "Archive idea.md").write_text("---\ntags: [project]\n---\n# Archive idea\n\nOld.\n")
+    # Ages: the archived idea is old; the other project notes are recent.
+    old = time.time() - 40 * 86400
+    os.utime(dest / "Projects" / "Archive idea.md", (old, old))
+    for path in dest.rglob("*.md"):
+        if path.name != "Archive idea.md" and "Projects" not in path.parts:
+            os.utime(path, (old, old))
+
+
+# -------------------------------------------------------------- measuring
+
+
+class Run:
+    """One task on one server: every call counted."""
+
+    def __init__(self, client):
+        self.client = client
+        self.calls = 0
+        self.request_bytes = 0
+        self.result_bytes = 0
+        self.texts = []
+
+    async def call(self, tool, args):
+        self.calls += 1
+        self.request_bytes += len(json.dumps({"name": tool, "arguments": args}).encode())
+        result = await self.client.call_tool(tool, args)
+        text = "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+        self.result_bytes += len(text.encode())
+        self.texts.append(text)
+        return result, text
+
+    @property
+    def read(self):
+        """Everything the agent read."""
+        return "\n".join(self.texts)
+
+
+def definitions_bytes(tools):
+    total = 0
+    for tool in tools:
+        d = tool.model_dump(by_alias=True, exclude_none=True)
+        total += len(json.dumps({"name": d["name"], "description": d.get("description", ""), "inputSchema": d["inputSchema"]}))
+    return total
+
+
+# ------------------------------------------------------------------ tasks
+#
+# Each task: what the user asks, a check (on what the agent read and on the
+# vault), and per server the calls a careful agent makes.
+
+
+def lines_under(text, heading):
+    out, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("#"):
+            inside = line.lstrip("#").strip() == heading
+            continue
+        if inside:
+            out.append(line)
+    return out
+
+
+def has_all(text, *words):
+    return all(w in text for w in words)
+
+
+async def weft_history_undo(run, vault):
+    # What changed today (the vault's versions), what the change was, then
+    # back to the version before it.
+    result, _ = await run.call("note_history", {"since": "today"})
+    versions = (result.structured_content or {}).get("versions") or []
+    if len(versions) < 2:
+        return
+    before = versions[1]["id"]
+    await run.call("diff_note", {"path": "Projects/Roadmap", "from": before})
+    await run.call("restore_note", {"path": "Projects/Roadmap", "version": before})
+
+
+async def weft_folder_property(run, vault):
+    result, _ = await run.call("list_notes", {"folder": "Projects"})
+    notes = (result.structured_content or {}).get("notes") or []
+    for note in notes:
+        await run.call("update_frontmatter", {"path": note["path"], "set": {"reviewed": True}})
+
+
+def before_history(vault):
+    """An outside edit today, for the agent to find and undo."""
+    roadmap = vault / "Projects" / "Roadmap.md"
+    roadmap.write_text(roadmap.read_text() + "\nMISTAKE: pasted by accident.\n")
+
+
+TASKS = [
+    {
+        "name": "backlinks",
+        "ask": "What links to the Weft note?",
+        "check": lambda run, vault: has_all(run.read, "Welcome", "Roadmap", "2026-11-22"),
+        "weft": [("get_links", {"path": "Weft", "direction": "in"})],
+    },
+    {
+        "name": "read a section",
+        "ask": "What does the handbook say about deployment?",
+        "check": lambda run, vault: "DEPLOY-MARKER" in run.read and "TROUBLE-MARKER" not in run.read,
+        "weft": [("read_note", {"path": "Handbook", "section": "Deployment"})],
+    },
+    {
+        "name": "daily bullet",
+        "ask": "Add 'called the printer' under Log in today's daily note.",
+        "check": lambda run, vault: (vault / "Daily" / f"{TODAY}.md").exists()
+        and any("called the printer" in l for l in lines_under((vault / "Daily" / f"{TODAY}.md").read_text(), "Log")),
+        "weft": [("daily_note", {"op": "append_section", "section": "Log", "content": "- called the printer"})],
+    },
+    {
+        "name": "rename + links",
+        "ask": "Rename Ada Lovelace to Augusta Ada King and fix every link.",
+        "check": lambda run, vault: (vault / "People" / "Augusta Ada King.md").exists()
+        and not (vault / "People" / "Ada Lovelace.md").exists()
+        and not any(
+            re.search(r"\[\[Ada Lovelace|Ada%20Lovelace\.md", p.read_text())
+            for p in vault.rglob("*.md")
+        ),
+        "weft": [("move_note", {"path": "People/Ada Lovelace", "new_path": "People/Augusta Ada King"})],
+    },
+    {
+        "name": "undo today's change",
+        "ask": "What changed today? Undo the change to the roadmap.",
+        "before": before_history,
+        "check": lambda run, vault: "MISTAKE" in run.read
+        and "MISTAKE" not in (vault / "Projects" / "Roadmap.md").read_text(),
+        "weft": weft_history_undo,
+    },
+    {
+        "name": "broken links in folder",
+        "ask": "Which links under Projects/ are broken?",
+        # [[Someday]] in Projects/Weft.md; the broken heading link is in
+        # Welcome.md, outside the folder.
+        "check": lambda run, vault: "Someday" in run.read and "No such heading" not in run.read,
+        "weft": [("check_vault", {"path_prefix": "Projects"})],
+    },
+    {
+        "name": "neighbourhood depth 2",
+        "ask": "Show the notes within two links of the roadmap.",
+        "check": lambda run, vault: has_all(run.read, "Welcome", "Weft", "Ada Lovelace"),
+        "weft": [("get_links", {"path": "Roadmap", "depth": 2})],
+    },
+    {
+        "name": "topic passage",
+        "ask": "Find my note about tidal energy and quote what it says.",
+        "check": lambda run, vault: "Severn barrage" in run.read,
+        "weft": [("get_context", {"query": "tidal energy", "top_k": 1})],
+    },
+    {
+        "name": "tag + this week",
+        "ask": "Which #project notes changed this week?",
+        "check": lambda run, vault: has_all(run.read, "Weft", "Roadmap") and "Archive idea" not in run.read,
+        "weft": [("list_notes", {"tags": ["project"], "modified_since": "7d"})],
+    },
+    {
+        "name": "new linked note",
+        "ask": "Create a note 'Bridge' linking the Weft note and Ada Lovelace.",
+        "check": lambda run, vault: (vault / "Bridge.md").exists()
+        and has_all((vault / "Bridge.md").read_text(), "[[Weft]]", "[[Ada Lovelace]]"),
+        "weft": [("write_note", {"path": "Bridge", "content": "# Bridge\n\nLinks [[Weft]] and [[Ada Lovelace]].\n"})],
+    },
+    {
+        "name": "property on a folder",
+        "ask": "Mark every note in Projects/ as reviewed.",
+        "check": lambda run, vault: all(
+            "reviewed: true" in p.read_text() for p in (vault / "Projects").glob("*.md")
+        ),
+        "weft": weft_folder_property,
+    },
+    {
+        "name": "heading linked from",
+        "ask": "Where is the Goals heading of Weft linked from?",
+        "check": lambda run, vault: has_all(run.read, "Welcome", "Roadmap"),
+        "weft": [("get_links", {"path": "Weft#Goals", "direction": "in"})],
+    },
+]
+
+
+# ---------------------------------------------------------------- servers
+
+
+def servers(weft):
+    """Each server found, as a function of (vault, scratch folder) giving
+    how to start it on that vault (its caches kept in the scratch folder)."""
+
+    def env(tmp):
+        env = dict(os.environ)
+        env["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")
+        return env
+
+    found = {
+        "weft": lambda vault, tmp: StdioServerParameters(
+            command=weft, args=["--no-daemon", "mcp", "--vault", str(vault)], env=env(tmp)
+        )
+    }
+    peers = {"iwec": lambda v: [], "obsidian-mcp": lambda v: [str(v)]}
+    for name, args in peers.items():
+        path = shutil.which(name)
+        if path:
+            found[name] = lambda vault, tmp, path=path, args=args: StdioServerParameters(
+                command=path, args=args(vault), env=env(tmp), cwd=str(vault)
+            )
+        else:
+            print(f"{name}: not installed (cargo install {name}); skipped", file=sys.stderr)
+    return found
+
+
+async def wait_ready(client):
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        result = await client.call_tool("vault_info", {})
+        if (result.structured_content or {}).get("status", {}).get("phase") == "ready":
+            return
+        await asyncio.sleep(0.05)
+
+
+async def run_task(server, params, task):
+    with tempfile.TemporaryDirectory() as tmp:
+        vault = Path(tmp) / "vault"
+        make_vault(vault)
+        async with Client(params(vault, tmp), read_timeout_seconds=DEADLINE) as client:
+            if server == "weft":
+                await wait_ready(client)
+            if task.get("before"):
+                # After the server has seen the vault: a change it sees.
+                task["before"](vault)
+                await asyncio.sleep(1.5)  # past the watcher's debounce
+            script = task.get(server)
+            run = Run(client)
+            if script is None:
+                return {"calls": 0, "request_bytes": 0, "result_bytes": 0, "ok": False, "why": "no script"}
+            if callable(script):
+                await script(run, vault)
+            else:
+                for tool, args in script:
+                    await run.call(tool, args)
+            ok = bool(task["check"](run, vault))
+            return {"calls": run.calls, "request_bytes": run.request_bytes, "result_bytes": run.result_bytes, "ok": ok}
+
+
+async def handshake(params_fn):
+    with tempfile.TemporaryDirectory() as tmp:
+        vault = Path(tmp) / "vault"
+        make_vault(vault)
+        params = params_fn(vault, tmp)
+        start = time.monotonic()
+        async with Client(params, read_timeout_seconds=DEADLINE) as client:
+            ms = (time.monotonic() - start) * 1000
+            tools = (await client.list_tools()).tools
+            return {"handshake_ms": round(ms, 1), "tools": len(tools), "definitions_bytes": definitions_bytes(tools)}
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weft", default=str(ROOT / "target" / "release" / "weft"))
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only")
+    args = parser.parse_args()
+    results = {}
+    found = servers(args.weft)
+    for server, params in found.items():
+        results[server] = {"info": await handshake(params), "tasks": {}}
+        for task in TASKS:
+            if args.only and task["name"] != args.only:
+                continue
+            results[server]["tasks"][task["name"]] = await run_task(server, params, task)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    names = list(found)
+    print("| task | " + " | ".join(f"{n}: calls / request B / result B" for n in names) + " |")
+    print("|---|" + "---|" * len(names))
+    for task in TASKS:
+        if args.only and task["name"] != args.only:
+            continue
+        cells = []
+        for n in names:
+            r = results[n]["tasks"][task["name"]]
+            cells.append(f"{r['calls']} / {r['request_bytes']} / {r['result_bytes']} {'✓' if r['ok'] else '✗'}")
+        print(f"| {task['name']} | " + " | ".join(cells) + " |")
+    for n in names:
+        info = results[n]["info"]
+        print(f"{n}: {info['tools']} tools, definitions {info['definitions_bytes']} bytes, handshake {info['handshake_ms']} ms")
+    if not all(r["ok"] for r in results["weft"]["tasks"].values()):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
