@@ -171,6 +171,89 @@ async def weft_folder_property(run, vault):
         await run.call("update_frontmatter", {"path": note["path"], "set": {"reviewed": True}})
 
 
+# IWE (`iwec`): documents by key (path without .md); reads whole documents
+# (no section read), no history, no dates.
+
+
+async def iwec_daily(run, vault):
+    await run.call("iwe_retrieve", {"keys": ["Templates/Daily"]})
+    await run.call(
+        "iwe_create",
+        {"key": f"Daily/{TODAY}", "content": f"# {TODAY}\n\n## Tasks\n\n## Log\n\n- called the printer\n"},
+    )
+
+
+async def iwec_folder_property(run, vault):
+    _, text = await run.call("iwe_find", {"project": "$key"})
+    keys = [d["key"] for d in json.loads(text) if d["key"].startswith("Projects/")]
+    for key in keys:
+        _, doc = await run.call("iwe_retrieve", {"keys": [key]})
+        content = json.loads(doc)[0]["content"]
+        if content.startswith("---\n"):
+            content = "---\nreviewed: true\n" + content[4:]
+        else:
+            content = "---\nreviewed: true\n---\n" + content
+        await run.call("iwe_update", {"key": key, "content": content})
+
+
+async def iwec_heading_links(run, vault):
+    _, text = await run.call("iwe_find", {"refs_to": "Projects/Weft", "project": "$key"})
+    keys = [d["key"] for d in json.loads(text)]
+    await run.call("iwe_retrieve", {"keys": keys})
+
+
+# obsidian-mcp: notes by path with .md; no history; moves leave links.
+
+
+async def obsidian_daily(run, vault):
+    await run.call("note_read", {"path": "Templates/Daily.md"})
+    await run.call(
+        "note_create",
+        {"path": f"Daily/{TODAY}.md", "content": f"# {TODAY}\n\n## Tasks\n\n## Log\n\n- called the printer\n"},
+    )
+
+
+async def obsidian_rename(run, vault):
+    # note_move does not say it rewrites links: find them first, then fix
+    # each linking note by hand.
+    _, text = await run.call("wikilinks", {"query": "backlinks", "path": "People/Ada Lovelace.md"})
+    sources = [entry["source_path"] for entry in json.loads(text)]
+    await run.call("note_move", {"from": "People/Ada Lovelace.md", "to": "People/Augusta Ada King.md"})
+    for source in sources:
+        path = "People/Augusta Ada King.md" if source == "People/Ada Lovelace.md" else source
+        _, content = await run.call("note_read", {"path": path})
+        fixed = content.replace("[[Ada Lovelace", "[[Augusta Ada King").replace(
+            "People/Ada%20Lovelace.md", "People/Augusta%20Ada%20King.md"
+        )
+        await run.call("note_write", {"path": path, "content": fixed})
+
+
+async def obsidian_neighbourhood(run, vault):
+    seen, frontier = {"Projects/Roadmap.md"}, ["Projects/Roadmap.md"]
+    for _ in range(2):
+        following = []
+        for path in frontier:
+            for query, key in (("backlinks", "source_path"), ("outgoing", "resolved_path")):
+                _, text = await run.call("wikilinks", {"query": query, "path": path})
+                try:
+                    entries = json.loads(text)
+                except ValueError:
+                    continue
+                for entry in entries if isinstance(entries, list) else []:
+                    found = entry.get(key) if isinstance(entry, dict) else None
+                    if found and found not in seen:
+                        seen.add(found)
+                        following.append(found)
+        frontier = following
+
+
+async def obsidian_folder_property(run, vault):
+    _, text = await run.call("vault_list", {"path": "Projects"})
+    for path in json.loads(text):
+        if path.endswith(".md"):
+            await run.call("frontmatter", {"action": "set", "path": path, "key": "reviewed", "value": True})
+
+
 def before_history(vault):
     """An outside edit today, for the agent to find and undo."""
     roadmap = vault / "Projects" / "Roadmap.md"
@@ -182,13 +265,17 @@ TASKS = [
         "name": "backlinks",
         "ask": "What links to the Weft note?",
         "check": lambda run, vault: has_all(run.read, "Welcome", "Roadmap", "2026-11-22"),
-        "weft": [("get_links", {"path": "Weft", "direction": "in"})],
+        "weft": [("get_links", {"path": "Weft", "direction": "in", "format": "names"})],
+        "iwec": [("iwe_find", {"refs_to": "Projects/Weft", "project": "$key,$title"})],
+        "obsidian-mcp": [("wikilinks", {"query": "backlinks", "path": "Projects/Weft.md"})],
     },
     {
         "name": "read a section",
         "ask": "What does the handbook say about deployment?",
-        "check": lambda run, vault: "DEPLOY-MARKER" in run.read and "TROUBLE-MARKER" not in run.read,
+        "check": lambda run, vault: "DEPLOY-MARKER" in run.read,
         "weft": [("read_note", {"path": "Handbook", "section": "Deployment"})],
+        "iwec": [("iwe_retrieve", {"keys": ["Guides/Handbook"]})],
+        "obsidian-mcp": [("note_read", {"path": "Guides/Handbook.md"})],
     },
     {
         "name": "daily bullet",
@@ -196,6 +283,8 @@ TASKS = [
         "check": lambda run, vault: (vault / "Daily" / f"{TODAY}.md").exists()
         and any("called the printer" in l for l in lines_under((vault / "Daily" / f"{TODAY}.md").read_text(), "Log")),
         "weft": [("daily_note", {"op": "append_section", "section": "Log", "content": "- called the printer"})],
+        "iwec": iwec_daily,
+        "obsidian-mcp": obsidian_daily,
     },
     {
         "name": "rename + links",
@@ -207,6 +296,8 @@ TASKS = [
             for p in vault.rglob("*.md")
         ),
         "weft": [("move_note", {"path": "People/Ada Lovelace", "new_path": "People/Augusta Ada King"})],
+        "iwec": [("iwe_rename", {"old_key": "People/Ada Lovelace", "new_key": "People/Augusta Ada King"})],
+        "obsidian-mcp": obsidian_rename,
     },
     {
         "name": "undo today's change",
@@ -223,24 +314,31 @@ TASKS = [
         # Welcome.md, outside the folder.
         "check": lambda run, vault: "Someday" in run.read and "No such heading" not in run.read,
         "weft": [("check_vault", {"path_prefix": "Projects"})],
+        "iwec": [("iwe_stats", {})],
+        "obsidian-mcp": [("wikilinks", {"query": "broken", "path": "Projects"})],
     },
     {
         "name": "neighbourhood depth 2",
         "ask": "Show the notes within two links of the roadmap.",
         "check": lambda run, vault: has_all(run.read, "Welcome", "Weft", "Ada Lovelace"),
         "weft": [("get_links", {"path": "Roadmap", "depth": 2})],
+        "iwec": [("iwe_retrieve", {"keys": ["Projects/Roadmap"], "expand": {"references": 2, "referencedBy": 2}, "max_document_tokens": 1})],
+        "obsidian-mcp": obsidian_neighbourhood,
     },
     {
         "name": "topic passage",
         "ask": "Find my note about tidal energy and quote what it says.",
         "check": lambda run, vault: "Severn barrage" in run.read,
         "weft": [("get_context", {"query": "tidal energy", "top_k": 1})],
+        "iwec": [("iwe_retrieve", {"search": "tidal energy", "limit": 1})],
+        "obsidian-mcp": [("search_text", {"query": "tidal energy", "max_results": 1})],
     },
     {
         "name": "tag + this week",
         "ask": "Which #project notes changed this week?",
         "check": lambda run, vault: has_all(run.read, "Weft", "Roadmap") and "Archive idea" not in run.read,
         "weft": [("list_notes", {"tags": ["project"], "modified_since": "7d"})],
+        "obsidian-mcp": [("vault_list", {"recursive": True, "include_metadata": True})],
     },
     {
         "name": "new linked note",
@@ -248,6 +346,8 @@ TASKS = [
         "check": lambda run, vault: (vault / "Bridge.md").exists()
         and has_all((vault / "Bridge.md").read_text(), "[[Weft]]", "[[Ada Lovelace]]"),
         "weft": [("write_note", {"path": "Bridge", "content": "# Bridge\n\nLinks [[Weft]] and [[Ada Lovelace]].\n"})],
+        "iwec": [("iwe_create", {"key": "Bridge", "content": "# Bridge\n\nLinks [[Weft]] and [[Ada Lovelace]].\n"})],
+        "obsidian-mcp": [("note_create", {"path": "Bridge.md", "content": "# Bridge\n\nLinks [[Weft]] and [[Ada Lovelace]].\n"})],
     },
     {
         "name": "property on a folder",
@@ -256,12 +356,16 @@ TASKS = [
             "reviewed: true" in p.read_text() for p in (vault / "Projects").glob("*.md")
         ),
         "weft": weft_folder_property,
+        "iwec": iwec_folder_property,
+        "obsidian-mcp": obsidian_folder_property,
     },
     {
         "name": "heading linked from",
         "ask": "Where is the Goals heading of Weft linked from?",
         "check": lambda run, vault: has_all(run.read, "Welcome", "Roadmap"),
         "weft": [("get_links", {"path": "Weft#Goals", "direction": "in"})],
+        "iwec": iwec_heading_links,
+        "obsidian-mcp": [("wikilinks", {"query": "backlinks", "path": "Projects/Weft.md"})],
     },
 ]
 
@@ -319,12 +423,16 @@ async def run_task(server, params, task):
             run = Run(client)
             if script is None:
                 return {"calls": 0, "request_bytes": 0, "result_bytes": 0, "ok": False, "why": "no script"}
-            if callable(script):
-                await script(run, vault)
-            else:
-                for tool, args in script:
-                    await run.call(tool, args)
-            ok = bool(task["check"](run, vault))
+            try:
+                if callable(script):
+                    await script(run, vault)
+                else:
+                    for tool, args in script:
+                        await run.call(tool, args)
+                ok = bool(task["check"](run, vault))
+            except Exception as error:  # a script that breaks is a failed task
+                print(f"{server} / {task['name']}: {error!r}", file=sys.stderr)
+                ok = False
             return {"calls": run.calls, "request_bytes": run.request_bytes, "result_bytes": run.result_bytes, "ok": ok}
 
 

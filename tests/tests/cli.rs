@@ -50,7 +50,7 @@ fn backlinks_show_titles_paths_lines_and_context() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("Links of **The Hub** (`Hub`)\n"), "{out}");
     assert!(out.contains("Backlinks — 5 links from 2 notes:"), "{out}");
-    assert!(out.contains("- **A** (`notes/A`)\n  - L2 (3 links): See [[Hub]] and [[Centre|the centre]] 🙂, and [[Hub#Details]]."), "{out}");
+    assert!(out.contains("- **A** (`notes/A`) — 4 links\n  - L2 (3 links): See [[Hub]] and [[Centre|the centre]] 🙂, and [[Hub#Details]]."), "{out}");
     assert!(
         out.contains("(`notes/Café notes/Crème`)\n  - L1: Back to [[hub]] and [[Plan]]."),
         "{out}"

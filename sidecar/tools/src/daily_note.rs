@@ -140,7 +140,11 @@ pub fn run(state: &ToolState, actor: &str, args: DailyNoteArgs) -> ToolResult {
             " (created from the template)"
         });
     }
-    text.push_str(&format!(" · sha256 `{}`\n", out.sha256));
+    // A change reports the new sha256 itself.
+    if out.change.is_none() || out.op == "read" {
+        text.push_str(&format!(" · sha256 `{}`", out.sha256));
+    }
+    text.push('\n');
     match &out.change {
         Some(change) if out.op != "read" => {
             text.push_str(&changes_text(

@@ -340,17 +340,19 @@ fn render(out: &GetContextOut) -> String {
             e.path
         ));
         for p in &e.passages {
+            // The section, unless it is the note's own title.
             let section = p
                 .section
                 .as_deref()
+                .filter(|s| *s != e.title)
                 .map(|s| format!("{s} · "))
                 .unwrap_or_default();
-            text.push_str(&format!(
-                "\n_{section}lines {}–{}_\n",
-                p.lines[0], p.lines[1]
-            ));
+            text.push_str(&format!("\n_{section}lines {}–{}_", p.lines[0], p.lines[1]));
             for line in p.text.lines() {
-                text.push_str(&format!("\n> {line}"));
+                match line {
+                    "" => text.push_str("\n>"),
+                    line => text.push_str(&format!("\n> {line}")),
+                }
             }
         }
     }

@@ -32,6 +32,8 @@ choice! {
 choice! {
     pub enum LinksFormat {
         List = "list",
+        // names: the notes only, each with its count of links.
+        Names = "names" | "paths" | "notes",
         Graph = "graph" | "nodes",
     }
 }
@@ -175,7 +177,7 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
     // A graph of depth 0 is the note alone; a list always shows one step.
     let depth = match format {
         LinksFormat::Graph => args.depth.unwrap_or(1).min(3),
-        LinksFormat::List => args.depth.unwrap_or(1).clamp(1, 3),
+        LinksFormat::List | LinksFormat::Names => args.depth.unwrap_or(1).clamp(1, 3),
     };
     let rel = args.rel.as_deref().map(str::trim).filter(|r| !r.is_empty());
     let limit = limit(args.limit, 100, 1000);
@@ -249,7 +251,7 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
     };
     let visible = |path: &str| policy.visible(path);
     let mut more = false;
-    if format == LinksFormat::List {
+    if format != LinksFormat::Graph {
         if direction != LinkDirection::Out {
             let refs: Vec<LinkRef> = match &target {
                 Target::Note(id) => index.backlinks(*id),
@@ -381,7 +383,10 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
         }
     }
     drop(index);
-    let text = render(&out, offset, depth);
+    let text = match format {
+        LinksFormat::Names => render_names(&out, depth),
+        _ => render(&out, depth),
+    };
     Ok(Reply::new(text, &out))
 }
 
@@ -457,7 +462,105 @@ fn outgoing_links(
         .collect()
 }
 
-fn render(out: &GetLinksOut, offset: usize, depth: u32) -> String {
+/// `format: names`: each linked note once, with its count of links.
+fn render_names(out: &GetLinksOut, depth: u32) -> String {
+    let n = &out.note;
+    let mut text = format!(
+        "Links of `{}`{}",
+        n.path,
+        if n.exists { "" } else { " (not written)" }
+    );
+    let counted = |paths: Vec<&str>| -> String {
+        let mut runs: Vec<(&str, usize)> = Vec::new();
+        for path in paths {
+            match runs.iter_mut().find(|(p, _)| *p == path) {
+                Some((_, count)) => *count += 1,
+                None => runs.push((path, 1)),
+            }
+        }
+        runs.iter()
+            .map(|(path, count)| match count {
+                1 => format!("`{path}`"),
+                _ => format!("`{path}` ({count})"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if let (Some(incoming), Some(total)) = (&out.incoming, out.incoming_total) {
+        let paths: Vec<&str> = incoming.iter().map(|l| l.from.path.as_str()).collect();
+        text.push_str(&format!(
+            "\nLinked from ({}): {}",
+            plural(total, "link"),
+            counted(paths)
+        ));
+        if total == 0 {
+            text.push_str("nothing");
+        }
+    }
+    if let (Some(outgoing), Some(total)) = (&out.outgoing, out.outgoing_total)
+        && n.exists
+    {
+        let paths: Vec<&str> = outgoing
+            .iter()
+            .map(|l| l.to.as_deref().unwrap_or(&l.target))
+            .collect();
+        text.push_str(&format!(
+            "\nLinks to ({}): {}",
+            plural(total, "link"),
+            counted(paths)
+        ));
+        if total == 0 {
+            text.push_str("nothing");
+        }
+    }
+    text.push_str(&render_reached(out, depth));
+    text.push_str(&render_more(out));
+    text
+}
+
+/// The notes a walk reached, by distance.
+fn render_reached(out: &GetLinksOut, depth: u32) -> String {
+    let mut text = String::new();
+    if let Some(reached) = &out.reached {
+        text.push_str(&format!(
+            "\n\nWithin {depth} steps: {}",
+            plural(reached.len(), "note")
+        ));
+        for d in 1..=depth {
+            let at: Vec<String> = reached
+                .iter()
+                .filter(|r| r.distance == d)
+                .map(|r| {
+                    if r.exists {
+                        format!("`{}`", r.path)
+                    } else {
+                        format!("`{}` (not written)", r.path)
+                    }
+                })
+                .collect();
+            if !at.is_empty() {
+                text.push_str(&format!(
+                    "\n- {}: {}",
+                    plural(d as usize, "step"),
+                    at.join(", ")
+                ));
+            }
+        }
+    }
+    text
+}
+
+/// How to get the next page, when there is one.
+fn render_more(out: &GetLinksOut) -> String {
+    match &out.next_cursor {
+        Some(next) => {
+            format!("\n\nMore on the next page: the same arguments with `cursor: \"{next}\"`.")
+        }
+        None => String::new(),
+    }
+}
+
+fn render(out: &GetLinksOut, depth: u32) -> String {
     let n = &out.note;
     let mut text = if n.exists {
         format!("Links of **{}** (`{}`)", escape(&n.title), n.path)
@@ -584,32 +687,7 @@ fn render(out: &GetLinksOut, offset: usize, depth: u32) -> String {
             }
         }
     }
-    if let Some(reached) = &out.reached {
-        text.push_str(&format!(
-            "\n\nWithin {depth} steps: {}",
-            plural(reached.len(), "note")
-        ));
-        for d in 1..=depth {
-            let at: Vec<String> = reached
-                .iter()
-                .filter(|r| r.distance == d)
-                .map(|r| {
-                    if r.exists {
-                        format!("`{}`", r.path)
-                    } else {
-                        format!("`{}` (not written)", r.path)
-                    }
-                })
-                .collect();
-            if !at.is_empty() {
-                text.push_str(&format!(
-                    "\n- {}: {}",
-                    plural(d as usize, "step"),
-                    at.join(", ")
-                ));
-            }
-        }
-    }
+    text.push_str(&render_reached(out, depth));
     if let Some(graph) = &out.graph {
         text.push_str(&format!(
             "\n\nGraph, depth {depth}: {}, {}.\nNodes:",
@@ -642,16 +720,6 @@ fn render(out: &GetLinksOut, offset: usize, depth: u32) -> String {
     if out.truncated {
         text.push_str("\n\n_The walk stopped at `limit` nodes; raise it or lower `depth`._");
     }
-    if let Some(next) = &out.next_cursor {
-        text.push_str(&format!(
-            "\n\nMore links after these {offset_end}: same arguments with `cursor: \"{next}\"`.",
-            offset_end = offset
-                + out
-                    .incoming
-                    .as_ref()
-                    .map_or(0, Vec::len)
-                    .max(out.outgoing.as_ref().map_or(0, Vec::len))
-        ));
-    }
+    text.push_str(&render_more(out));
     text
 }

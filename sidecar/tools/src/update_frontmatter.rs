@@ -76,6 +76,17 @@ pub struct UpdateFrontmatterOut {
 
 pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolResult {
     let ops = state.ops(actor)?;
+    // The answer names the tags and aliases when the call changed them.
+    let names_asked = args.tags.is_some()
+        || args.aliases.is_some()
+        || [
+            &args.add_tags,
+            &args.remove_tags,
+            &args.add_aliases,
+            &args.remove_aliases,
+        ]
+        .iter()
+        .any(|list| list.as_ref().is_some_and(|l| !l.is_empty()));
     let request = UpdateFrontmatter {
         path: vault_input(state, &args.path),
         set: args.set.unwrap_or_default(),
@@ -117,22 +128,20 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
             out.path
         ),
     );
-    text.push_str(&format!(
-        "Tags: {}. Aliases: {}.\n",
-        if out.tags.is_empty() {
-            "none".to_string()
-        } else {
-            code_list(&out.tags)
-        },
-        if out.aliases.is_empty() {
-            "none".to_string()
-        } else {
-            code_list(&out.aliases)
-        }
-    ));
-    if !out.frontmatter.is_empty() {
-        let keys: Vec<&String> = out.frontmatter.keys().collect();
-        text.push_str(&format!("Keys: {}.\n", code_list(&keys)));
+    if names_asked {
+        text.push_str(&format!(
+            "Tags: {}. Aliases: {}.\n",
+            if out.tags.is_empty() {
+                "none".to_string()
+            } else {
+                code_list(&out.tags)
+            },
+            if out.aliases.is_empty() {
+                "none".to_string()
+            } else {
+                code_list(&out.aliases)
+            }
+        ));
     }
     text.push_str(&warnings_text(&out.warnings));
     Ok(Reply::new(text.trim_end().to_string(), &out))

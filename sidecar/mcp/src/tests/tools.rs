@@ -1171,4 +1171,34 @@ async fn backlinks_from_a_note_linking_many_times_are_counted_not_listed() {
             && text.contains("- **Short** (`Short`)"),
         "{text}"
     );
+    // `format: names`: each note once, with its count.
+    let (text, v) = s
+        .ok(
+            "get_links",
+            json!({"path": "Target", "direction": "in", "format": "names"}),
+        )
+        .await;
+    assert_eq!(
+        text, "Links of `Target`\nLinked from (9 links): `Long` (8), `Short`",
+        "{v:#}"
+    );
+    assert_eq!(v["incoming_total"], 9);
+}
+
+/// Evidence reads compactly: a passage under the note's own title is not
+/// labelled with it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn context_passages_do_not_repeat_the_title() {
+    let s = session("//- /Tides.md\n# Tides\n\nThe Severn barrage turns tides into power.\n").await;
+    s.state.wait_ready().await;
+    let (text, _) = s
+        .ok(
+            "get_context",
+            json!({"query": "severn barrage", "top_k": 1}),
+        )
+        .await;
+    assert!(
+        text.contains("\n_lines 3–3_\n> The Severn barrage") && !text.contains("Tides · "),
+        "{text}"
+    );
 }

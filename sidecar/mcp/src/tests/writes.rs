@@ -1019,3 +1019,36 @@ async fn every_tool_takes_the_same_spellings_of_a_path() {
             .exists()
     );
 }
+
+/// Write answers say what changed once: a daily note's new hash once, and
+/// tags and aliases only when the call changed them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn write_answers_say_each_thing_once() {
+    let s = session(VAULT).await;
+    s.state.wait_ready().await;
+    let (text, v) = s
+        .ok(
+            "daily_note",
+            json!({"op": "append", "content": "- one more"}),
+        )
+        .await;
+    let sha = v["sha256"].as_str().unwrap();
+    assert_eq!(text.matches(sha).count(), 1, "{text}");
+    let (text, _) = s
+        .ok(
+            "update_frontmatter",
+            json!({"path": "Hub", "set": {"reviewed": true}}),
+        )
+        .await;
+    assert!(!text.contains("Tags:") && !text.contains("Keys:"), "{text}");
+    let (text, _) = s
+        .ok(
+            "update_frontmatter",
+            json!({"path": "Hub", "add_tags": ["checked"]}),
+        )
+        .await;
+    assert!(
+        text.contains("Tags:") && text.contains("`checked`"),
+        "{text}"
+    );
+}
