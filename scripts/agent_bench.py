@@ -16,7 +16,7 @@ Servers: Weft always; `iwec` (IWE) and `obsidian-mcp` when installed
 (`cargo install iwec obsidian-mcp`), skipped with a message otherwise. A task
 a server has no script for counts as failed for it.
 
-Usage: scripts/agent_bench.py [--weft PATH] [--json] [--only TASK]
+Usage: scripts/agent_bench.py [--weft PATH] [--json] [--only TASK] [--weft-only]
 Needs the Python `mcp` package (scripts/test.sh installs it in its venv:
 ~/.cache/weft/venv/bin/python scripts/agent_bench.py).
 """
@@ -453,9 +453,12 @@ async def main():
     parser.add_argument("--weft", default=str(ROOT / "target" / "release" / "weft"))
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--only")
+    parser.add_argument("--weft-only", action="store_true", help="leave the peers out")
     args = parser.parse_args()
     results = {}
     found = servers(args.weft)
+    if args.weft_only:
+        found = {"weft": found["weft"]}
     for server, params in found.items():
         results[server] = {"info": await handshake(params), "tasks": {}}
         for task in TASKS:
