@@ -60,6 +60,18 @@ scripts/duplicates.sh
 cargo clippy --locked --workspace --exclude weft-extension --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-wasip2 -- -D warnings
 
+step "lints: Windows (no daemon there; its paths must keep compiling without warnings)"
+if ! rustup target list --installed | grep -qx x86_64-pc-windows-gnu; then
+  rustup target add x86_64-pc-windows-gnu
+fi
+if ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
+  # The C parts (libgit2, mimalloc) need the MinGW cross compiler.
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
+  $sudo apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null \
+    || { $sudo apt-get update -qq && $sudo apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null; }
+fi
+cargo clippy --locked --target x86_64-pc-windows-gnu -p weft --all-targets -- -D warnings
+
 step "tests"
 # The tests run apart from any other Weft on this machine: a private
 # temporary folder (each test makes its sandbox there) and a runtime folder

@@ -1,5 +1,7 @@
 //! The GitHub release assets the extension downloads `weft` from: the one
-//! place that names them. The release workflow must publish exactly these.
+//! place that names them. The release workflow
+//! (`.github/workflows/release.yml`) must publish exactly these; the
+//! end-to-end test `tests/tests/release.rs` checks that it does.
 //!
 //! | platform            | asset                                 | binary inside |
 //! |---------------------|---------------------------------------|---------------|

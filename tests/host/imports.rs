@@ -60,6 +60,7 @@ impl HostState {
         }
         let destination = self.writeable_path(path)?;
         self.downloads.push(url.to_string());
+        self.download_kinds.push(format!("{kind:?}"));
         let release = self.setup.release.as_ref().map_err(Clone::clone)?;
         let asset = release
             .asset_at(url)

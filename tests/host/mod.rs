@@ -208,6 +208,8 @@ pub struct HostState {
     pub release_checks: Vec<String>,
     /// `download_file` calls that reached the network (the URL).
     pub downloads: Vec<String>,
+    /// How each download was to be unpacked (`GzipTar`, `Zip`, …).
+    pub download_kinds: Vec<String>,
     /// `process::run-command` calls that passed the capability checks.
     pub executions: Vec<(String, Vec<String>)>,
 }
@@ -245,6 +247,7 @@ impl ExtensionHost {
             statuses: Vec::new(),
             release_checks: Vec::new(),
             downloads: Vec::new(),
+            download_kinds: Vec::new(),
             executions: Vec::new(),
         };
         let mut store = Store::new(engine, state);
