@@ -22,4 +22,4 @@ pub use load::{Scan, scan};
 pub use watch::{DEBOUNCE, WatchError, Watcher};
 pub(crate) use write::{MAX_NAME_BYTES, checked_path};
 pub use write::{PathError, write_atomic};
-pub(crate) use write::{move_unsynced, sync_dirs};
+pub(crate) use write::{make_below, move_unsynced, sync_dirs};

@@ -261,6 +261,27 @@ pub(crate) fn remove_stale_temp(path: &Path) -> bool {
     }
 }
 
+/// Makes `dir` and the folders between it and `vault_root`, one at a time,
+/// but never `vault_root` itself (nor what is above it): a vault deleted
+/// while served is not made again. A `dir` outside the vault is made with
+/// its parents.
+pub(crate) fn make_below(vault_root: &Path, dir: &Path) -> std::io::Result<()> {
+    let Ok(rel) = dir.strip_prefix(vault_root) else {
+        return fs::create_dir_all(dir);
+    };
+    let mut at = vault_root.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        match fs::create_dir(&at) {
+            Err(e) if !(e.kind() == std::io::ErrorKind::AlreadyExists && at.is_dir()) => {
+                return Err(e);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Replaces (or creates) `path` with `bytes` atomically. Parent folders are
 /// created. An existing file keeps its permissions. The temporary file is a
 /// dot-file in the same folder (so it is never indexed) and is removed if
@@ -501,5 +522,25 @@ mod tests {
             io::ErrorKind::AlreadyExists
         );
         assert_eq!(fs::read_to_string(&b).unwrap(), "a");
+    }
+
+    /// Regression: the store's folders were made with their parents, so a
+    /// vault deleted while its history store opened came back (with a note
+    /// an agent then wrote into it).
+    #[test]
+    fn folders_are_made_below_the_vault_but_never_the_vault() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("vault");
+        std::fs::create_dir(&root).unwrap();
+        let store = root.join(".weft").join("history");
+        make_below(&root, &store).unwrap();
+        assert!(store.is_dir());
+        make_below(&root, &store).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+        assert!(make_below(&root, &store).is_err());
+        assert!(!root.exists(), "the deleted vault is made again");
+        let outside = dir.path().join("elsewhere").join("deep");
+        make_below(&root, &outside).unwrap();
+        assert!(outside.is_dir());
     }
 }

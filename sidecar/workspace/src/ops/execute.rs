@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use super::error::OpError;
 use super::{Ops, TRASH_FOLDER, Written, sha256_hex};
 use crate::io::pool;
-use crate::io::{move_unsynced, sync_dirs, write_atomic};
+use crate::io::{make_below, move_unsynced, sync_dirs, write_atomic};
 use crate::sync::lock;
 
 /// Serialises writes of this process: a check (sha256, existence) and the
@@ -267,6 +267,15 @@ impl Ops<'_> {
         })
     }
 
+    /// Makes the folders `abs` goes in, below the vault root (which a write
+    /// never makes again: a vault deleted while served stays deleted).
+    fn make_parent(&self, abs: &std::path::Path) -> std::io::Result<()> {
+        match abs.parent() {
+            Some(parent) => make_below(&self.vault.root, parent),
+            None => Ok(()),
+        }
+    }
+
     /// Carries out one step; for a move, the folders to sync once the run
     /// of moves is done (a write is durable when it returns).
     fn run_step(&self, step: &Step) -> Result<Vec<PathBuf>, OpError> {
@@ -277,12 +286,19 @@ impl Ops<'_> {
                 after,
             } => {
                 self.check_unchanged(path, before.as_deref())?;
-                write_atomic(&self.abs(path), after.as_bytes())
+                let abs = self.abs(path);
+                // Its folders are made below the vault, never the vault.
+                self.make_parent(&abs)
+                    .and_then(|()| write_atomic(&abs, after.as_bytes()))
                     .map_err(|e| OpError::io(path, "write", &e))?;
                 Ok(Vec::new())
             }
-            Step::Move { from, to } => move_unsynced(&self.abs(from), &self.abs(to))
-                .map_err(|e| OpError::io(from, "move", &e)),
+            Step::Move { from, to } => {
+                let abs = self.abs(to);
+                self.make_parent(&abs)
+                    .and_then(|()| move_unsynced(&self.abs(from), &abs))
+                    .map_err(|e| OpError::io(from, "move", &e))
+            }
         }
     }
 }

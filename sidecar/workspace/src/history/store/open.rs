@@ -13,6 +13,7 @@ use git2::{ErrorCode, Repository, RepositoryInitOptions, RepositoryOpenFlags};
 
 use super::{Lost, Store, VaultGit, head_id};
 use crate::history::error::HistoryError;
+use crate::io::make_below;
 
 /// In a store started anew: when and why the one before it was lost.
 const LOST_MARKER: &str = "weft-history-lost.json";
@@ -192,17 +193,27 @@ fn is_missing_or_empty(dir: &Path) -> Result<bool, HistoryError> {
 /// A new store at `git_dir`, its folders made as needed, but never the
 /// vault's own: a vault deleted while served is not made again.
 fn create(vault_root: &Path, git_dir: &Path) -> Result<Repository, HistoryError> {
-    if !vault_root.is_dir() {
+    // Folder by folder below the root, never the root itself: checking the
+    // root and then making a path would make it again if it went between.
+    if let Err(e) = make_below(vault_root, git_dir) {
+        if !vault_root.is_dir() {
+            return Err(HistoryError::Disabled(format!(
+                "the vault folder {} is gone (deleted or moved while Weft served it); nothing is \
+                 recorded",
+                vault_root.display()
+            )));
+        }
         return Err(HistoryError::Disabled(format!(
-            "the vault folder {} is gone (deleted or moved while Weft served it); nothing is \
-             recorded",
-            vault_root.display()
+            "cannot create its store {} ({e}), so changes are not recorded; the notes themselves \
+             are unaffected. A read-only vault has no history; otherwise give the user Weft runs \
+             as write permission there, or set `[history] dir` in .weft.toml to a writable folder",
+            git_dir.display()
         )));
     }
     let mut options = RepositoryInitOptions::new();
     options
         .bare(true)
-        .mkpath(true)
+        .mkpath(false)
         .no_reinit(false)
         .external_template(false)
         .initial_head("main")
@@ -298,7 +309,7 @@ fn write_ignore_file(vault_root: &Path, git_dir: &Path) {
         return;
     }
     let text = "# Weft's own files (note history): not part of the vault's git.\n*\n";
-    if let Err(e) = fs::create_dir_all(&folder).and_then(|()| fs::write(&file, text)) {
+    if let Err(e) = make_below(vault_root, &folder).and_then(|()| fs::write(&file, text)) {
         tracing::warn!("cannot write {}: {e}", file.display());
     }
 }
