@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use super::answer::Answer;
@@ -84,23 +84,11 @@ pub fn mcp(vault: PathBuf, args: McpArgs) -> ExitCode {
 /// when none can be had, this process serves.
 pub fn http(vault: PathBuf, args: McpArgs, serve: crate::http::HttpServe) -> ExitCode {
     let vault = vault.canonicalize().unwrap_or(vault);
-    let outcome = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => {
-            let outcome = runtime.block_on(http_face(vault.clone(), args.clone(), serve.clone()));
-            runtime.shutdown_timeout(Duration::from_millis(100));
-            outcome
-        }
-        Err(error) => {
-            eprintln!("weft: cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // `None`: no daemon could be had, so this process serves.
-    outcome.unwrap_or_else(|| crate::http::serve_here(vault, args, serve))
+    match block_on(http_face(vault.clone(), args.clone(), serve.clone())) {
+        Ok(Some(code)) | Err(code) => code,
+        // No daemon could be had: this process serves.
+        Ok(None) => crate::http::serve_here(vault, args, serve),
+    }
 }
 
 async fn http_face(
@@ -131,25 +119,17 @@ async fn http_face(
                 return None;
             }
         };
-        let url = welcome.url.unwrap_or_default();
+        let bound = welcome.listening.unwrap_or(serve.listen);
+        let url = crate::http::HttpServe::url(bound);
         if !announced {
             crate::http::announce(&vault, &url, &serve.token);
             announced = true;
             // A daemon started after this one dies serves the same port.
-            if let Some(port) = url
-                .rsplit_once(':')
-                .and_then(|(_, rest)| rest.split('/').next())
-                .and_then(|p| p.parse::<u16>().ok())
-            {
-                serve.listen.set_port(port);
-            }
+            serve.listen = bound;
         }
-        let mut sink = [0u8; 64];
         tokio::select! {
             () = crate::http::stopped() => return Some(ExitCode::SUCCESS),
-            () = async {
-                while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
-            } => {}
+            () = super::until_closed(&mut stream) => {}
         }
         restarts.retain(|t| t.elapsed() < Duration::from_secs(60));
         if restarts.len() >= MAX_RESTARTS_PER_MINUTE {
@@ -188,6 +168,11 @@ pub fn query(argv: Vec<String>, vault: &Path) -> Result<Answer, String> {
 }
 
 fn run(work: impl std::future::Future<Output = ExitCode>) -> ExitCode {
+    block_on(work).unwrap_or_else(|code| code)
+}
+
+/// Runs `work` on a face's runtime; `Err` when there is none to run it on.
+fn block_on<T>(work: impl std::future::Future<Output = T>) -> Result<T, ExitCode> {
     // Two workers: a session served in-process (the fallback) blocks in
     // place on multi-thread runtimes only.
     match tokio::runtime::Builder::new_multi_thread()
@@ -196,13 +181,13 @@ fn run(work: impl std::future::Future<Output = ExitCode>) -> ExitCode {
         .build()
     {
         Ok(runtime) => {
-            let code = runtime.block_on(work);
+            let result = runtime.block_on(work);
             runtime.shutdown_timeout(Duration::from_millis(100));
-            code
+            Ok(result)
         }
         Err(error) => {
             eprintln!("weft: cannot start the async runtime: {error}");
-            ExitCode::FAILURE
+            Err(ExitCode::FAILURE)
         }
     }
 }

@@ -23,7 +23,7 @@
 //! ← {"ok":true}                      (or {"ok":false,"error":"…"}, then the daemon hangs up)
 //! ```
 //!
-//! An HTTP face (`weft mcp --http`) gets `"url"` in its welcome; the daemon
+//! An HTTP face (`weft mcp --http`) gets `"listening"` (the address) in its welcome; the daemon
 //! serves HTTP until that connection closes, and nothing else flows on it.
 
 pub mod answer;
@@ -78,7 +78,7 @@ pub enum Face {
         argv: Vec<String>,
     },
     /// The MCP server over Streamable HTTP, served by the daemon for as
-    /// long as the face stays connected; the welcome carries its URL.
+    /// long as the face stays connected; the welcome says where it listens.
     Http {
         args: McpArgs,
         serve: crate::http::HttpServe,
@@ -91,9 +91,18 @@ pub struct Welcome {
     pub ok: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// An HTTP face's endpoint, once the daemon listens.
+    /// Where the daemon listens for an HTTP face.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
+    pub listening: Option<std::net::SocketAddr>,
+}
+
+/// Resolves when the other end of `connection` has closed it (an HTTP face
+/// and its daemon send nothing after the welcome: a read ends with the
+/// connection).
+pub async fn until_closed(connection: &mut (impl tokio::io::AsyncRead + Unpin)) {
+    use tokio::io::AsyncReadExt;
+    let mut sink = [0u8; 64];
+    while matches!(connection.read(&mut sink).await, Ok(n) if n > 0) {}
 }
 
 /// The idle time a face gives a daemon it starts: `WEFT_DAEMON_IDLE`

@@ -88,14 +88,7 @@ pub fn runtime_dir() -> PathBuf {
 /// vault's index: `$XDG_CACHE_HOME/weft`, else `~/.cache/weft`; `None`
 /// when neither is known (the index is then not persisted).
 pub fn cache_dir() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(dir) = var("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|d| d.is_absolute())
-    {
-        return Some(dir.join("weft"));
-    }
-    var("HOME").map(|home| PathBuf::from(home).join(".cache").join("weft"))
+    crate::dirs::user_dir("XDG_CACHE_HOME", ".cache")
 }
 
 /// This process's user id.

@@ -220,10 +220,9 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
     let welcome = Welcome {
         ok: refusal.is_none(),
         error: refusal.clone(),
-        url: http
+        listening: http
             .as_ref()
-            .and_then(|l: &tokio::net::TcpListener| l.local_addr().ok())
-            .map(crate::http::HttpServe::url),
+            .and_then(|l: &tokio::net::TcpListener| l.local_addr().ok()),
     };
     let mut reply = serde_json::to_string(&welcome).map_err(|e| e.to_string())?;
     reply.push('\n');
@@ -287,8 +286,7 @@ async fn serve_http<R: tokio::io::AsyncRead + Unpin>(
         shutdown.clone(),
     ));
     // Nothing is sent after the welcome: a read ends when the face does.
-    let mut sink = [0u8; 64];
-    while matches!(reader.read(&mut sink).await, Ok(n) if n > 0) {}
+    super::until_closed(&mut reader).await;
     shutdown.cancel();
     server
         .await
