@@ -102,17 +102,11 @@ pub fn announce(vault: &Path, url: &str, token: &str) {
 /// The user's token file: `$XDG_CONFIG_HOME/weft/http-token` (or
 /// `~/.config/weft/http-token`; `%APPDATA%\weft\http-token` on Windows).
 pub fn token_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            if cfg!(windows) {
-                std::env::var_os("APPDATA").map(PathBuf::from)
-            } else {
-                std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config"))
-            }
-        })?;
-    Some(base.join("weft").join("http-token"))
+    let dir = match std::env::var_os("APPDATA") {
+        Some(appdata) if cfg!(windows) => PathBuf::from(appdata).join("weft"),
+        _ => crate::dirs::user_dir("XDG_CONFIG_HOME", ".config")?,
+    };
+    Some(dir.join("http-token"))
 }
 
 /// The kept token, made (and kept, readable by this user only) when there
