@@ -470,7 +470,8 @@ fn render_names(out: &GetLinksOut, depth: u32) -> String {
         n.path,
         if n.exists { "" } else { " (not written)" }
     );
-    let counted = |paths: Vec<&str>| -> String {
+    // One line per direction: each note once, with its count of links.
+    let line = |label: &str, total: usize, paths: Vec<&str>| -> String {
         let mut runs: Vec<(&str, usize)> = Vec::new();
         for path in paths {
             match runs.iter_mut().find(|(p, _)| *p == path) {
@@ -478,40 +479,32 @@ fn render_names(out: &GetLinksOut, depth: u32) -> String {
                 None => runs.push((path, 1)),
             }
         }
-        runs.iter()
+        let notes: Vec<String> = runs
+            .iter()
             .map(|(path, count)| match count {
                 1 => format!("`{path}`"),
                 _ => format!("`{path}` ({count})"),
             })
-            .collect::<Vec<_>>()
-            .join(", ")
+            .collect();
+        let notes = if total == 0 {
+            "nothing".to_string()
+        } else {
+            notes.join(", ")
+        };
+        format!("\n{label} ({}): {notes}", plural(total, "link"))
     };
     if let (Some(incoming), Some(total)) = (&out.incoming, out.incoming_total) {
-        let paths: Vec<&str> = incoming.iter().map(|l| l.from.path.as_str()).collect();
-        text.push_str(&format!(
-            "\nLinked from ({}): {}",
-            plural(total, "link"),
-            counted(paths)
-        ));
-        if total == 0 {
-            text.push_str("nothing");
-        }
+        let paths = incoming.iter().map(|l| l.from.path.as_str()).collect();
+        text.push_str(&line("Linked from", total, paths));
     }
     if let (Some(outgoing), Some(total)) = (&out.outgoing, out.outgoing_total)
         && n.exists
     {
-        let paths: Vec<&str> = outgoing
+        let paths = outgoing
             .iter()
             .map(|l| l.to.as_deref().unwrap_or(&l.target))
             .collect();
-        text.push_str(&format!(
-            "\nLinks to ({}): {}",
-            plural(total, "link"),
-            counted(paths)
-        ));
-        if total == 0 {
-            text.push_str("nothing");
-        }
+        text.push_str(&line("Links to", total, paths));
     }
     text.push_str(&render_reached(out, depth));
     text.push_str(&render_more(out));

@@ -65,19 +65,21 @@ impl Buffers {
         shown: impl Fn(&str) -> bool,
         limit: usize,
     ) -> Vec<OpenNote> {
-        let mut open = self.each_newest(|rel, buffer| {
-            shown(rel).then(|| {
-                (
-                    rel.to_string(),
-                    buffer.text.clone(),
-                    buffer.stale,
-                    buffer.opened,
-                    buffer.edited,
-                )
+        let mut open: Vec<_> = self
+            .each_newest(|rel, buffer| {
+                shown(rel).then(|| {
+                    (
+                        rel.to_string(),
+                        buffer.text.clone(),
+                        buffer.stale,
+                        buffer.opened,
+                        buffer.edited,
+                    )
+                })
             })
-        });
-        open.retain(Option::is_some);
-        let mut open: Vec<_> = open.into_iter().flatten().collect();
+            .into_iter()
+            .flatten()
+            .collect();
         let recency =
             |o: &(_, _, _, SystemTime, Option<(SystemTime, usize)>)| o.4.map_or(o.3, |(t, _)| t);
         open.sort_by(|a, b| recency(b).cmp(&recency(a)).then_with(|| a.0.cmp(&b.0)));
