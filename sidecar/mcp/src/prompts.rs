@@ -261,6 +261,7 @@ fn context(state: &ToolState, topic: Option<&str>) -> Result<String, ToolError> 
                 state,
                 get_context::GetContextArgs {
                     query: Some(topic.to_string()),
+                    mode: None,
                     tags_all: None,
                     tags_any: None,
                     path_prefix: None,

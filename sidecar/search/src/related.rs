@@ -1,6 +1,7 @@
 //! Related notes: link proximity (from `vault::related`), shared tags
-//! (rarer tags weigh more) and text similarity (tantivy more-like-this),
-//! combined into one ranking with the reasons for each note.
+//! (rarer tags weigh more), text similarity (tantivy more-like-this) and,
+//! when the caller has them, similarity of meaning (the semantic index's
+//! closest notes), combined into one ranking with the reasons for each.
 //!
 //! Knows the vault index and the full-text index; must not know any
 //! protocol or how answers are worded beyond short reason phrases.
@@ -35,18 +36,20 @@ pub struct Related {
     pub links: f64,
     pub tags: f64,
     pub text: f64,
+    pub meaning: f64,
     pub reasons: Vec<String>,
 }
 
-const LINK_WEIGHT: f64 = 0.5;
-const TAG_WEIGHT: f64 = 0.2;
-const TEXT_WEIGHT: f64 = 0.3;
+/// Weights of links, tags, words and meaning, without and with meaning.
+const WEIGHTS: [f64; 4] = [0.5, 0.2, 0.3, 0.0];
+const WEIGHTS_WITH_MEANING: [f64; 4] = [0.4, 0.15, 0.2, 0.25];
 
 #[derive(Default)]
 struct Signals {
     links: f64,
     tags: f64,
     text: f64,
+    meaning: f64,
     reasons: Vec<String>,
 }
 
@@ -58,10 +61,23 @@ pub fn related(
     search: Option<&SearchIndex>,
     files: &dyn FileSource,
     subject: Subject<'_>,
+    meaning: &[(NoteId, f64)],
     limit: usize,
     hidden: &dyn Fn(NoteId) -> bool,
 ) -> Vec<Related> {
     let mut found: HashMap<NoteId, Signals> = HashMap::new();
+    // Similarities of meaning spread over 0..=1 among the candidates.
+    let (low, high) = meaning
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), m| (l.min(m.1), h.max(m.1)));
+    for &(id, similarity) in meaning {
+        let spread = if high > low {
+            (similarity - low) / (high - low)
+        } else {
+            1.0
+        };
+        found.entry(id).or_default().meaning = spread.max(f64::MIN_POSITIVE);
+    }
     let title = |id: NoteId| vault.note(id).title.to_string();
     let list = |ids: &[NoteId]| -> String {
         let mut names: Vec<String> = ids
@@ -135,16 +151,22 @@ pub fn related(
             .max(f64::MIN_POSITIVE)
     };
     let (max_links, max_tags, max_text) = (max(|s| s.links), max(|s| s.tags), max(|s| s.text));
+    let [w_links, w_tags, w_text, w_meaning] = if meaning.is_empty() {
+        WEIGHTS
+    } else {
+        WEIGHTS_WITH_MEANING
+    };
     let mut out: Vec<Related> = found
         .into_iter()
         .map(|(note, s)| {
             let (links, tags, text) = (s.links / max_links, s.tags / max_tags, s.text / max_text);
             Related {
                 note,
-                score: LINK_WEIGHT * links + TAG_WEIGHT * tags + TEXT_WEIGHT * text,
+                score: w_links * links + w_tags * tags + w_text * text + w_meaning * s.meaning,
                 links,
                 tags,
                 text,
+                meaning: s.meaning,
                 reasons: s.reasons,
             }
         })

@@ -525,6 +525,7 @@ Links to [[a]] and [[c]].
         Some(&f.search),
         &f.files,
         Subject::Note(a),
+        &[],
         10,
         &|_| false,
     );
@@ -557,6 +558,7 @@ Links to [[a]] and [[c]].
         Some(&f.search),
         &f.files,
         Subject::Text("A search engine in Java, like [[e]]. #search"),
+        &[],
         10,
         &|id| f.vault.note(id).id() == "a",
     );
@@ -567,4 +569,21 @@ Links to [[a]] and [[c]].
     assert!(names.contains(&"d".to_string()), "{names:?}");
     assert!(names.contains(&"e".to_string()), "{names:?}");
     assert!(!names.contains(&"a".to_string()));
+    // Meaning given by the caller: a note no other signal finds, with
+    // its share of the score; the closest of them weighs most.
+    let e = f.vault.id_of("e").unwrap();
+    let b = f.vault.id_of("b").unwrap();
+    let found = related(
+        &f.vault,
+        Some(&f.search),
+        &f.files,
+        Subject::Note(a),
+        &[(e, 0.9), (b, 0.5)],
+        10,
+        &|_| false,
+    );
+    let e_found = found.iter().find(|r| r.note == e).expect("e by meaning");
+    assert_eq!(e_found.meaning, 1.0);
+    assert!(e_found.score > 0.2 && e_found.links == 0.0, "{e_found:?}");
+    assert!(found.iter().find(|r| r.note == b).unwrap().meaning < 0.01);
 }

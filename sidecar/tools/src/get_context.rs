@@ -1,9 +1,11 @@
 //! `get_context`: evidence for a question — the best notes for `query`
-//! (the search filters apply), each with its best-matching passages
-//! stitched with neighbouring paragraphs, within a character budget;
-//! optionally the link neighbourhood of a note (`around`, `depth`).
+//! (the search filters apply), found by words and, with a model, by
+//! meaning (`retrieval`), each with the passage found by meaning and its
+//! best-matching passages stitched with neighbouring paragraphs, within a
+//! character budget; optionally the link neighbourhood of a note
+//! (`around`, `depth`).
 //!
-//! An adapter over `search` (ranking, terms, passages) and
+//! An adapter over `retrieval` (ranking), `search` (terms, passages) and
 //! `vault::related::walk`.
 
 use schemars::JsonSchema;
@@ -12,13 +14,14 @@ use serde::{Deserialize, Serialize};
 use super::args::lenient;
 use super::common::{Target, find_target, limit};
 use super::format::{Reply, ToolError, ToolResult, escape, plural};
+use super::retrieval::{Matching, ask, how, meaning_passage};
 use super::search_notes::{FilterArgs, filters, passes};
 use super::state::ToolState;
 use weft_search::dates::now;
-use weft_search::find::{FindError, Request, Sort};
 use weft_search::index::{body_start, sha256_hex};
 use weft_search::names::match_names;
 use weft_search::passages::best_passages;
+use weft_semantic::Found;
 use weft_vault::NoteId;
 use weft_vault::graph::{Direction, GraphNode, walk};
 
@@ -27,6 +30,8 @@ use weft_vault::graph::{Direction, GraphNode, walk};
 pub struct GetContextArgs {
     #[serde(default, alias = "q", alias = "question", alias = "topic")]
     pub query: Option<String>,
+    #[serde(default, alias = "matching")]
+    pub mode: Option<Matching>,
     /// All of these tags.
     #[serde(default, alias = "tags", deserialize_with = "lenient::strings")]
     pub tags_all: Option<Vec<String>>,
@@ -90,7 +95,8 @@ pub struct Evidence {
     pub path: String,
     pub title: String,
     pub sha256: String,
-    /// `search` or `links` (from `around`).
+    /// What found it: `words`, `meaning`, `words+meaning`, `links` (near a
+    /// better hit, or from `around`).
     pub source: String,
     pub score: f32,
     /// Link steps from `around`.
@@ -107,6 +113,17 @@ pub struct PassageOut {
     /// First and last line, 1-based.
     pub lines: [u32; 2],
     pub text: String,
+}
+
+/// A note chosen for the context, and how.
+struct Picked {
+    note: NoteId,
+    source: &'static str,
+    score: f32,
+    /// Link steps from `around`.
+    distance: Option<u32>,
+    /// What found it, when a question did.
+    found: Option<Found>,
 }
 
 pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
@@ -146,36 +163,31 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
         },
     )?;
     let mut remarks = Vec::new();
-    // (note, source, score, distance)
-    let mut picked: Vec<(NoteId, &'static str, f32, Option<u32>)> = Vec::new();
+    let mut picked: Vec<Picked> = Vec::new();
     let mut terms = std::collections::BTreeMap::new();
     let mut num_docs = index.len() as u64;
     if let Some(q) = &query {
         match state.search() {
             Some(search) => {
-                let page = search
-                    .find(
-                        &Request {
-                            query: Some(q),
-                            filters: &filters,
-                            sort: Sort::Relevance,
-                            offset: 0,
-                            limit: top_k,
-                            snippet_chars: 0,
-                            now: now(),
-                        },
-                        &state.files,
-                    )
-                    .map_err(|e| match e {
-                        FindError::Query(q) => ToolError::new(q.message).hint(q.hint),
-                        FindError::Internal(e) => ToolError::new(e.to_string()),
-                    })?;
-                for hit in page.hits {
-                    if let Some(id) = index.id_of(&hit.path) {
-                        picked.push((id, "search", hit.score, None));
-                    }
+                let answer = ask(state, &index, q, args.mode, top_k, &filters, &|n| {
+                    passes(state, n, &filters)
+                })?;
+                remarks.extend(answer.remarks);
+                for found in answer.found {
+                    let score = found.score;
+                    picked.push(Picked {
+                        note: found.note,
+                        source: how(&found),
+                        score,
+                        distance: None,
+                        found: Some(found),
+                    });
                 }
-                if let Ok(expr) = search.parse_query(q, now(), &filters.keys) {
+                if let Ok(expr) = search.parse_query(
+                    &weft_semantic::retrieve::any_words(q).unwrap_or_default(),
+                    now(),
+                    &filters.keys,
+                ) {
                     terms = search.body_terms(&expr);
                 }
                 num_docs = search.num_docs();
@@ -187,7 +199,13 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
                 );
                 for m in match_names(&index, q, top_k * 4) {
                     if picked.len() < top_k && passes(state, index.note(m.note), &filters) {
-                        picked.push((m.note, "search", m.score as f32, None));
+                        picked.push(Picked {
+                            note: m.note,
+                            source: "words",
+                            score: m.score as f32,
+                            distance: None,
+                            found: None,
+                        });
                     }
                 }
                 terms = weft_search::schema::terms(q)
@@ -218,23 +236,36 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
         );
         for (node, distance) in graph.nodes {
             let GraphNode::Note(id) = node else { continue };
-            if picked.iter().any(|p| p.0 == id) {
+            if picked.iter().any(|p| p.note == id) {
                 continue;
             }
             if distance > 0 && !passes(state, index.note(id), &filters) {
                 continue;
             }
-            if picked.iter().filter(|p| p.1 == "links").count() >= top_k {
+            if picked.iter().filter(|p| p.source == "links").count() >= top_k {
                 break;
             }
-            picked.push((id, "links", 0.0, Some(distance)));
+            picked.push(Picked {
+                note: id,
+                source: "links",
+                score: 0.0,
+                distance: Some(distance),
+                found: None,
+            });
         }
     }
     let per_note = (budget / picked.len().max(1)).max(300);
     let mut used = 0;
     let mut truncated = false;
     let mut notes = Vec::new();
-    for (id, source, score, distance) in picked {
+    for Picked {
+        note: id,
+        source,
+        score,
+        distance,
+        found,
+    } in picked
+    {
         if used >= budget {
             truncated = true;
             break;
@@ -244,23 +275,39 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
             continue;
         };
         let text = String::from_utf8_lossy(&bytes);
-        let passages = best_passages(
-            &text,
-            body_start(&text),
-            &terms,
-            num_docs,
-            window,
-            2,
-            per_note.min(budget - used),
-        );
-        let passages: Vec<PassageOut> = passages
-            .into_iter()
-            .map(|p| PassageOut {
-                section: p.heading,
-                lines: [p.start_line, p.end_line],
-                text: p.text,
+        let room = per_note.min(budget - used);
+        // The passage found by meaning first, then those matching words
+        // elsewhere in the note.
+        let mut passages: Vec<PassageOut> = found
+            .as_ref()
+            .and_then(|f| f.semantic.as_ref())
+            .and_then(|(_, close)| meaning_passage(note, &text, close, room))
+            .map(|(section, lines, text)| PassageOut {
+                section,
+                lines,
+                text,
             })
+            .into_iter()
             .collect();
+        let left = room.saturating_sub(passages.iter().map(|p| p.text.chars().count()).sum());
+        if left >= 80 {
+            let words = best_passages(&text, body_start(&text), &terms, num_docs, window, 2, left);
+            let taken: Vec<[u32; 2]> = passages.iter().map(|p| p.lines).collect();
+            passages.extend(
+                words
+                    .into_iter()
+                    .filter(|p| {
+                        !taken
+                            .iter()
+                            .any(|m| p.start_line <= m[1] && m[0] <= p.end_line)
+                    })
+                    .map(|p| PassageOut {
+                        section: p.heading,
+                        lines: [p.start_line, p.end_line],
+                        text: p.text,
+                    }),
+            );
+        }
         used += passages
             .iter()
             .map(|p| p.text.chars().count())
@@ -331,7 +378,7 @@ fn render(out: &GetContextOut) -> String {
         let how = match (e.source.as_str(), e.distance) {
             ("links", Some(0)) => "the `around` note".to_string(),
             ("links", Some(d)) => format!("{} from `around`", plural(d as usize, "link step")),
-            _ => format!("score {:.2}", e.score),
+            _ => format!("{}, score {:.2}", e.source, e.score),
         };
         text.push_str(&format!(
             "\n\n### {}. {} (`{}`) — {how}",

@@ -15,6 +15,7 @@ pub mod guide;
 pub mod policy;
 pub mod query;
 pub mod registry;
+pub mod retrieval;
 pub mod state;
 pub mod versions;
 pub mod writing;

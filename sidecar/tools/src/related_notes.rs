@@ -1,7 +1,8 @@
 //! `related_notes`: notes related to a note (or a text) by link proximity,
-//! shared tags and similar wording, each with the reasons.
+//! shared tags, similar wording and, with a model, similar meaning (with
+//! the passage), each with the reasons.
 //!
-//! An adapter over `search::related`.
+//! An adapter over `search::related` and the semantic index.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -9,8 +10,11 @@ use serde::{Deserialize, Serialize};
 use super::args::lenient;
 use super::common::{NoteRef, find_note, limit};
 use super::format::{Reply, ToolError, ToolResult, escape};
+use super::retrieval::{meaning_passage, meaning_unavailable};
 use super::state::ToolState;
 use weft_search::related::{Subject, related};
+use weft_semantic::Close;
+use weft_vault::Note;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -52,6 +56,8 @@ pub struct Signals {
     pub links: f64,
     pub tags: f64,
     pub text: f64,
+    /// Similar meaning (with a semantic model).
+    pub meaning: f64,
 }
 
 pub fn run(state: &ToolState, args: RelatedNotesArgs) -> ToolResult {
@@ -87,11 +93,33 @@ pub fn run(state: &ToolState, args: RelatedNotesArgs) -> ToolResult {
         remarks.push("The full-text index is still being built: links and tags only, no text similarity yet.".to_string());
     }
     let hidden = |id| !policy.visible(&index.note(id).path);
+    // Similar meaning: the notes closest to the note as a whole, or to
+    // the text, with their closest passage.
+    let mut passages = std::collections::HashMap::new();
+    let mut meaning = Vec::new();
+    match (state.hub().semantic(), meaning_unavailable(state)) {
+        (Some(semantic), _) => {
+            let visible = |p: &str| policy.visible(p);
+            let close = match subject {
+                Subject::Note(id) => semantic.similar_to(&index.note(id).path, limit * 3, &visible),
+                Subject::Text(text) => semantic.closest(text, limit * 3, &visible),
+            };
+            for c in close {
+                if let Some(id) = index.id_of(&c.path) {
+                    meaning.push((id, c.score as f64));
+                    passages.insert(id, c);
+                }
+            }
+        }
+        (None, Some((why, true))) => remarks.push(why),
+        (None, _) => {}
+    }
     let found = related(
         &index,
         search.as_deref(),
         &state.files,
         subject,
+        &meaning,
         limit,
         &hidden,
     );
@@ -100,6 +128,12 @@ pub fn run(state: &ToolState, args: RelatedNotesArgs) -> ToolResult {
         .into_iter()
         .map(|r| {
             let n = index.note(r.note);
+            let mut reasons = r.reasons;
+            if r.meaning > 0.0
+                && let Some(close) = passages.remove(&r.note)
+            {
+                reasons.push(similar_passage(state, n, close));
+            }
             RelatedOut {
                 path: n.id().to_string(),
                 title: n.title.to_string(),
@@ -108,8 +142,9 @@ pub fn run(state: &ToolState, args: RelatedNotesArgs) -> ToolResult {
                     links: round(r.links),
                     tags: round(r.tags),
                     text: round(r.text),
+                    meaning: round(r.meaning),
                 },
-                reasons: r.reasons,
+                reasons,
             }
         })
         .collect();
@@ -120,6 +155,26 @@ pub fn run(state: &ToolState, args: RelatedNotesArgs) -> ToolResult {
         remarks,
     };
     Ok(Reply::new(render(&out, text), &out))
+}
+
+/// "similar meaning: “…”" with the note's closest passage (as it reads
+/// now; without it when the note changed since it was embedded).
+fn similar_passage(state: &ToolState, note: &Note, close: Close) -> String {
+    let passage = state.read_bytes(&note.path).and_then(|bytes| {
+        let text = String::from_utf8_lossy(&bytes);
+        meaning_passage(note, &text, &close, 120)
+    });
+    match passage {
+        Some((section, lines, text)) => {
+            let section = section.map(|s| format!(" ({s})")).unwrap_or_default();
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            format!(
+                "similar meaning, lines {}–{}{section}: “{text}”",
+                lines[0], lines[1]
+            )
+        }
+        None => "similar meaning".to_string(),
+    }
 }
 
 fn render(out: &RelatedNotesOut, text: Option<&str>) -> String {

@@ -19,6 +19,7 @@ use super::common::{
     time_text,
 };
 use super::format::{Reply, ToolError, ToolResult, escape};
+use super::retrieval::{Matching, ask, how, meaning_passage};
 use super::state::ToolState;
 use weft_search::dates::{End, now, parse_time};
 use weft_search::find::{Filters, FindError, Request, Sort};
@@ -30,9 +31,11 @@ use weft_vault::{Note, VaultIndex};
 
 choice! {
     pub enum Mode {
-        Fulltext = "fulltext" | "content" | "text" | "full_text",
+        Fulltext = "fulltext" | "content" | "text" | "full_text" | "lexical" | "words" | "bm25",
         Name = "name" | "name_partial" | "title" | "path",
         Tag = "tag" | "tags",
+        Semantic = "semantic" | "meaning" | "vector",
+        Hybrid = "hybrid" | "both",
     }
 }
 
@@ -342,6 +345,12 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
             "Pass `query`, or a filter: tags_all, tags_any, path_prefix, backlinks_to, links_from, frontmatter, modified_since. list_notes browses without criteria.",
         ));
     }
+    if matches!(mode, Mode::Semantic | Mode::Hybrid) && query.is_none() {
+        return Err(ToolError::new(format!(
+            "mode `{}` needs `query`: the question or the idea to look for.",
+            mode.as_str()
+        )));
+    }
     if mode == Mode::Name && query.is_none() {
         return Err(ToolError::new(
             "mode `name` needs `query`: part of a title, alias or path.",
@@ -374,7 +383,42 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
     let mut hits = Vec::new();
     let total;
     let search = state.search().cloned().filter(|_| mode != Mode::Name);
-    if let Some(search) = search {
+    if let (Mode::Semantic | Mode::Hybrid, Some(q)) = (mode, &text_query) {
+        let matching = if mode == Mode::Semantic {
+            Matching::Semantic
+        } else {
+            Matching::Hybrid
+        };
+        // One more than the page, to know whether another follows.
+        let answer = ask(
+            state,
+            &index,
+            q,
+            Some(matching),
+            offset + limit + 1,
+            &filters,
+            &|n| passes(state, n, &filters),
+        )?;
+        notes.extend(answer.remarks);
+        total = answer.found.len();
+        for found in answer.found.iter().skip(offset).take(limit) {
+            let note = index.note(found.note);
+            let snippet = found.semantic.as_ref().and_then(|(_, close)| {
+                let bytes = state.read_bytes(&note.path)?;
+                let text = String::from_utf8_lossy(&bytes);
+                meaning_passage(note, &text, close, SNIPPET_CHARS).map(|p| p.2)
+            });
+            hits.push(SearchHit {
+                path: note.id().to_string(),
+                title: note.title.to_string(),
+                score: (found.score * 100.0).round() / 100.0,
+                snippet,
+                tags: tags_of(note),
+                modified: time_text(state.modified(&note.path)),
+                why: Some(how(found).to_string()),
+            });
+        }
+    } else if let Some(search) = search {
         let request = Request {
             query: text_query.as_deref(),
             filters: &filters,
@@ -467,6 +511,8 @@ fn render(out: &SearchNotesOut, args: &SearchNotesArgs) -> String {
         (Some(q), Mode::Name) => format!(" named like `{q}`"),
         (Some(q), Mode::Tag) => format!(" tagged `{q}`"),
         (Some(q), Mode::Fulltext) => format!(" for `{q}`"),
+        (Some(q), Mode::Semantic) => format!(" close in meaning to `{q}`"),
+        (Some(q), Mode::Hybrid) => format!(" by words and meaning for `{q}`"),
         (None, _) => " matching the filters".to_string(),
     };
     let mut text = String::new();

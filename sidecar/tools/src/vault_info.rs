@@ -14,6 +14,7 @@ use super::guide::GUIDE;
 use super::state::{Phase, ToolState};
 use weft_search::dates::format_time;
 use weft_workspace::config::{HistoryMode, TagPolicy};
+use weft_workspace::hub::SemanticStatus;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -34,6 +35,20 @@ pub struct VaultInfoOut {
     /// Recent failed tool calls, newest first.
     pub failures: Vec<FailureOut>,
     pub history: HistoryOut,
+    pub semantic: SemanticOut,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SemanticOut {
+    /// off, loading, ready or failed.
+    pub mode: String,
+    /// What it does now, or why not and how to enable it.
+    pub note: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Notes and passages embedded.
+    pub notes: usize,
+    pub passages: usize,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -202,8 +217,38 @@ pub fn run(state: &ToolState, offered_tools: Vec<String>) -> ToolResult {
             })
             .collect(),
         history: history_out(state),
+        semantic: semantic_out(state),
     };
     Ok(Reply::new(render(&out), &out))
+}
+
+fn semantic_out(state: &ToolState) -> SemanticOut {
+    let status = state.hub().semantic_status();
+    let (mode, folder) = match &status {
+        SemanticStatus::Off => ("off", None),
+        SemanticStatus::Loading { folder } => ("loading", Some(folder)),
+        SemanticStatus::Ready { folder } => ("ready", Some(folder)),
+        SemanticStatus::Failed { folder, .. } => ("failed", Some(folder)),
+    };
+    let (notes, passages) = match state.hub().semantic() {
+        Some(index) => {
+            let (notes, passages, _) = index.stats();
+            (notes, passages)
+        }
+        None => (0, 0),
+    };
+    let note = match &status {
+        SemanticStatus::Ready { .. } => "get_context, related_notes and search_notes (mode semantic or hybrid) find notes by meaning as well as by words".to_string(),
+        SemanticStatus::Loading { .. } => "loading the model and embedding what changed; matched by words until done".to_string(),
+        _ => super::retrieval::meaning_unavailable(state).map(|m| m.0).unwrap_or_default(),
+    };
+    SemanticOut {
+        mode: mode.into(),
+        note,
+        model: folder.map(|f| f.display().to_string()),
+        notes,
+        passages,
+    }
 }
 
 fn history_out(state: &ToolState) -> HistoryOut {
@@ -310,6 +355,10 @@ fn render(out: &VaultInfoOut) -> String {
         cfg.daily_format,
         out.history.mode,
         out.history.note
+    ));
+    text.push_str(&format!(
+        " Finding by meaning: {} ({}).",
+        out.semantic.mode, out.semantic.note
     ));
     if let Some(e) = &cfg.error {
         text.push_str(&format!("\n⚠ .weft.toml: {e}"));

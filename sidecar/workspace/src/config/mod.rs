@@ -37,6 +37,7 @@ pub struct Config {
     pub agent: AgentConfig,
     pub tags: TagsConfig,
     pub diagnostics: DiagnosticsConfig,
+    pub semantic: SemanticConfig,
 }
 
 impl Default for Config {
@@ -50,7 +51,35 @@ impl Default for Config {
             agent: AgentConfig::default(),
             tags: TagsConfig::default(),
             diagnostics: DiagnosticsConfig::default(),
+            semantic: SemanticConfig::default(),
         }
+    }
+}
+
+/// `[semantic]`: finding notes by meaning. Off unless `model` names a
+/// model folder; nothing is ever downloaded.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SemanticConfig {
+    /// A Model2Vec model folder (`config.json`, `tokenizer.json`,
+    /// `model.safetensors`): absolute, `~/…`, or relative to the vault root.
+    pub model: Option<String>,
+}
+
+impl SemanticConfig {
+    /// The model folder, when one is configured.
+    pub fn model_folder(&self, root: &Path) -> Option<PathBuf> {
+        let model = self
+            .model
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty())?;
+        if let Some(rest) = model.strip_prefix("~/")
+            && let Some(home) = std::env::var_os("HOME")
+        {
+            return Some(PathBuf::from(home).join(rest));
+        }
+        Some(root.join(model))
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::{Arc, Weak};
 
 use tokio::sync::mpsc;
 
-use super::Hub;
+use super::{Hub, batch};
 use crate::io::LiveVault;
 use crate::sync::{lock, read};
 use weft_search::{DocSource, SearchError, SearchIndex, Unusable};
@@ -219,12 +219,8 @@ async fn follow(hub: Weak<Hub>, mut rx: mpsc::UnboundedReceiver<Vec<String>>) {
                 rx.recv().await
             }
         };
-        let Some(mut paths) = next else { return };
-        while let Ok(more) = rx.try_recv() {
-            paths.extend(more);
-        }
-        paths.sort();
-        paths.dedup();
+        let Some(first) = next else { return };
+        let paths = batch(first, &mut rx);
         let Some(hub) = hub.upgrade() else { return };
         let _ = tokio::task::spawn_blocking(move || hub.update_fulltext(&paths)).await;
     }

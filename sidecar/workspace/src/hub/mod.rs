@@ -22,6 +22,8 @@ pub mod buffers;
 mod fulltext;
 mod history;
 mod persist;
+mod semantic;
+mod semantic_state;
 mod start;
 
 use std::collections::HashMap;
@@ -43,6 +45,7 @@ use weft_vault::note::is_note_path;
 
 pub use activity::{EditPlace, OpenNote, SectionChange};
 pub use buffers::Buffers;
+pub use semantic_state::SemanticStatus;
 
 /// Where loading stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +136,8 @@ pub struct Hub {
     /// The index generation last saved; one save at a time.
     saved_generation: AtomicU64,
     saving: Mutex<()>,
+    /// Finding by meaning, when a model is configured.
+    semantic: Mutex<semantic_state::SemanticSlot>,
 }
 
 /// Where a hub keeps its vault's snapshot and which build writes it.
@@ -204,6 +209,7 @@ impl Hub {
             persist: OnceLock::new(),
             saved_generation: AtomicU64::new(0),
             saving: Mutex::new(()),
+            semantic: Mutex::default(),
         }
     }
 
@@ -256,6 +262,7 @@ impl Hub {
         if let Some(live) = self.live.get() {
             self.buffers.overlay(live, &paths);
         }
+        self.update_semantic(&paths, !outside);
         if outside {
             for tx in [&self.fulltext_tx, &self.history_tx] {
                 if let Some(tx) = lock(tx).as_ref() {
@@ -423,6 +430,17 @@ impl Hub {
     pub fn watch_error(&self) -> Option<String> {
         lock(&self.watch_error).clone()
     }
+}
+
+/// `first` and every batch of paths already queued behind it, sorted and
+/// without repeats: one pass over what changed meanwhile.
+fn batch(mut first: Vec<String>, rx: &mut mpsc::UnboundedReceiver<Vec<String>>) -> Vec<String> {
+    while let Ok(more) = rx.try_recv() {
+        first.extend(more);
+    }
+    first.sort();
+    first.dedup();
+    first
 }
 
 /// The canonical vault folder, or why it cannot be one.

@@ -84,6 +84,7 @@ impl Hub {
     /// the last save (or the hub keeps none, or nothing is loaded yet).
     /// Blocking: encoding holds the index's read lock, writing does not.
     pub fn save_snapshot(&self) -> Option<Saved> {
+        self.save_vectors();
         let persist = self.persist.get()?;
         let live = self.live.get()?;
         if !live.status().ready {

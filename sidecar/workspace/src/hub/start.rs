@@ -58,6 +58,9 @@ impl Hub {
                 // Not a change of content: nothing for the history.
                 self.disk_changed(changed, false);
                 self.follow_history_config();
+                if self.wants_fulltext.load(Ordering::SeqCst) {
+                    self.follow_semantic_config();
+                }
             }
             None => {
                 self.config.refresh();
@@ -246,6 +249,7 @@ impl Hub {
         }
         if self.wants_fulltext.load(Ordering::SeqCst) {
             self.start_fulltext();
+            self.follow_semantic_config();
         }
     }
 }

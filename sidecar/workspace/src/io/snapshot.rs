@@ -111,6 +111,14 @@ pub fn fulltext_dir_for(cache: &Path, root: &Path) -> PathBuf {
     ))
 }
 
+/// The file of the vault's passage vectors (`weft_semantic`, which checks
+/// its own format and model) in `cache`.
+pub fn vectors_path_for(cache: &Path, root: &Path) -> PathBuf {
+    cache
+        .join("vectors")
+        .join(format!("{}.vec", vault_name(root)))
+}
+
 /// A vault's name in the cache: a hash of its canonical path.
 fn vault_name(root: &Path) -> String {
     let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
