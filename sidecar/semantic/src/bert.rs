@@ -43,12 +43,6 @@ fn eps() -> f64 {
     1e-12
 }
 
-/// Whether `config.json` describes a BERT model.
-pub(crate) fn is_bert(config: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(config)
-        .is_ok_and(|c| c.get("model_type").and_then(|t| t.as_str()) == Some("bert"))
-}
-
 struct Layer {
     query: Linear,
     key: Linear,

@@ -6,6 +6,7 @@
 //! Knows the vault model and the full-text index, no protocol and no
 //! runtime; reads notes through the full text's `FileSource`.
 
+#[cfg(feature = "transformer")]
 mod bert;
 pub mod chunk;
 pub mod model;

@@ -111,7 +111,7 @@ impl Model {
         // The crates parse what they are given with errors, but a malformed
         // tensor could still reach an index they do not check.
         let loaded = std::panic::catch_unwind(move || -> Result<Backend, String> {
-            if crate::bert::is_bert(&config) {
+            if is_bert(&config) {
                 #[cfg(feature = "transformer")]
                 return crate::bert::Bert::load(&config, &tokenizer, model)
                     .map(|b| Backend::Bert(Box::new(b)));
@@ -206,6 +206,12 @@ fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(len as usize);
     file.take(MAX_MODEL_FILE).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// Whether `config.json` describes a BERT model.
+fn is_bert(config: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(config)
+        .is_ok_and(|c| c.get("model_type").and_then(|t| t.as_str()) == Some("bert"))
 }
 
 /// Scales `v` to unit length (a zero vector stays zero).
