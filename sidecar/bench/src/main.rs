@@ -13,6 +13,7 @@ mod index;
 mod lsp;
 mod parse;
 mod search;
+mod semantic;
 mod writes;
 
 use std::path::PathBuf;
@@ -126,6 +127,28 @@ enum Bench {
         #[arg(long, default_value_t = 5)]
         moves: usize,
     },
+    /// What finding by meaning costs on the vault in DIR with the model in
+    /// MODEL (a Model2Vec folder), and how well each mode (lexical,
+    /// semantic, hybrid) answers the evaluation set QUESTIONS (recall@5,
+    /// MRR; the FOLDOC set by default when DIR is that vault).
+    Semantic {
+        dir: PathBuf,
+        #[arg(long)]
+        model: PathBuf,
+        /// A JSON list of {question, answers, paraphrased}; `none` for costs only.
+        #[arg(long)]
+        questions: Option<String>,
+        /// Prints each question's rank and first three notes per mode (stderr).
+        #[arg(long)]
+        show: bool,
+        /// Keeps the vectors in this file and reuses them when they are of
+        /// the same model (the embedding time is then that of the notes that
+        /// changed).
+        #[arg(long)]
+        vectors: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Times one-note history commits (p50/p95) on the vault generated (or
     /// reused) in DIR, with the baseline snapshot, listings and a floor.
     History {
@@ -178,6 +201,28 @@ fn run(bench: Bench) -> Result<(), String> {
                 ..Default::default()
             };
             let report = lsp::lsp_bench(&dir, &options).map_err(|e| fail(&e))?;
+            print_report(json, || report.to_json(), || report.to_markdown());
+        }
+        Bench::Semantic {
+            dir,
+            model,
+            questions,
+            show,
+            vectors,
+            json,
+        } => {
+            let questions = match questions.as_deref() {
+                Some("none") => None,
+                Some(q) => Some(PathBuf::from(q)),
+                None => Some(semantic::default_questions()),
+            };
+            let report = semantic::semantic_bench(
+                &dir,
+                &model,
+                questions.as_deref(),
+                vectors.as_deref(),
+                show,
+            )?;
             print_report(json, || report.to_json(), || report.to_markdown());
         }
         Bench::Search { dir, queries, json } => {
