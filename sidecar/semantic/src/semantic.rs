@@ -9,8 +9,8 @@
 //! checksum do not match, and then built again.
 
 use std::collections::HashMap;
-use std::sync::RwLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 use rayon::prelude::*;
 use weft_search::FileSource;
@@ -19,7 +19,7 @@ use weft_vault::parse_note;
 
 use crate::chunk::chunks;
 use crate::model::Model;
-use crate::store::{Close, NoteVectors, Vectors, quantize};
+use crate::store::{Close, Flat, NoteVectors, Vectors, quantize};
 
 /// Bumped whenever the saved layout or the passage rule changes.
 const FORMAT: u32 = 1;
@@ -48,6 +48,8 @@ pub struct SemanticIndex {
     vectors: RwLock<Vectors>,
     /// Changed since last saved.
     dirty: AtomicBool,
+    /// The vectors in one block for queries, of some generation.
+    flat: Mutex<Option<Arc<Flat>>>,
     /// Progress of a sync, for status lines.
     pub done: AtomicUsize,
     pub total: AtomicUsize,
@@ -61,6 +63,7 @@ impl SemanticIndex {
             model,
             vectors: RwLock::new(vectors),
             dirty: AtomicBool::new(true),
+            flat: Mutex::default(),
             done: AtomicUsize::new(0),
             total: AtomicUsize::new(0),
         }
@@ -156,6 +159,7 @@ impl SemanticIndex {
             synced.removed += before - v.notes.len();
         }
         if synced != Synced::default() {
+            v.generation += 1;
             self.dirty.store(true, Ordering::SeqCst);
         }
         synced
@@ -228,17 +232,31 @@ impl SemanticIndex {
     /// among those `keep` accepts, best first.
     pub fn closest(&self, text: &str, k: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Close> {
         let query = self.model.embed_one(text);
-        self.read().closest(&query, k, keep)
+        self.flat().closest(&query, k, keep)
+    }
+
+    /// The vectors in one block as they are now: the one kept since the
+    /// last change, else made again (and kept).
+    fn flat(&self) -> Arc<Flat> {
+        let vectors = self.read();
+        let mut kept = self.flat.lock().unwrap_or_else(|e| e.into_inner());
+        match &*kept {
+            Some(flat) if flat.generation == vectors.generation => flat.clone(),
+            _ => {
+                let flat = Arc::new(vectors.flat());
+                *kept = Some(flat.clone());
+                flat
+            }
+        }
     }
 
     /// The notes closest in meaning to the note at `path` as a whole (its
     /// passages' mean), the note itself left out.
     pub fn similar_to(&self, path: &str, k: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Close> {
-        let v = self.read();
-        let Some(centroid) = v.centroid(path) else {
+        let Some(centroid) = self.read().centroid(path) else {
             return Vec::new();
         };
-        v.closest(&centroid, k, &|p| p != path && keep(p))
+        self.flat().closest(&centroid, k, &|p| p != path && keep(p))
     }
 
     /// Whether anything changed since the last [`SemanticIndex::to_bytes`]
@@ -273,6 +291,7 @@ impl SemanticIndex {
                 model,
                 vectors: RwLock::new(vectors),
                 dirty: AtomicBool::new(false),
+                flat: Mutex::default(),
                 done: AtomicUsize::new(0),
                 total: AtomicUsize::new(0),
             }),
