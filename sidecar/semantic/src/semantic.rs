@@ -50,9 +50,6 @@ pub struct SemanticIndex {
     dirty: AtomicBool,
     /// The vectors in one block for queries, of some generation.
     flat: Mutex<Option<Arc<Flat>>>,
-    /// Progress of a sync, for status lines.
-    pub done: AtomicUsize,
-    pub total: AtomicUsize,
 }
 
 impl SemanticIndex {
@@ -64,8 +61,6 @@ impl SemanticIndex {
             vectors: RwLock::new(vectors),
             dirty: AtomicBool::new(true),
             flat: Mutex::default(),
-            done: AtomicUsize::new(0),
-            total: AtomicUsize::new(0),
         }
     }
 
@@ -118,14 +113,11 @@ impl SemanticIndex {
                 })
                 .collect()
         };
-        self.total.store(stale.len(), Ordering::Relaxed);
-        self.done.store(0, Ordering::Relaxed);
         let embedded_chunks = AtomicUsize::new(0);
         let made: Vec<(Box<str>, Option<NoteVectors>)> = stale
             .par_iter()
             .map(|w| {
                 let made = self.embed_note(&w.path, files, &embedded_chunks);
-                self.done.fetch_add(1, Ordering::Relaxed);
                 (w.path.clone(), made)
             })
             .collect();
@@ -292,8 +284,6 @@ impl SemanticIndex {
                 vectors: RwLock::new(vectors),
                 dirty: AtomicBool::new(false),
                 flat: Mutex::default(),
-                done: AtomicUsize::new(0),
-                total: AtomicUsize::new(0),
             }),
             Err(why) => Err((model, why)),
         }
