@@ -97,6 +97,7 @@ pub(super) async fn load(world: Arc<World>, vault: Arc<Vault>) {
     ));
     vault.refresh_ranks(true);
     vault.names();
+    vault.symbol_table();
     let notes = vault.read().len();
     world
         .client

@@ -15,7 +15,7 @@ use tower_lsp_server::ls_types::Uri;
 use super::convert::path_to_uri;
 use weft_vault::complete::Signals;
 use weft_vault::key::path_key;
-use weft_vault::symbols::NameTable;
+use weft_vault::symbols::{NameTable, SymbolTable};
 use weft_vault::{NoteId, Resolution, VaultIndex};
 use weft_workspace::config::Config;
 use weft_workspace::hub::Hub;
@@ -36,6 +36,9 @@ pub(crate) struct Ranks {
 
 /// Vaults from this many notes complete from a name table.
 const NAME_TABLE_FROM: usize = 20_000;
+
+/// A symbol table that lags the index is rebuilt at most this often.
+const SYMBOLS_REBUILD_EVERY: Duration = Duration::from_secs(5);
 
 /// One vault: a folder served from the process's shared index of it (its
 /// hub: the same index the agent and other editor sessions use).
@@ -67,6 +70,11 @@ pub(crate) struct Vault {
     names: RwLock<Option<Arc<NameTable>>>,
     names_dirty: AtomicBool,
     names_running: AtomicBool,
+    /// Every name, heading and tag in one buffer, for workspace symbols on
+    /// large vaults: built once loaded, rebuilt in the background when the
+    /// index moved on (searches stay exact meanwhile: see `SymbolTable`).
+    symbols: RwLock<Option<(Arc<SymbolTable>, Instant)>>,
+    symbols_running: AtomicBool,
     /// Notes opened or edited in this session: the most recent of all.
     touched: Mutex<HashMap<String, Instant>>,
     /// Why loading failed, when it did.
@@ -99,6 +107,8 @@ impl Vault {
             names: RwLock::new(None),
             names_dirty: AtomicBool::new(true),
             names_running: AtomicBool::new(false),
+            symbols: RwLock::new(None),
+            symbols_running: AtomicBool::new(false),
             touched: Mutex::default(),
             load_error: Mutex::new(None),
         }
@@ -147,10 +157,12 @@ impl Vault {
     }
 
     /// Whether background caches are built: on a large vault, the name
-    /// table.
+    /// and symbol tables.
     pub(crate) fn caches_built(&self) -> bool {
         !self.names_running.load(Ordering::Acquire)
-            && (self.read().len() < NAME_TABLE_FROM || read(&self.names).is_some())
+            && !self.symbols_running.load(Ordering::Acquire)
+            && (self.read().len() < NAME_TABLE_FROM
+                || (read(&self.names).is_some() && read(&self.symbols).is_some()))
     }
 
     /// Notes the name table may be stale.
@@ -182,6 +194,35 @@ impl Vault {
             *write(&vault.names) = Some(Arc::new(table));
             vault.names_running.store(false, Ordering::Release);
         });
+    }
+
+    /// The symbol table for workspace symbols on vaults large enough to
+    /// need one. Its first build starts once the vault is loaded (searches
+    /// before it ends scan the index); a
+    /// table that lags the index is rebuilt at most every
+    /// [`SYMBOLS_REBUILD_EVERY`] (the notes changed since are read from
+    /// the index meanwhile).
+    pub fn symbol_table(self: &Arc<Self>) -> Option<Arc<SymbolTable>> {
+        let (len, generation) = {
+            let index = self.read();
+            (index.len(), index.generation())
+        };
+        if len < NAME_TABLE_FROM {
+            return None;
+        }
+        let current = read(&self.symbols).clone();
+        let stale = current.as_ref().is_none_or(|(table, built)| {
+            table.generation != generation && built.elapsed() >= SYMBOLS_REBUILD_EVERY
+        });
+        if stale && !self.symbols_running.swap(true, Ordering::AcqRel) {
+            let vault = Arc::clone(self);
+            std::thread::spawn(move || {
+                let table = SymbolTable::build(&vault.read());
+                *write(&vault.symbols) = Some((Arc::new(table), Instant::now()));
+                vault.symbols_running.store(false, Ordering::Release);
+            });
+        }
+        current.map(|(table, _)| table)
     }
 
     pub fn live(&self) -> Option<&Arc<LiveVault>> {

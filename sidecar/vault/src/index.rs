@@ -159,6 +159,10 @@ pub struct VaultIndex {
     /// Frontmatter keys in use, counted as tags are.
     keys: HashMap<Box<str>, TagStat>,
     generation: u64,
+    /// By note slot: the generation at which a note was last filed in it
+    /// or removed from it, so a cache built at generation `g` knows which
+    /// slots changed since without reading a note.
+    stamps: Vec<u64>,
 }
 
 impl std::fmt::Debug for VaultIndex {
@@ -190,6 +194,26 @@ impl VaultIndex {
 
     pub fn len(&self) -> usize {
         self.by_exact.len()
+    }
+
+    /// By note slot (`NoteId.0`): the generation at which its note was last
+    /// filed or removed. A slot whose stamp is at most `g` holds what it
+    /// held at generation `g` (a note, or none).
+    pub fn stamps(&self) -> &[u64] {
+        &self.stamps
+    }
+
+    /// The note in slot `id`, if one is there.
+    pub fn get(&self, id: NoteId) -> Option<&Note> {
+        self.notes.get(id.0 as usize)?.as_ref()
+    }
+
+    fn stamp(&mut self, id: NoteId) {
+        let slot = id.0 as usize;
+        if self.stamps.len() <= slot {
+            self.stamps.resize(slot + 1, 0);
+        }
+        self.stamps[slot] = self.generation;
     }
 
     pub fn is_empty(&self) -> bool {
@@ -345,6 +369,7 @@ impl VaultIndex {
             self.unlink_entries(id, &old);
             self.link_entries(id, &note, entries);
             self.notes[id.0 as usize] = Some(note);
+            self.stamp(id);
             return id;
         }
         let id = match self.free.pop() {
@@ -357,6 +382,7 @@ impl VaultIndex {
         self.link_entries(id, &note, entries);
         let hash = self.hasher.hash_one(&*note.path);
         self.notes[id.0 as usize] = Some(note);
+        self.stamp(id);
         let (notes, hasher) = (&self.notes, &self.hasher);
         self.by_exact
             .insert_unique(hash, id, |id| hasher.hash_one(path_in(notes, *id)));
@@ -374,6 +400,7 @@ impl VaultIndex {
             .remove();
         self.generation += 1;
         let note = self.notes[id.0 as usize].take().expect("a live NoteId");
+        self.stamp(id);
         self.unlink_entries(id, &note);
         self.free.push(id.0);
         Some(note)

@@ -5,7 +5,8 @@
 //! kinds or locations of an editor) nor read note texts.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::BuildHasher;
 
 use super::index::{NoteId, VaultIndex};
 use super::matcher::Matcher;
@@ -95,105 +96,136 @@ impl PartialOrd for Hit {
 /// fuzzily, best first, at most `limit`. The flag tells whether more
 /// matched.
 pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bool) {
+    search_in(index, query, limit, None)
+}
+
+/// Keeps `hit` if it is among the best `limit`: ties are broken by the
+/// order of [`Hit`], so the same hits are kept whatever order they come in.
+fn offer(heap: &mut BinaryHeap<Hit>, limit: usize, hit: Hit) {
+    if heap.len() < limit {
+        heap.push(hit);
+    } else if heap.peek().is_some_and(|worst| hit < *worst) {
+        heap.pop();
+        heap.push(hit);
+    }
+}
+
+/// [`search`], reading the names and headings of the notes that have not
+/// changed since `table` was built from the table (contiguous memory), and
+/// those of every other note from the index: the answer is the same as
+/// without it.
+pub fn search_in(
+    index: &VaultIndex,
+    query: &str,
+    limit: usize,
+    table: Option<&SymbolTable>,
+) -> (Vec<Symbol>, bool) {
     let matcher = Matcher::new(query);
-    let scan = |notes: &mut dyn Iterator<Item = (NoteId, &Note)>| -> (BinaryHeap<Hit>, usize) {
-        let mut heap: BinaryHeap<Hit> = BinaryHeap::with_capacity(limit + 1);
-        let mut matched = 0usize;
-        let push_headings = |id: NoteId, note: &Note, push: &mut dyn FnMut(Hit)| {
-            if matcher.is_empty() {
-                return;
-            }
-            for (i, heading) in note.headings.iter().enumerate() {
-                if !matcher.may_match(heading.mask) {
-                    continue;
-                }
-                if let Some(score) = matcher.score(&heading.text) {
-                    push(Hit {
-                        score,
-                        kind: SymbolKind::Heading,
-                        note: id,
-                        item: i,
-                    });
-                }
-            }
-        };
+    let merge = |(mut a, n): (BinaryHeap<Hit>, usize), (b, m): (BinaryHeap<Hit>, usize)| {
+        for hit in b {
+            offer(&mut a, limit, hit);
+        }
+        (a, n + m)
+    };
+    let empty = || (BinaryHeap::with_capacity(limit + 1), 0usize);
+    let direct = |notes: &mut dyn Iterator<Item = (NoteId, &Note)>| {
+        let (mut heap, mut matched) = empty();
         let mut push = |hit: Hit| {
             matched += 1;
-            if heap.len() < limit {
-                heap.push(hit);
-            } else if heap.peek().is_some_and(|worst| hit.score > worst.score) {
-                heap.pop();
-                heap.push(hit);
-            }
+            offer(&mut heap, limit, hit);
         };
         for (id, note) in notes {
-            if !matcher.may_match(note.name_mask) {
-                // None of its names can match: only its headings may.
-                push_headings(id, note, &mut push);
-                continue;
-            }
-            let stem = note.stem();
-            // A title that is the stem (most notes') cannot score more.
-            let title_score = (*note.title != *stem)
-                .then(|| matcher.score(&note.title).map(|s| s.saturating_sub(1)))
-                .flatten();
-            let name_score = matcher.score(stem).max(title_score);
-            if let Some(score) = name_score {
-                push(Hit {
-                    score: score + 2,
-                    kind: SymbolKind::Note,
-                    note: id,
-                    item: 0,
-                });
-            }
-            for (i, alias) in note.aliases.iter().enumerate() {
-                if let Some(score) = matcher.score(alias) {
-                    push(Hit {
-                        score: score + 1,
-                        kind: SymbolKind::Alias,
-                        note: id,
-                        item: i,
-                    });
-                }
-            }
-            push_headings(id, note, &mut push);
+            note_hits(&matcher, id, note, &mut push);
         }
         (heap, matched)
     };
-    let (heap, mut matched) = scan::notes(
-        index,
-        scan,
-        || (BinaryHeap::new(), 0),
-        |(mut a, n), (b, m)| {
-            for hit in b {
-                if a.len() < limit {
-                    a.push(hit);
-                } else if a.peek().is_some_and(|worst| hit.score > worst.score) {
-                    a.pop();
-                    a.push(hit);
+    let (heap, mut matched) = match table {
+        None => scan::notes(index, direct, empty, merge),
+        Some(table) => {
+            let stamps = index.stamps();
+            // Slots filed or emptied since the table was built: read from
+            // the index (few, unless much changed at once).
+            let found = direct(&mut changed_since(index, table.generation));
+            let fresh = |id: NoteId| {
+                stamps
+                    .get(id.0 as usize)
+                    .is_some_and(|stamp| *stamp <= table.generation)
+            };
+            let names = |range: std::ops::Range<usize>| {
+                let (mut heap, mut matched) = empty();
+                let mut push = |hit: Hit| {
+                    matched += 1;
+                    offer(&mut heap, limit, hit);
+                };
+                for (mask, row) in table.name_masks[range.clone()]
+                    .iter()
+                    .zip(&table.names[range])
+                {
+                    if matcher.may_match(*mask) && fresh(row.note) {
+                        table.name_hits(&matcher, row, &mut push);
+                    }
                 }
-            }
-            (a, n + m)
-        },
-    );
+                (heap, matched)
+            };
+            let found = merge(found, scan::rows(table.names.len(), names, empty, merge));
+            let headings = |range: std::ops::Range<usize>| {
+                let (mut heap, mut matched) = empty();
+                if matcher.is_empty() {
+                    return (heap, matched);
+                }
+                for (t, mask) in table.heading_masks[range.clone()].iter().enumerate() {
+                    let t = range.start + t;
+                    if !matcher.may_match(*mask) {
+                        continue;
+                    }
+                    let Some(score) = matcher.score(table.heading_text(t)) else {
+                        continue;
+                    };
+                    for used in table.uses(t) {
+                        if fresh(used.note) {
+                            matched += 1;
+                            offer(
+                                &mut heap,
+                                limit,
+                                Hit {
+                                    score,
+                                    kind: SymbolKind::Heading,
+                                    note: used.note,
+                                    item: used.heading as usize,
+                                },
+                            );
+                        }
+                    }
+                }
+                (heap, matched)
+            };
+            merge(
+                found,
+                scan::rows(table.heading_masks.len(), headings, empty, merge),
+            )
+        }
+    };
     let mut hits = heap.into_vec();
     hits.sort();
     let mut out: Vec<Symbol> = hits
         .into_iter()
-        .map(|hit| {
+        .filter_map(|hit| {
             let note = index.note(hit.note);
             let (name, heading) = match hit.kind {
                 SymbolKind::Note => (note.stem().to_string(), None),
-                SymbolKind::Alias => (note.aliases[hit.item].to_string(), None),
-                _ => (note.headings[hit.item].text.to_string(), Some(hit.item)),
+                SymbolKind::Alias => (note.aliases.get(hit.item)?.to_string(), None),
+                _ => (
+                    note.headings.get(hit.item)?.text.to_string(),
+                    Some(hit.item),
+                ),
             };
-            Symbol {
+            Some(Symbol {
                 kind: hit.kind,
                 name,
                 note: Some(hit.note),
                 heading,
                 score: hit.score,
-            }
+            })
         })
         .collect();
     // Tags: few, and matched by name.
@@ -209,7 +241,10 @@ pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bo
     tags.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     tags.truncate(limit.div_ceil(4));
     let names: Vec<&str> = tags.iter().map(|t| t.1).collect();
-    let firsts = first_uses(index, &names);
+    let firsts = match table {
+        Some(table) => table.first_uses(index, &names),
+        None => first_uses(index, &mut index.notes(), &names),
+    };
     for ((score, name), first) in tags.into_iter().zip(firsts) {
         out.push(Symbol {
             kind: SymbolKind::Tag,
@@ -228,6 +263,72 @@ pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bo
     let truncated = matched > limit;
     out.truncate(limit);
     (out, truncated)
+}
+
+/// Offers the names and headings of `note` that match.
+fn note_hits(matcher: &Matcher, id: NoteId, note: &Note, push: &mut dyn FnMut(Hit)) {
+    if matcher.may_match(note.name_mask) {
+        let stem = note.stem();
+        // A title that is the stem (most notes') cannot score more.
+        let title = (*note.title != *stem).then_some(&*note.title);
+        name_hits(
+            matcher,
+            id,
+            stem,
+            title,
+            note.aliases.iter().map(|a| &**a),
+            push,
+        );
+    }
+    if matcher.is_empty() {
+        return;
+    }
+    for (i, heading) in note.headings.iter().enumerate() {
+        if !matcher.may_match(heading.mask) {
+            continue;
+        }
+        if let Some(score) = matcher.score(&heading.text) {
+            push(Hit {
+                score,
+                kind: SymbolKind::Heading,
+                note: id,
+                item: i,
+            });
+        }
+    }
+}
+
+/// Offers a note (by stem, or title scoring one less) and each of its
+/// aliases that match.
+fn name_hits<'a>(
+    matcher: &Matcher,
+    id: NoteId,
+    stem: &str,
+    title: Option<&str>,
+    aliases: impl Iterator<Item = &'a str>,
+    push: &mut dyn FnMut(Hit),
+) {
+    let title_score = title
+        .and_then(|title| matcher.score(title))
+        .map(|s| s.saturating_sub(1));
+    if let Some(score) = matcher.score(stem).max(title_score) {
+        push(Hit {
+            score: score + 2,
+            kind: SymbolKind::Note,
+            note: id,
+            item: 0,
+        });
+    }
+    for (i, alias) in aliases.enumerate() {
+        if let Some(score) = matcher.score(alias) {
+            push(Hit {
+                score: score + 1,
+                kind: SymbolKind::Alias,
+                note: id,
+                item: i,
+            });
+        }
+    }
 }
 
 /// Every use of `tag` and its sub-tags: (note, index in its `tags`),
@@ -251,18 +352,39 @@ pub fn tag_uses(index: &VaultIndex, tag: &str) -> Vec<(NoteId, usize)> {
     out
 }
 
-/// For each tag, the first note (by path) that uses exactly it, in one
-/// pass over the notes.
-fn first_uses(index: &VaultIndex, tags: &[&str]) -> Vec<Option<NoteId>> {
+/// The notes filed in slots stamped after `generation`.
+fn changed_since(index: &VaultIndex, generation: u64) -> impl Iterator<Item = (NoteId, &Note)> {
+    index
+        .stamps()
+        .iter()
+        .enumerate()
+        .filter(move |(_, stamp)| **stamp > generation)
+        .filter_map(|(slot, _)| {
+            let id = NoteId(slot as u32);
+            index.get(id).map(|note| (id, note))
+        })
+}
+
+/// Whether the tag `used` (as a note writes it) is exactly `tag`.
+fn is_exactly(tag: &str, used: &str) -> bool {
+    used.len() == tag.len() && tag_matches(tag, used)
+}
+
+/// For each tag, the first note (by path) of `notes` that uses exactly
+/// it, in one pass over them.
+fn first_uses(
+    index: &VaultIndex,
+    notes: &mut dyn Iterator<Item = (NoteId, &Note)>,
+    tags: &[&str],
+) -> Vec<Option<NoteId>> {
     let mut firsts: Vec<Option<NoteId>> = vec![None; tags.len()];
     if tags.is_empty() {
         return firsts;
     }
-    for (id, note) in index.notes() {
+    for (id, note) in notes {
         for used in &note.tags {
             for (i, tag) in tags.iter().enumerate() {
-                if used.name.len() == tag.len()
-                    && tag_matches(tag, &used.name)
+                if is_exactly(tag, &used.name)
                     && firsts[i].is_none_or(|f| index.note(f).path > note.path)
                 {
                     firsts[i] = Some(id);
@@ -458,4 +580,276 @@ impl NameTable {
             .get(position)
             .is_some_and(|n| n.id == id && index.id_of(self.slice(n.path)) == Some(id))
     }
+}
+
+/// One heading of one note, in a [`SymbolTable`].
+#[derive(Debug, Clone, Copy)]
+struct HeadingUse {
+    note: NoteId,
+    /// Index into the note's `headings`.
+    heading: u32,
+}
+
+/// One note's names, in a [`SymbolTable`]: (start, len) in its text.
+#[derive(Debug, Clone, Copy)]
+struct NameRow {
+    note: NoteId,
+    stem: (u32, u32),
+    /// Only when it is not the stem.
+    title: Option<(u32, u32)>,
+    /// Its aliases are `aliases[first..end]`.
+    aliases: (u32, u32),
+}
+
+/// Every note's names, and every distinct heading text of the vault with
+/// where it is used, in one buffer with their masks in arrays, so
+/// [`search_in`] reads contiguous memory instead of following a few heap
+/// pointers per note and one per heading, and scores "Summary" once
+/// however many notes have it. Built in the background from an index, it
+/// may lag it: a note slot counts only while the index's stamp for it is
+/// not newer than the table ([`VaultIndex::stamps`]).
+#[derive(Debug, Default)]
+pub struct SymbolTable {
+    /// The index generation it was built from.
+    pub generation: u64,
+    text: String,
+    names: Vec<NameRow>,
+    /// `name_mask` of each note in `names`.
+    name_masks: Vec<u32>,
+    aliases: Vec<(u32, u32)>,
+    /// Each distinct heading text: where it is in `text`.
+    headings: Vec<(u32, u32)>,
+    /// [`char_mask`](super::matcher::char_mask) of each distinct text.
+    heading_masks: Vec<u32>,
+    /// The uses of distinct text `t` are `uses[firsts[t]..firsts[t + 1]]`.
+    firsts: Vec<u32>,
+    uses: Vec<HeadingUse>,
+    /// Every tag a note writes: (spelling in `text`, note), grouped by the
+    /// tag's key and by note path within a group.
+    tag_uses: Vec<((u32, u32), NoteId)>,
+    /// Tag key → its group in `tag_uses`.
+    tag_keys: HashMap<Box<str>, (u32, u32)>,
+}
+
+/// The text of a table is addressed by `u32`: past this, a table stops
+/// taking notes (see [`SymbolTable::build`]).
+const TABLE_TEXT_MAX: usize = u32::MAX as usize;
+
+impl SymbolTable {
+    /// A table of `index`. Should its text pass 4 GiB, the notes left out
+    /// are stamped as changed, so searches read them from the index.
+    pub fn build(index: &VaultIndex) -> SymbolTable {
+        let mut table = SymbolTable {
+            generation: index.generation(),
+            ..SymbolTable::default()
+        };
+        let hasher = foldhash::fast::FixedState::default();
+        let mut ids: hashbrown::HashTable<u32> = hashbrown::HashTable::new();
+        // (distinct text, use), in note order.
+        let mut found: Vec<(u32, HeadingUse)> = Vec::new();
+        let mut complete = true;
+        for (id, note) in index.notes() {
+            let size = note.path.len()
+                + note.title.len()
+                + note.aliases.iter().map(|a| a.len()).sum::<usize>()
+                + note.tags.iter().map(|t| t.name.len()).sum::<usize>()
+                + note.headings.iter().map(|h| h.text.len()).sum::<usize>();
+            if table.text.len() + size > TABLE_TEXT_MAX
+                || found.len() + note.headings.len() > u32::MAX as usize
+            {
+                complete = false;
+                break;
+            }
+            table.add_names(id, note);
+            for (i, heading) in note.headings.iter().enumerate() {
+                let text: &str = &heading.text;
+                let hash = hasher.hash_one(text);
+                let (spans, all) = (&table.headings, &table.text);
+                let t = match ids.find(hash, |&t| slice(all, spans[t as usize]) == text) {
+                    Some(&t) => t,
+                    None => {
+                        let t = table.headings.len() as u32;
+                        let span = table.push(text);
+                        table.headings.push(span);
+                        table.heading_masks.push(heading.mask);
+                        let (spans, all) = (&table.headings, &table.text);
+                        ids.insert_unique(hash, t, |&t| {
+                            hasher.hash_one(slice(all, spans[t as usize]))
+                        });
+                        t
+                    }
+                };
+                found.push((
+                    t,
+                    HeadingUse {
+                        note: id,
+                        heading: i as u32,
+                    },
+                ));
+            }
+        }
+        if complete {
+            table.add_tags(index);
+        } else {
+            // Pretend the table is older than every note it lacks: those
+            // were filed after generation 0, so they read as changed.
+            table.generation = 0;
+            table.names.clear();
+            table.name_masks.clear();
+            found.clear();
+            table.headings.clear();
+            table.heading_masks.clear();
+        }
+        // Group the uses by text (a counting sort keeps note order).
+        let mut firsts = vec![0u32; table.headings.len() + 1];
+        for (t, _) in &found {
+            firsts[*t as usize + 1] += 1;
+        }
+        for t in 0..table.headings.len() {
+            firsts[t + 1] += firsts[t];
+        }
+        let mut next = firsts.clone();
+        let mut uses = vec![
+            HeadingUse {
+                note: NoteId(0),
+                heading: 0
+            };
+            found.len()
+        ];
+        for (t, found) in found {
+            uses[next[t as usize] as usize] = found;
+            next[t as usize] += 1;
+        }
+        table.firsts = firsts;
+        table.uses = uses;
+        table
+    }
+
+    /// Files every note's tags by key, each group in path order.
+    fn add_tags(&mut self, index: &VaultIndex) {
+        let mut all: Vec<(String, &str, NoteId, &str)> = Vec::new();
+        for (id, note) in index.notes() {
+            for tag in &note.tags {
+                all.push((super::tags::key(&tag.name), &note.path, id, &tag.name));
+            }
+        }
+        all.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        // Each spelling is kept once.
+        let mut spelled: HashMap<&str, (u32, u32)> = HashMap::new();
+        for (key, _, id, name) in all {
+            let span = match spelled.get(name) {
+                Some(span) => *span,
+                None => {
+                    let span = self.push(name);
+                    spelled.insert(name, span);
+                    span
+                }
+            };
+            let at = self.tag_uses.len() as u32;
+            self.tag_uses.push((span, id));
+            let group = self
+                .tag_keys
+                .entry(key.into_boxed_str())
+                .or_insert((at, at));
+            group.1 = at + 1;
+        }
+    }
+
+    /// [`first_uses`] from the table, and from the index for the notes
+    /// changed since.
+    fn first_uses(&self, index: &VaultIndex, tags: &[&str]) -> Vec<Option<NoteId>> {
+        let stamps = index.stamps();
+        let fresh = |id: NoteId| {
+            stamps
+                .get(id.0 as usize)
+                .is_some_and(|stamp| *stamp <= self.generation)
+        };
+        let changed = first_uses(index, &mut changed_since(index, self.generation), tags);
+        tags.iter()
+            .zip(changed)
+            .map(|(tag, changed)| {
+                let kept =
+                    self.tag_keys
+                        .get(super::tags::key(tag).as_str())
+                        .and_then(|&(start, end)| {
+                            self.tag_uses[start as usize..end as usize]
+                                .iter()
+                                .find(|(span, id)| {
+                                    is_exactly(tag, slice(&self.text, *span)) && fresh(*id)
+                                })
+                                .map(|(_, id)| *id)
+                        });
+                match (kept, changed) {
+                    (Some(a), Some(b)) => Some(if index.note(b).path < index.note(a).path {
+                        b
+                    } else {
+                        a
+                    }),
+                    (a, b) => a.or(b),
+                }
+            })
+            .collect()
+    }
+
+    fn push(&mut self, s: &str) -> (u32, u32) {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        (start, s.len() as u32)
+    }
+
+    fn add_names(&mut self, id: NoteId, note: &Note) {
+        let stem = note.stem();
+        let stem = self.push(stem);
+        let title = (*note.title != *note.stem()).then(|| self.push(&note.title));
+        let first = self.aliases.len() as u32;
+        for alias in &note.aliases {
+            let span = self.push(alias);
+            self.aliases.push(span);
+        }
+        self.names.push(NameRow {
+            note: id,
+            stem,
+            title,
+            aliases: (first, self.aliases.len() as u32),
+        });
+        self.name_masks.push(note.name_mask);
+    }
+
+    fn name_hits(&self, matcher: &Matcher, row: &NameRow, push: &mut dyn FnMut(Hit)) {
+        let aliases = &self.aliases[row.aliases.0 as usize..row.aliases.1 as usize];
+        name_hits(
+            matcher,
+            row.note,
+            slice(&self.text, row.stem),
+            row.title.map(|t| slice(&self.text, t)),
+            aliases.iter().map(|a| slice(&self.text, *a)),
+            push,
+        );
+    }
+
+    /// Heading uses in the table.
+    pub fn len(&self) -> usize {
+        self.uses.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.uses.is_empty() && self.names.is_empty()
+    }
+
+    /// Distinct heading texts in the table.
+    pub fn distinct(&self) -> usize {
+        self.headings.len()
+    }
+
+    fn heading_text(&self, t: usize) -> &str {
+        slice(&self.text, self.headings[t])
+    }
+
+    fn uses(&self, t: usize) -> &[HeadingUse] {
+        &self.uses[self.firsts[t] as usize..self.firsts[t + 1] as usize]
+    }
+}
+
+fn slice(text: &str, (start, len): (u32, u32)) -> &str {
+    &text[start as usize..(start + len) as usize]
 }

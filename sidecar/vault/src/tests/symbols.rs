@@ -67,3 +67,71 @@ fn tag_uses_include_sub_tags_and_positions_resolve_what_is_there() {
     assert_eq!(at(note, 10), Some(At::Link(0)));
     assert_eq!(at(note, 19), Some(At::Heading(0)));
 }
+
+#[test]
+fn a_heading_table_answers_as_the_index_does_even_when_it_lags() {
+    use crate::parse::parse_text;
+    use crate::symbols::{SymbolTable, search_in};
+    // Past the parallel threshold, so notes and rows are scanned in chunks.
+    let mut index = crate::VaultIndex::new();
+    for i in 0..21_000 {
+        let tag = if i % 2 == 0 { "Proto" } else { "proto" };
+        let text = format!(
+            "# Topic {i}\n## Protocol {}\n## Proof\ntext #proj/t{} #{tag}\n",
+            i % 97,
+            i % 13
+        );
+        index.upsert(parse_text(&format!("f{}/n{i}.md", i % 5), &text));
+    }
+    let same = |index: &crate::VaultIndex, table: &SymbolTable, query: &str| {
+        let direct = search(index, query, 40);
+        let tabled = search_in(index, query, 40, Some(table));
+        assert_eq!(direct, tabled, "{query}");
+        direct.0
+    };
+    let table = SymbolTable::build(&index);
+    assert_eq!(table.len(), 63_000);
+    // "Topic i" for each note, "Protocol 0..96" and "Proof".
+    assert_eq!(table.distinct(), 21_000 + 97 + 1);
+    for query in [
+        "prot",
+        "Protocol 42",
+        "topic 2000",
+        "proof",
+        "",
+        "zz",
+        "Ελλά",
+    ] {
+        same(&index, &table, query);
+    }
+    // The table now lags: a heading renamed, a note removed and its slot
+    // taken by another, a note added past the table's slots.
+    index.upsert(parse_text("f0/n0.md", "# Renamed entirely\n## Quorum\n"));
+    index.remove("f1/n1.md");
+    index.upsert(parse_text("new/taken.md", "# Quorum sensing\n"));
+    // The first user (by path) of a tag: a new one, and one gone.
+    index.upsert(parse_text("a/first.md", "#proj/t3 #PROTO\n"));
+    index.remove("f0/n5.md");
+    for i in 21_000..21_010 {
+        index.upsert(parse_text(&format!("late/n{i}.md"), "## Quorum late\n"));
+    }
+    let found = same(&index, &table, "quorum");
+    // 1 renamed, the note in the reused slot (by heading and by title), 10 late.
+    assert_eq!(found.len(), 13, "{found:?}");
+    let topics = same(&index, &table, "topic 1");
+    assert!(
+        topics
+            .iter()
+            .all(|s| s.name != "Topic 1" && s.name != "Topic 0"),
+        "{topics:?}"
+    );
+    same(&index, &table, "renamed");
+    let tags = same(&index, &table, "proj/t");
+    let first = |name: &str| {
+        let tag = tags.iter().find(|s| s.name == name).expect(name);
+        index.note(tag.note.unwrap()).path.to_string()
+    };
+    assert_eq!(first("#proj/t3"), "a/first.md");
+    same(&index, &table, "proto");
+    same(&index, &table, "protocol 0");
+}
