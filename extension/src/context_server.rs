@@ -19,6 +19,11 @@ pub struct Settings {
     /// Absolute path of the vault (the folder of Markdown notes). Default:
     /// the project's folder, which Zed starts context servers in.
     pub vault: Option<String>,
+    /// A model folder for finding notes by meaning (absolute, `~/…`, or
+    /// relative to the vault), used while the vault's `.weft.toml` names
+    /// none in `[semantic] model`. Default: none (notes are found by their
+    /// words).
+    pub semantic_model: Option<String>,
 }
 
 impl Settings {
@@ -33,11 +38,15 @@ impl Settings {
     }
 }
 
-/// `weft mcp`, with `--vault` when the settings name one.
+/// `weft mcp`, with `--vault` and `--semantic-model` when the settings
+/// name them.
 pub fn command(binary: String, settings: &Settings) -> Command {
     let mut args = vec!["mcp".to_string()];
     if let Some(vault) = &settings.vault {
         args.extend(["--vault".to_string(), vault.clone()]);
+    }
+    if let Some(model) = &settings.semantic_model {
+        args.extend(["--semantic-model".to_string(), model.clone()]);
     }
     Command {
         command: binary,
@@ -79,5 +88,9 @@ const DEFAULT_SETTINGS: &str = r#"{
   // "path": "/usr/local/bin/weft",
 
   // Absolute path of your vault. Leave it out to use the project's folder.
-  // "vault": "/home/me/notes"
+  // "vault": "/home/me/notes",
+
+  // A model folder to find notes by meaning, unless the vault's .weft.toml
+  // names one. Leave it out to find notes by their words.
+  // "semantic_model": "~/models/all-MiniLM-L6-v2"
 }"#;

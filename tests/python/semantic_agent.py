@@ -50,11 +50,15 @@ async def until(what, check):
         await asyncio.sleep(0.1)
 
 
-async def main(weft, vault, mode):
+async def main(weft, vault, mode, model=None):
     report = {}
     # The daemon this face starts logs what it loads (the Rust test reads it).
     env = dict(os.environ, RUST_LOG="weft_workspace=info")
-    params = StdioServerParameters(command=weft, args=["mcp", "--vault", vault], env=env)
+    args = ["mcp", "--vault", vault]
+    if model is not None:
+        # As the Zed extension passes the context server's `semantic_model`.
+        args += ["--semantic-model", model]
+    params = StdioServerParameters(command=weft, args=args, env=env)
     async with Client(params, read_timeout_seconds=DEADLINE) as client:
 
         async def info():
@@ -86,6 +90,14 @@ async def main(weft, vault, mode):
 
         semantic = await until("the semantic index", semantic_ready)
         report["semantic"] = semantic
+        if mode == "flag":
+            result = await call(client, "get_context", {"query": "automobile truck"})
+            notes = result.structured_content["notes"]
+            garage = next((n for n in notes if n["path"] == "garage"), None)
+            if garage is None or garage["source"] != "meaning":
+                fail(f"the garage found by meaning with the face's model: {notes}")
+            print(json.dumps(report))
+            return
         if mode == "again":
 
             async def chess_found():
@@ -171,4 +183,4 @@ async def ready(info):
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3]))
+    asyncio.run(main(*sys.argv[1:5]))

@@ -514,6 +514,7 @@ fn context_server_uses_the_settings_path_and_vault() {
         with_settings(json!({ "context_servers": { "weft": { "settings": {
             "path": "/opt/weft/bin/weft",
             "vault": "/home/me/Notes vault",
+            "semantic_model": "~/models/MiniLM",
         } } } })),
     );
 
@@ -521,7 +522,13 @@ fn context_server_uses_the_settings_path_and_vault() {
         zed.context_server_command(&project()),
         Ok(ResolvedCommand {
             command: "/opt/weft/bin/weft".into(),
-            args: strings(&["mcp", "--vault", "/home/me/Notes vault"]),
+            args: strings(&[
+                "mcp",
+                "--vault",
+                "/home/me/Notes vault",
+                "--semantic-model",
+                "~/models/MiniLM"
+            ]),
             env: Vec::new(),
         })
     );
@@ -648,7 +655,7 @@ fn context_server_configuration_has_instructions_a_json_schema_and_defaults() {
     let properties = schema["properties"].as_object().expect("properties");
     assert_eq!(
         properties.keys().collect::<Vec<_>>(),
-        ["path", "vault"],
+        ["path", "semantic_model", "vault"],
         "{schema:#}"
     );
     for (name, property) in properties {

@@ -73,6 +73,25 @@ fn an_agent_finds_notes_by_meaning_and_the_vectors_are_kept() {
 }
 
 #[test]
+fn a_model_named_by_the_agents_face_is_used_while_the_vault_names_none() {
+    // `weft mcp --semantic-model`: what the Zed extension passes from the
+    // context server's `semantic_model` setting.
+    let sandbox = Sandbox::new();
+    let model = sandbox.dir("model");
+    tiny_model(&model, WORDS, 8);
+    let vault = sandbox.vault(NOTES);
+    let model = model.display().to_string();
+    let report = python_report(
+        &sandbox,
+        "semantic_agent.py",
+        vault.path(),
+        &["flag", &model],
+    );
+    assert_eq!(report["semantic"]["notes"], 4, "{report}");
+    sandbox.stop_daemons();
+}
+
+#[test]
 fn without_a_model_nothing_changes_and_vault_info_says_how_to_enable_it() {
     let sandbox = Sandbox::new();
     let vault = sandbox.vault(NOTES);

@@ -157,6 +157,13 @@ pub struct McpArgs {
     /// note) or full.
     #[arg(long, value_enum, default_value_t = ToolSet::Full)]
     pub tools: ToolSet,
+    /// The model for finding notes by meaning while the vault's .weft.toml
+    /// names none (`[semantic] model`): a model folder (absolute, ~/ or
+    /// vault-relative). The vault's index is shared by every face, so the
+    /// last face to name one wins.
+    #[arg(long, value_name = "MODEL")]
+    #[serde(default)]
+    pub semantic_model: Option<String>,
 }
 
 /// `weft mcp --http` options.
@@ -190,6 +197,15 @@ pub struct HttpArgs {
 
 impl McpArgs {
     /// The tool profile these options ask for.
+    /// Offers `--semantic-model` to the vault's hub at `root`.
+    pub fn offer_model(&self, root: &std::path::Path) {
+        if let Some(model) = &self.semantic_model
+            && let Ok(hub) = weft_workspace::hub::Hub::get(root)
+        {
+            hub.set_semantic_default(model);
+        }
+    }
+
     pub fn profile(&self) -> Profile {
         Profile {
             read_only: self.read_only,

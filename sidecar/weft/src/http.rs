@@ -201,6 +201,7 @@ pub fn serve_here(vault: PathBuf, args: McpArgs, serve: HttpServe) -> ExitCode {
             stopped().await;
             stop.cancel();
         });
+        args.offer_model(&vault);
         match serve_http(listener, vault, args.profile(), serve.options(), shutdown).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

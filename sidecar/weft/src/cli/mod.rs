@@ -61,6 +61,9 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             return Ok(crate::daemon::face::mcp(root, args));
         }
         Command::Mcp { args, .. } => {
+            if let Ok(root) = weft_mcp::vault_root(cli.global.vault.clone()) {
+                args.offer_model(&root);
+            }
             return Ok(weft_mcp::run_stdio(cli.global.vault, args.profile()));
         }
         command => command,

@@ -99,6 +99,7 @@ pub(super) fn in_process(target: &Target) -> Conn {
         }
         Face::Mcp { args } => {
             tokio::spawn(async move {
+                args.offer_model(&vault);
                 match ToolState::open(&vault, args.profile()) {
                     Ok(state) => {
                         if let Err(error) = weft_mcp::serve(state, server_read, server_write).await

@@ -194,16 +194,19 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
         && refusal.is_none()
     {
         match &hello.face {
-            Face::Mcp { args } => match weft_tools::ToolState::open(root, args.profile()) {
-                Ok(state) => {
-                    if hello.warm {
-                        state.start();
-                        let _ = tokio::time::timeout(WARM_TIMEOUT, state.wait_ready()).await;
+            Face::Mcp { args } => {
+                args.offer_model(root);
+                match weft_tools::ToolState::open(root, args.profile()) {
+                    Ok(state) => {
+                        if hello.warm {
+                            state.start();
+                            let _ = tokio::time::timeout(WARM_TIMEOUT, state.wait_ready()).await;
+                        }
+                        mcp = Some(state);
                     }
-                    mcp = Some(state);
+                    Err(error) => refusal = Some(error.to_string()),
                 }
-                Err(error) => refusal = Some(error.to_string()),
-            },
+            }
             Face::Http { serve, .. } => match tokio::net::TcpListener::bind(serve.listen).await {
                 Ok(listener) => http = Some(listener),
                 Err(error) => refusal = Some(format!("cannot listen on {}: {error}", serve.listen)),
@@ -242,6 +245,7 @@ async fn connection(stream: UnixStream, root: &Path, build: &str) -> Result<(), 
             let state = match mcp {
                 Some(state) => state,
                 None => {
+                    args.offer_model(root);
                     weft_tools::ToolState::open(root, args.profile()).map_err(|e| e.to_string())?
                 }
             };
@@ -277,6 +281,7 @@ async fn serve_http<R: tokio::io::AsyncRead + Unpin>(
     args: crate::args::McpArgs,
     serve: crate::http::HttpServe,
 ) -> Result<(), String> {
+    args.offer_model(root);
     let shutdown = tokio_util::sync::CancellationToken::new();
     let server = tokio::spawn(weft_mcp::http::serve_http(
         listener,

@@ -138,6 +138,9 @@ pub struct Hub {
     saving: Mutex<()>,
     /// Finding by meaning, when a model is configured.
     semantic: Mutex<semantic_state::SemanticSlot>,
+    /// The model an agent's face asked for (the editor's settings), used
+    /// while `.weft.toml` names none.
+    semantic_default: Mutex<Option<String>>,
 }
 
 /// Where a hub keeps its vault's snapshot and which build writes it.
@@ -210,6 +213,7 @@ impl Hub {
             saved_generation: AtomicU64::new(0),
             saving: Mutex::new(()),
             semantic: Mutex::default(),
+            semantic_default: Mutex::new(None),
         }
     }
 

@@ -36,13 +36,54 @@ impl Hub {
         lock(&self.semantic).status.clone()
     }
 
+    /// The model a face asks for (`weft mcp --semantic-model`, which the
+    /// Zed extension passes from the context server's settings): the
+    /// vault's model while its `.weft.toml` names none. The index is the
+    /// vault's, shared by every face, so the last face to name one wins;
+    /// a face that names none changes nothing.
+    pub fn set_semantic_default(self: &Arc<Self>, model: &str) {
+        let model = model.trim();
+        if model.is_empty() {
+            return;
+        }
+        {
+            let mut slot = lock(&self.semantic_default);
+            if slot.as_deref() == Some(model) {
+                return;
+            }
+            tracing::info!("semantic model from the editor's settings: {model}");
+            *slot = Some(model.to_string());
+        }
+        // Without a runtime (a face starting), the start follows it.
+        if tokio::runtime::Handle::try_current().is_ok()
+            && self
+                .wants_fulltext
+                .load(std::sync::atomic::Ordering::SeqCst)
+        {
+            self.follow_semantic_config();
+        }
+    }
+
+    /// What `[semantic]` says, with a face's model when it names none.
+    fn semantic_config(&self) -> crate::config::SemanticConfig {
+        let mut semantic = self.config().semantic.clone();
+        if semantic
+            .model
+            .as_deref()
+            .is_none_or(|m| m.trim().is_empty())
+        {
+            semantic.model = lock(&self.semantic_default).clone();
+        }
+        semantic
+    }
+
     /// Starts (or restarts, when the configured model changed, or stops)
     /// the semantic index; needs the notes loaded and a runtime.
     pub(super) fn follow_semantic_config(self: &Arc<Self>) {
         let Some(live) = self.live.get().cloned() else {
             return;
         };
-        let wanted = self.config().semantic.model_folder(&self.root);
+        let wanted = self.semantic_config().model_folder(&self.root);
         let mut slot = lock(&self.semantic);
         let current = match &slot.status {
             SemanticStatus::Off => None,
