@@ -15,6 +15,7 @@
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
+use std::ops::ControlFlow;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -71,13 +72,14 @@ pub fn mirror() -> String {
 }
 
 /// Fetches `model` from `base` into `models_dir` (made when missing),
-/// telling `progress` as bytes arrive; its folder once every file is in
-/// place and verified. A model already present is not fetched again.
+/// telling `progress` as bytes arrive (at least once per MiB; `Break`
+/// stops the fetch); its folder once every file is in place and verified.
+/// A model already present is not fetched again.
 pub fn fetch(
     model: &PinnedModel<'_>,
     models_dir: &Path,
     base: &str,
-    progress: &mut dyn FnMut(Progress),
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<PathBuf, FetchError> {
     let folder = model.folder_in(models_dir);
     if model.is_present(models_dir) {
@@ -125,7 +127,7 @@ fn fetch_into(
     model: &PinnedModel<'_>,
     base: &str,
     partial: &Path,
-    progress: &mut dyn FnMut(Progress),
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<(), FetchError> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_connect(Some(CONNECT_TIMEOUT))
@@ -137,7 +139,9 @@ fn fetch_into(
         .into();
     let total = model.total_size();
     let mut done = 0;
-    progress(Progress { done, total });
+    if progress(Progress { done, total }).is_break() {
+        return Err(FetchError(format!("{}: the fetch was stopped", model.id)));
+    }
     for file in model.files {
         let url = format!(
             "{}/{}/resolve/{}/{}",
@@ -161,7 +165,6 @@ fn fetch_into(
         })?;
         done += file.size;
     }
-    progress(Progress { done, total });
     Ok(())
 }
 
@@ -173,7 +176,7 @@ fn download(
     url: &str,
     file: &PinnedFile<'_>,
     target: &Path,
-    progress: &mut dyn FnMut(u64),
+    progress: &mut dyn FnMut(u64) -> ControlFlow<()>,
 ) -> Result<(), String> {
     let mut response = agent.get(url).call().map_err(|e| match e {
         ureq::Error::StatusCode(code) => format!("was answered with HTTP status {code}"),
@@ -227,7 +230,9 @@ fn download(
             .map_err(|e| format!("cannot be written: {e}"))?;
         if received - told >= PROGRESS_STEP {
             told = received;
-            progress(received);
+            if progress(received).is_break() {
+                return Err("was stopped".into());
+            }
         }
     }
     if received != file.size {
@@ -251,7 +256,7 @@ fn download(
         .map_err(|e| format!("cannot be written: {e}"))?;
     drop(out);
     fs::rename(&part, target).map_err(|e| format!("cannot be put in place: {e}"))?;
-    progress(received);
+    let _ = progress(received);
     Ok(())
 }
 

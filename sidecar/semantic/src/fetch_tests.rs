@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -189,7 +190,8 @@ fn run(
     let files = published.files();
     let mut told = Vec::new();
     let got = fetch(&model(&files), cache.path(), &server.base, &mut |p| {
-        told.push(p)
+        told.push(p);
+        ControlFlow::Continue(())
     });
     (got, told, cache)
 }
@@ -248,7 +250,10 @@ fn a_model_already_fetched_is_used_without_the_network() {
     // A server that knows nothing: the folder is used as it is.
     let server = Server::start(HashMap::new());
     let files = published.files();
-    let again = fetch(&model(&files), cache.path(), &server.base, &mut |_| {}).unwrap();
+    let again = fetch(&model(&files), cache.path(), &server.base, &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     assert_eq!(again, folder);
     assert!(server.served.lock().unwrap().is_empty());
 }
@@ -369,9 +374,26 @@ fn an_incomplete_folder_is_not_taken_for_a_fetched_one() {
     let files = published.files();
     assert!(!model(&files).is_present(cache.path()));
     let server = Server::start(published.replies(&[]));
-    let again = fetch(&model(&files), cache.path(), &server.base, &mut |_| {}).unwrap();
+    let again = fetch(&model(&files), cache.path(), &server.base, &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     assert_eq!(again, folder);
     assert!(model(&files).is_present(cache.path()));
+}
+
+#[test]
+fn a_fetch_stopped_by_its_caller_keeps_nothing() {
+    let published = Published::new();
+    let server = Server::start(published.replies(&[]));
+    let cache = tempfile::tempdir().unwrap();
+    let files = published.files();
+    let err = fetch(&model(&files), cache.path(), &server.base, &mut |_| {
+        ControlFlow::Break(())
+    })
+    .unwrap_err();
+    assert!(err.0.contains("stopped"), "{err}");
+    assert_nothing_kept(cache.path());
 }
 
 #[test]

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use weft_semantic::PinnedModel;
 
 pub use live::{LiveConfig, Reloaded, Snapshot};
 
@@ -57,29 +58,58 @@ impl Default for Config {
 }
 
 /// `[semantic]`: finding notes by meaning. Off unless `model` names a
-/// model folder; nothing is ever downloaded.
+/// model folder or a pinned model id; nothing is downloaded unless
+/// `download` allows it (or the user ran `weft model fetch`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SemanticConfig {
-    /// A Model2Vec model folder (`config.json`, `tokenizer.json`,
-    /// `model.safetensors`): absolute, `~/…`, or relative to the vault root.
+    /// A model folder (`config.json`, `tokenizer.json`,
+    /// `model.safetensors`): absolute, `~/…`, or relative to the vault
+    /// root; or the id of a pinned model
+    /// (`sentence-transformers/all-MiniLM-L6-v2`), used from the user's
+    /// cache.
     pub model: Option<String>,
+    /// Lets Weft fetch a pinned model that is not in the cache yet, once,
+    /// in the background, verified against its pinned checksums.
+    pub download: bool,
+}
+
+/// What `[semantic] model` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelChoice {
+    /// A folder on this machine, used as it is.
+    Folder(PathBuf),
+    /// A pinned model, kept in the user's cache.
+    Pinned(&'static PinnedModel<'static>),
+    /// A value shaped like a model id that is neither pinned nor a folder
+    /// (`folder`: where it was looked for).
+    Unknown { id: String, folder: PathBuf },
 }
 
 impl SemanticConfig {
-    /// The model folder, when one is configured.
-    pub fn model_folder(&self, root: &Path) -> Option<PathBuf> {
+    /// What `model` names, when one is configured. A pinned id is the id;
+    /// anything else is a folder, except an `owner/name` that is not one.
+    pub fn model(&self, root: &Path) -> Option<ModelChoice> {
         let model = self
             .model
             .as_deref()
             .map(str::trim)
             .filter(|m| !m.is_empty())?;
-        if let Some(rest) = model.strip_prefix("~/")
-            && let Some(home) = std::env::var_os("HOME")
-        {
-            return Some(PathBuf::from(home).join(rest));
+        if let Some(pinned) = weft_semantic::pinned::pinned(model) {
+            return Some(ModelChoice::Pinned(pinned));
         }
-        Some(root.join(model))
+        let home = std::env::var_os("HOME");
+        let folder = match (model.strip_prefix("~/"), home) {
+            (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+            _ => root.join(model),
+        };
+        if weft_semantic::pinned::looks_like_id(model) && !folder.exists() {
+            return Some(ModelChoice::Unknown {
+                id: model.to_string(),
+                folder,
+            });
+        }
+        Some(ModelChoice::Folder(folder))
     }
 }
 

@@ -1,5 +1,6 @@
-//! The hub's semantic index, when `[semantic] model` names a model folder:
-//! the model loaded and the saved vectors read back (when the hub persists
+//! The hub's semantic index, when `[semantic] model` names a model folder
+//! or a pinned model id (fetched first, once, into the user's cache when
+//! `[semantic] download = true`; else it must be there): the model loaded and the saved vectors read back (when the hub persists
 //! and they are of this model), then every note whose text changed since
 //! embedded again, in the background once the notes are loaded; then kept
 //! in step with every change, and saved beside the index snapshot.
@@ -8,18 +9,21 @@
 //! the reason and the fix), never an error of the vault: everything else
 //! works by words as without one. A changed `model` starts again.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use super::semantic_state::SemanticStatus;
+use super::semantic_state::{SemanticStatus, Wanted};
 use super::{Hub, batch};
+use crate::config::ModelChoice;
+use crate::dirs;
 use crate::io::LiveVault;
 use crate::io::snapshot;
 use crate::sync::{lock, read};
-use weft_semantic::{Model, SemanticIndex, Wanted};
+use weft_semantic::{Model, PinnedModel, SemanticIndex, fetch, pinned};
 use weft_vault::note::is_note_path;
 
 impl Hub {
@@ -37,31 +41,52 @@ impl Hub {
     }
 
     /// Starts (or restarts, when the configured model changed, or stops)
-    /// the semantic index; needs the notes loaded and a runtime.
+    /// the semantic index; needs the notes loaded and a runtime. A pinned
+    /// model not in the cache is fetched first when `download` allows it;
+    /// nothing is fetched otherwise.
     pub(super) fn follow_semantic_config(self: &Arc<Self>) {
         let Some(live) = self.live.get().cloned() else {
             return;
         };
-        let wanted = self.config().semantic.model_folder(&self.root);
+        let config = self.config();
+        let wanted = config.semantic.model(&self.root).map(|model| {
+            let pinned = matches!(model, ModelChoice::Pinned(_));
+            Wanted {
+                model,
+                download: pinned && config.semantic.download,
+                models_dir: if pinned { dirs::models_dir() } else { None },
+            }
+        });
         let mut slot = lock(&self.semantic);
-        let current = match &slot.status {
-            SemanticStatus::Off => None,
-            SemanticStatus::Loading { folder }
-            | SemanticStatus::Ready { folder }
-            | SemanticStatus::Failed { folder, .. } => Some(folder.clone()),
-        };
-        if current == wanted {
+        if slot.wanted == wanted {
             return;
         }
+        slot.wanted = wanted.clone();
         slot.epoch += 1;
         slot.index = None;
         slot.tx = None;
-        let Some(folder) = wanted else {
+        let Some(wanted) = wanted else {
             slot.status = SemanticStatus::Off;
             return;
         };
-        slot.status = SemanticStatus::Loading {
-            folder: folder.clone(),
+        let (folder, fetch) = match plan(&wanted) {
+            Ok(plan) => plan,
+            Err(failed) => {
+                tracing::warn!("semantic index off: {failed:?}");
+                slot.status = failed;
+                return;
+            }
+        };
+        slot.status = match fetch {
+            Some((model, _)) => SemanticStatus::Downloading {
+                id: model.id.to_string(),
+                folder: folder.clone(),
+                done: 0,
+                total: model.total_size(),
+            },
+            None => SemanticStatus::Loading {
+                folder: folder.clone(),
+            },
         };
         let (tx, rx) = mpsc::unbounded_channel();
         slot.tx = Some(tx);
@@ -69,6 +94,29 @@ impl Hub {
         drop(slot);
         let hub = self.clone();
         tokio::spawn(async move {
+            if let Some((model, models_dir)) = fetch {
+                let fetching = hub.clone();
+                let fetched = tokio::task::spawn_blocking(move || {
+                    fetching.fetch_model(epoch, model, &models_dir)
+                })
+                .await;
+                let error = match fetched {
+                    Ok(Ok(())) => None,
+                    Ok(Err(error)) => Some(error),
+                    Err(e) => Some(format!("fetching the semantic model failed: {e}")),
+                };
+                if let Some(error) = error {
+                    hub.install_semantic(epoch, folder, Ok(Err(error)));
+                    return;
+                }
+                let mut slot = lock(&hub.semantic);
+                if slot.epoch != epoch {
+                    return;
+                }
+                slot.status = SemanticStatus::Loading {
+                    folder: folder.clone(),
+                };
+            }
             let loading = hub.clone();
             let folder_ = folder.clone();
             let loaded =
@@ -80,6 +128,43 @@ impl Hub {
             let _ = tokio::task::spawn_blocking(move || saver.save_vectors()).await;
             tokio::spawn(follow(Arc::downgrade(&hub), rx, epoch));
         });
+    }
+
+    /// Fetches `model` into `models_dir`, its progress in the status while
+    /// this start is current; stops when a newer start replaced it.
+    /// Blocking.
+    fn fetch_model(
+        &self,
+        epoch: u64,
+        model: &'static PinnedModel<'static>,
+        models_dir: &std::path::Path,
+    ) -> Result<(), String> {
+        let mirror = fetch::mirror();
+        tracing::info!(
+            "fetching the semantic model {} ({} bytes) from {mirror} into {}",
+            model.id,
+            model.total_size(),
+            models_dir.display()
+        );
+        let started = Instant::now();
+        fetch::fetch(model, models_dir, &mirror, &mut |progress| {
+            let mut slot = lock(&self.semantic);
+            if slot.epoch != epoch {
+                return ControlFlow::Break(());
+            }
+            if let SemanticStatus::Downloading { done, total, .. } = &mut slot.status {
+                *done = progress.done;
+                *total = progress.total;
+            }
+            ControlFlow::Continue(())
+        })
+        .map_err(|e| e.to_string())?;
+        tracing::info!(
+            "semantic model {} fetched and verified in {} ms",
+            model.id,
+            started.elapsed().as_millis()
+        );
+        Ok(())
     }
 
     /// Installs what a load gave, unless a newer start replaced it; whether
@@ -159,7 +244,12 @@ impl Hub {
                 drop(slot);
                 self.sync_semantic(&index, paths);
             }
-            (SemanticStatus::Ready { .. } | SemanticStatus::Loading { .. }, _) => {
+            (
+                SemanticStatus::Ready { .. }
+                | SemanticStatus::Loading { .. }
+                | SemanticStatus::Downloading { .. },
+                _,
+            ) => {
                 if let Some(tx) = &slot.tx {
                     let _ = tx.send(paths.to_vec());
                 }
@@ -176,7 +266,7 @@ impl Hub {
             let mut gone = Vec::new();
             for p in paths.iter().filter(|p| is_note_path(p)) {
                 match notes.id_of(p) {
-                    Some(id) if *notes.note(id).path == **p => wanted.push(Wanted {
+                    Some(id) if *notes.note(id).path == **p => wanted.push(weft_semantic::Wanted {
                         path: p.as_str().into(),
                         text_hash: notes.note(id).content_hash,
                     }),
@@ -219,12 +309,65 @@ impl Hub {
     }
 }
 
+/// The folder to load and, for a pinned model to fetch first, the model
+/// and where to keep it; or why nothing can be loaded (a `Failed` status
+/// saying what to do).
+#[allow(clippy::type_complexity)]
+fn plan(
+    wanted: &Wanted,
+) -> Result<(PathBuf, Option<(&'static PinnedModel<'static>, PathBuf)>), SemanticStatus> {
+    let model = match &wanted.model {
+        ModelChoice::Folder(folder) => return Ok((folder.clone(), None)),
+        ModelChoice::Unknown { id, folder } => {
+            return Err(SemanticStatus::Failed {
+                folder: folder.clone(),
+                error: format!(
+                    "`{id}` is not a model folder, nor a model Weft knows by id ({}); set \
+                     `[semantic] model` in .weft.toml to one of those ids, or download the \
+                     model yourself and set it to its folder (config.json, tokenizer.json, \
+                     model.safetensors)",
+                    pinned::known_ids()
+                ),
+            });
+        }
+        ModelChoice::Pinned(model) => *model,
+    };
+    let Some(models_dir) = &wanted.models_dir else {
+        return Err(SemanticStatus::Failed {
+            folder: PathBuf::from(model.id),
+            error: format!(
+                "the model {} is kept in the user's cache folder, and none is known: set \
+                 XDG_CACHE_HOME or HOME, or set `[semantic] model` to a model folder",
+                model.id
+            ),
+        });
+    };
+    let folder = model.folder_in(models_dir);
+    if model.is_present(models_dir) {
+        return Ok((folder, None));
+    }
+    if !wanted.download {
+        return Err(SemanticStatus::Failed {
+            error: format!(
+                "the model {id} is not in the cache yet ({}): run `weft model fetch {id}`, or \
+                 set `download = true` under [semantic] in .weft.toml to let Weft fetch it \
+                 once ({} MB, verified against its pinned checksums)",
+                folder.display(),
+                model.total_size().div_ceil(1_000_000),
+                id = model.id,
+            ),
+            folder,
+        });
+    }
+    Ok((folder, Some((model, models_dir.clone()))))
+}
+
 /// Every note as indexed now, with its fingerprint.
-fn wanted_all(live: &LiveVault) -> Vec<Wanted> {
+fn wanted_all(live: &LiveVault) -> Vec<weft_semantic::Wanted> {
     let index = read(&live.index);
     index
         .notes()
-        .map(|(_, n)| Wanted {
+        .map(|(_, n)| weft_semantic::Wanted {
             path: n.path.clone(),
             text_hash: n.content_hash,
         })
