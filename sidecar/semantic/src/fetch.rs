@@ -213,7 +213,7 @@ fn download(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
                 return Err(format!(
-                    "broke off after {received} of {} bytes: {e}",
+                    "broke off after {received} of its pinned {} bytes (truncated): {e}",
                     file.size
                 ));
             }

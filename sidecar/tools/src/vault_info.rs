@@ -40,7 +40,7 @@ pub struct VaultInfoOut {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SemanticOut {
-    /// off, loading, ready or failed.
+    /// off, downloading, loading, ready or failed.
     pub mode: String,
     /// What it does now, or why not and how to enable it.
     pub note: String,

@@ -983,4 +983,54 @@ broken_fragment = "hint"
         assert!(message.contains("expected a JSON object"), "{message}");
         assert_eq!(config, before);
     }
+
+    #[test]
+    fn a_semantic_model_is_a_pinned_id_or_a_folder() {
+        let dir = vault();
+        let root = dir.path();
+        let semantic = |model: &str, download: bool| SemanticConfig {
+            model: Some(model.into()),
+            download,
+        };
+        let id = "sentence-transformers/all-MiniLM-L6-v2";
+        let pinned = weft_semantic::pinned::pinned(id).unwrap();
+        assert_eq!(
+            semantic(id, false).model(root),
+            Some(ModelChoice::Pinned(pinned))
+        );
+        // A pinned id is the id even when a folder has its name.
+        std::fs::create_dir_all(root.join(id)).unwrap();
+        assert_eq!(
+            semantic(&format!(" {id} "), true).model(root),
+            Some(ModelChoice::Pinned(pinned))
+        );
+        // Folders stay folders, whatever their shape.
+        std::fs::create_dir_all(root.join("models/mine")).unwrap();
+        for folder in ["models/mine", "models/absent/deeper", "/opt/models/x", "m"] {
+            assert_eq!(
+                semantic(folder, true).model(root),
+                Some(ModelChoice::Folder(root.join(folder))),
+                "{folder}"
+            );
+        }
+        // An id-shaped value that is neither.
+        assert_eq!(
+            semantic("BAAI/bge-small-en-v1.5", true).model(root),
+            Some(ModelChoice::Unknown {
+                id: "BAAI/bge-small-en-v1.5".into(),
+                folder: root.join("BAAI/bge-small-en-v1.5"),
+            })
+        );
+        assert_eq!(semantic("  ", true).model(root), None);
+        assert_eq!(SemanticConfig::default().model(root), None);
+        let dir = vault();
+        write(
+            dir.path(),
+            CONFIG_FILE,
+            &format!("[semantic]\nmodel = \"{id}\"\ndownload = true\n"),
+        );
+        let config = Config::load(dir.path()).unwrap();
+        assert!(config.semantic.download);
+        assert!(!Config::default().semantic.download);
+    }
 }

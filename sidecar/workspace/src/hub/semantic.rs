@@ -1,9 +1,10 @@
 //! The hub's semantic index, when `[semantic] model` names a model folder
 //! or a pinned model id (fetched first, once, into the user's cache when
-//! `[semantic] download = true`; else it must be there): the model loaded and the saved vectors read back (when the hub persists
-//! and they are of this model), then every note whose text changed since
-//! embedded again, in the background once the notes are loaded; then kept
-//! in step with every change, and saved beside the index snapshot.
+//! `[semantic] download = true`; else it must be there already): the model
+//! loaded and the saved vectors read back (when the hub persists and they
+//! are of this model), then every note whose text changed since embedded
+//! again, in the background once the notes are loaded; then kept in step
+//! with every change, and saved beside the index snapshot.
 //!
 //! A configured model that cannot be loaded is a status (`Failed`, with
 //! the reason and the fix), never an error of the vault: everything else
