@@ -1027,7 +1027,7 @@ broken_fragment = "hint"
         write(
             dir.path(),
             CONFIG_FILE,
-            &format!("[semantic]\nmodel = \"{id}\"\ndownload = true\n"),
+            format!("[semantic]\nmodel = \"{id}\"\ndownload = true\n"),
         );
         let config = Config::load(dir.path()).unwrap();
         assert!(config.semantic.download);
