@@ -255,7 +255,7 @@ fn a_corrupted_or_truncated_file_fails_and_keeps_nothing() {
 }
 
 #[test]
-fn with_download_the_daemon_fetches_once_and_without_it_the_status_says_how() {
+fn without_download_the_status_says_how_and_a_fetch_meanwhile_is_used() {
     let sandbox = Sandbox::new();
     let mirror = Mirror::start(Spoil::None);
     let mut command = sandbox.weft();
@@ -269,7 +269,6 @@ fn with_download_the_daemon_fetches_once_and_without_it_the_status_says_how() {
     let note = semantic["note"].as_str().unwrap();
     assert!(note.contains(&format!("weft model fetch {ID}")), "{note}");
     assert!(note.contains("download = true"), "{note}");
-    assert_eq!(mirror.requests(), 0);
 
     // An id Weft does not know: which ones it does, and how to use a folder.
     std::fs::write(
@@ -285,17 +284,52 @@ fn with_download_the_daemon_fetches_once_and_without_it_the_status_says_how() {
     assert!(note.contains(ID) && note.contains("folder"), "{note}");
     assert_eq!(mirror.requests(), 0);
 
-    // `download = true`: fetched once in the background, then loaded.
+    // Back to the pinned id, then `weft model fetch` by hand: the running
+    // daemon takes it up at the next request.
     std::fs::write(
         vault.path().join(".weft.toml"),
-        format!("[semantic]\nmodel = \"{ID}\"\ndownload = true\n"),
+        format!("[semantic]\nmodel = \"{ID}\"\n"),
     )
     .unwrap();
+    let semantic = semantic_until(&mut face, |s| {
+        s["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("weft model fetch"))
+    });
+    assert_eq!(semantic["mode"], "failed", "{semantic}");
+    assert_eq!(mirror.requests(), 0);
+    assert!(fetch(&sandbox, &mirror).status.success());
     let semantic = semantic_until(&mut face, |s| s["mode"] == "ready");
     assert_eq!(semantic["mode"], "ready", "{semantic}");
     assert_eq!(semantic["model"], cached_folder(&sandbox).to_str().unwrap());
     assert_eq!(mirror.requests(), FILES.len());
+    drop(face);
+    sandbox.stop_daemons();
+}
+
+#[test]
+fn with_download_the_daemon_fetches_once_in_the_background() {
+    let sandbox = Sandbox::new();
+    let mirror = Mirror::start(Spoil::None);
+    let mut command = sandbox.weft();
+    command.env("WEFT_MODEL_MIRROR", &mirror.base);
+    let vault = vault_with(&sandbox, &format!("model = \"{ID}\"\ndownload = true"));
+    let mut face = Face::mcp_with(command, vault.path());
+    let semantic = semantic_until(&mut face, |s| s["mode"] == "ready");
+    assert_eq!(semantic["mode"], "ready", "{semantic}");
+    assert_eq!(semantic["model"], cached_folder(&sandbox).to_str().unwrap());
+    assert_eq!(semantic["notes"], 2, "{semantic}");
+    assert_eq!(mirror.requests(), FILES.len());
     assert_eq!(models_entries(&sandbox).len(), 1);
+    drop(face);
+    sandbox.stop_daemons();
+    // The next daemon finds it in the cache: no request.
+    let mut command = sandbox.weft();
+    command.env("WEFT_MODEL_MIRROR", &mirror.base);
+    let mut face = Face::mcp_with(command, vault.path());
+    let semantic = semantic_until(&mut face, |s| s["mode"] == "ready");
+    assert_eq!(semantic["mode"], "ready", "{semantic}");
+    assert_eq!(mirror.requests(), FILES.len());
     drop(face);
     sandbox.stop_daemons();
 }

@@ -59,10 +59,11 @@ impl Hub {
             }
         });
         let mut slot = lock(&self.semantic);
-        if slot.wanted == wanted {
+        if slot.wanted == wanted && !(slot.awaits_fetch && fetched(wanted.as_ref())) {
             return;
         }
         slot.wanted = wanted.clone();
+        slot.awaits_fetch = false;
         slot.epoch += 1;
         slot.index = None;
         slot.tx = None;
@@ -70,11 +71,12 @@ impl Hub {
             slot.status = SemanticStatus::Off;
             return;
         };
-        let (folder, fetch) = match plan(&wanted) {
+        let Plan { folder, fetch } = match plan(&wanted) {
             Ok(plan) => plan,
-            Err(failed) => {
-                tracing::warn!("semantic index off: {failed:?}");
-                slot.status = failed;
+            Err(unusable) => {
+                tracing::warn!("semantic index off: {:?}", unusable.status);
+                slot.status = unusable.status;
+                slot.awaits_fetch = unusable.awaits_fetch;
                 return;
             }
         };
@@ -108,6 +110,11 @@ impl Hub {
                 };
                 if let Some(error) = error {
                     hub.install_semantic(epoch, folder, Ok(Err(error)));
+                    // A `weft model fetch` that succeeds meanwhile is taken up.
+                    let mut slot = lock(&hub.semantic);
+                    if slot.epoch == epoch {
+                        slot.awaits_fetch = true;
+                    }
                     return;
                 }
                 let mut slot = lock(&hub.semantic);
@@ -129,6 +136,17 @@ impl Hub {
             let _ = tokio::task::spawn_blocking(move || saver.save_vectors()).await;
             tokio::spawn(follow(Arc::downgrade(&hub), rx, epoch));
         });
+    }
+
+    /// Starts the semantic index again when it waits only for its pinned
+    /// model to be fetched (`weft model fetch` in a terminal, or a failed
+    /// background fetch) and the model is now in the cache. One lock when
+    /// it does not wait; needs a runtime.
+    pub fn follow_fetched_model(self: &Arc<Self>) {
+        let awaits_fetch = lock(&self.semantic).awaits_fetch;
+        if awaits_fetch {
+            self.follow_semantic_config();
+        }
     }
 
     /// Fetches `model` into `models_dir`, its progress in the status while
@@ -310,57 +328,86 @@ impl Hub {
     }
 }
 
-/// The folder to load and, for a pinned model to fetch first, the model
-/// and where to keep it; or why nothing can be loaded (a `Failed` status
-/// saying what to do).
-#[allow(clippy::type_complexity)]
-fn plan(
-    wanted: &Wanted,
-) -> Result<(PathBuf, Option<(&'static PinnedModel<'static>, PathBuf)>), SemanticStatus> {
+/// What a start does: fetch a pinned model into its models folder first
+/// (`fetch`), then load `folder`.
+struct Plan {
+    folder: PathBuf,
+    fetch: Option<(&'static PinnedModel<'static>, PathBuf)>,
+}
+
+/// Why nothing can be loaded: a `Failed` status saying what to do, and
+/// whether only a fetch is missing.
+struct Unusable {
+    status: SemanticStatus,
+    awaits_fetch: bool,
+}
+
+fn plan(wanted: &Wanted) -> Result<Plan, Unusable> {
+    let failed = |folder: PathBuf, error: String, awaits_fetch: bool| Unusable {
+        status: SemanticStatus::Failed { folder, error },
+        awaits_fetch,
+    };
     let model = match &wanted.model {
-        ModelChoice::Folder(folder) => return Ok((folder.clone(), None)),
-        ModelChoice::Unknown { id, folder } => {
-            return Err(SemanticStatus::Failed {
+        ModelChoice::Folder(folder) => {
+            return Ok(Plan {
                 folder: folder.clone(),
-                error: format!(
-                    "`{id}` is not a model folder, nor a model Weft knows by id ({}); set \
-                     `[semantic] model` in .weft.toml to one of those ids, or download the \
-                     model yourself and set it to its folder (config.json, tokenizer.json, \
-                     model.safetensors)",
-                    pinned::known_ids()
-                ),
+                fetch: None,
             });
+        }
+        ModelChoice::Unknown { id, folder } => {
+            let error = format!(
+                "`{id}` is not a model folder, nor a model Weft knows by id ({}); set \
+                 `[semantic] model` in .weft.toml to one of those ids, or download the model \
+                 yourself and set it to its folder (config.json, tokenizer.json, \
+                 model.safetensors)",
+                pinned::known_ids()
+            );
+            return Err(failed(folder.clone(), error, false));
         }
         ModelChoice::Pinned(model) => *model,
     };
     let Some(models_dir) = &wanted.models_dir else {
-        return Err(SemanticStatus::Failed {
-            folder: PathBuf::from(model.id),
-            error: format!(
-                "the model {} is kept in the user's cache folder, and none is known: set \
-                 XDG_CACHE_HOME or HOME, or set `[semantic] model` to a model folder",
-                model.id
-            ),
-        });
+        let error = format!(
+            "the model {} is kept in the user's cache folder, and none is known: set \
+             XDG_CACHE_HOME or HOME, or set `[semantic] model` to a model folder",
+            model.id
+        );
+        return Err(failed(PathBuf::from(model.id), error, false));
     };
     let folder = model.folder_in(models_dir);
     if model.is_present(models_dir) {
-        return Ok((folder, None));
-    }
-    if !wanted.download {
-        return Err(SemanticStatus::Failed {
-            error: format!(
-                "the model {id} is not in the cache yet ({}): run `weft model fetch {id}`, or \
-                 set `download = true` under [semantic] in .weft.toml to let Weft fetch it \
-                 once ({} MB, verified against its pinned checksums)",
-                folder.display(),
-                model.total_size().div_ceil(1_000_000),
-                id = model.id,
-            ),
+        return Ok(Plan {
             folder,
+            fetch: None,
         });
     }
-    Ok((folder, Some((model, models_dir.clone()))))
+    if !wanted.download {
+        let error = format!(
+            "the model {id} is not in the cache yet ({}): run `weft model fetch {id}`, or set \
+             `download = true` under [semantic] in .weft.toml to let Weft fetch it once ({} MB, \
+             verified against its pinned checksums)",
+            folder.display(),
+            model.total_size().div_ceil(1_000_000),
+            id = model.id,
+        );
+        return Err(failed(folder, error, true));
+    }
+    Ok(Plan {
+        folder,
+        fetch: Some((model, models_dir.clone())),
+    })
+}
+
+/// Whether `wanted` is a pinned model now in the cache.
+fn fetched(wanted: Option<&Wanted>) -> bool {
+    match wanted {
+        Some(Wanted {
+            model: ModelChoice::Pinned(model),
+            models_dir: Some(dir),
+            ..
+        }) => model.is_present(dir),
+        _ => false,
+    }
 }
 
 /// Every note as indexed now, with its fingerprint.

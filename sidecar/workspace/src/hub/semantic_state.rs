@@ -67,6 +67,9 @@ pub(super) struct Wanted {
 pub(super) struct SemanticSlot {
     /// What it was started for; `None`: off.
     pub(super) wanted: Option<Wanted>,
+    /// Failed only because its pinned model is not in the cache yet: it
+    /// starts again once it is (`weft model fetch` run meanwhile).
+    pub(super) awaits_fetch: bool,
     pub(super) status: SemanticStatus,
     pub(super) index: Option<Arc<SemanticIndex>>,
     /// Changes for the index while it loads, and after.
