@@ -158,6 +158,26 @@ fn semantic_until(face: &mut Face, ready: impl Fn(&Value) -> bool) -> Value {
     }
 }
 
+/// An agent's face on `vault`, its daemon fetching from `mirror`.
+fn agent(sandbox: &Sandbox, mirror: &Mirror, vault: &weft_e2e::TempVault) -> Face {
+    let mut command = sandbox.weft();
+    command.env("WEFT_MODEL_MIRROR", &mirror.base);
+    Face::mcp_with(command, vault.path())
+}
+
+/// Waits for the semantic index to be ready, from the cached MiniLM, with
+/// both notes embedded.
+fn assert_ready_from_cache(face: &mut Face, sandbox: &Sandbox) {
+    let semantic = semantic_until(face, |s| s["mode"] == "ready");
+    assert_eq!(semantic["mode"], "ready", "{semantic}");
+    assert_eq!(
+        semantic["model"],
+        cached_folder(sandbox).to_str().unwrap(),
+        "{semantic}"
+    );
+    assert_eq!(semantic["notes"], 2, "{semantic}");
+}
+
 const NOTES: &str = "
 //- /garage.md
 # Garage
@@ -215,13 +235,8 @@ fn a_fetched_model_is_verified_kept_and_used_by_id_with_no_request() {
 
     // The hub loads it by id (no `download`), and asks the mirror nothing.
     let vault = vault_with(&sandbox, &format!("model = \"{ID}\""));
-    let mut command = sandbox.weft();
-    command.env("WEFT_MODEL_MIRROR", &mirror.base);
-    let mut face = Face::mcp_with(command, vault.path());
-    let semantic = semantic_until(&mut face, |s| s["mode"] == "ready");
-    assert_eq!(semantic["mode"], "ready", "{semantic}");
-    assert_eq!(semantic["model"], folder.to_str().unwrap(), "{semantic}");
-    assert_eq!(semantic["notes"], 2, "{semantic}");
+    let mut face = agent(&sandbox, &mirror, &vault);
+    assert_ready_from_cache(&mut face, &sandbox);
     assert_eq!(mirror.requests(), requests);
     drop(face);
     sandbox.stop_daemons();
@@ -258,12 +273,10 @@ fn a_corrupted_or_truncated_file_fails_and_keeps_nothing() {
 fn without_download_the_status_says_how_and_a_fetch_meanwhile_is_used() {
     let sandbox = Sandbox::new();
     let mirror = Mirror::start(Spoil::None);
-    let mut command = sandbox.weft();
-    command.env("WEFT_MODEL_MIRROR", &mirror.base);
 
     // Not in the cache, no `download`: nothing is fetched, the fix is said.
     let vault = vault_with(&sandbox, &format!("model = \"{ID}\""));
-    let mut face = Face::mcp_with(command, vault.path());
+    let mut face = agent(&sandbox, &mirror, &vault);
     let semantic = semantic_until(&mut face, |s| s["mode"] == "failed");
     assert_eq!(semantic["mode"], "failed", "{semantic}");
     let note = semantic["note"].as_str().unwrap();
@@ -299,9 +312,7 @@ fn without_download_the_status_says_how_and_a_fetch_meanwhile_is_used() {
     assert_eq!(semantic["mode"], "failed", "{semantic}");
     assert_eq!(mirror.requests(), 0);
     assert!(fetch(&sandbox, &mirror).status.success());
-    let semantic = semantic_until(&mut face, |s| s["mode"] == "ready");
-    assert_eq!(semantic["mode"], "ready", "{semantic}");
-    assert_eq!(semantic["model"], cached_folder(&sandbox).to_str().unwrap());
+    assert_ready_from_cache(&mut face, &sandbox);
     assert_eq!(mirror.requests(), FILES.len());
     drop(face);
     sandbox.stop_daemons();
@@ -311,24 +322,16 @@ fn without_download_the_status_says_how_and_a_fetch_meanwhile_is_used() {
 fn with_download_the_daemon_fetches_once_in_the_background() {
     let sandbox = Sandbox::new();
     let mirror = Mirror::start(Spoil::None);
-    let mut command = sandbox.weft();
-    command.env("WEFT_MODEL_MIRROR", &mirror.base);
     let vault = vault_with(&sandbox, &format!("model = \"{ID}\"\ndownload = true"));
-    let mut face = Face::mcp_with(command, vault.path());
-    let semantic = semantic_until(&mut face, |s| s["mode"] == "ready");
-    assert_eq!(semantic["mode"], "ready", "{semantic}");
-    assert_eq!(semantic["model"], cached_folder(&sandbox).to_str().unwrap());
-    assert_eq!(semantic["notes"], 2, "{semantic}");
+    let mut face = agent(&sandbox, &mirror, &vault);
+    assert_ready_from_cache(&mut face, &sandbox);
     assert_eq!(mirror.requests(), FILES.len());
     assert_eq!(models_entries(&sandbox).len(), 1);
     drop(face);
     sandbox.stop_daemons();
     // The next daemon finds it in the cache: no request.
-    let mut command = sandbox.weft();
-    command.env("WEFT_MODEL_MIRROR", &mirror.base);
-    let mut face = Face::mcp_with(command, vault.path());
-    let semantic = semantic_until(&mut face, |s| s["mode"] == "ready");
-    assert_eq!(semantic["mode"], "ready", "{semantic}");
+    let mut face = agent(&sandbox, &mirror, &vault);
+    assert_ready_from_cache(&mut face, &sandbox);
     assert_eq!(mirror.requests(), FILES.len());
     drop(face);
     sandbox.stop_daemons();
@@ -339,9 +342,7 @@ fn without_a_model_nothing_is_fetched() {
     let sandbox = Sandbox::new();
     let mirror = Mirror::start(Spoil::None);
     let vault = vault_with(&sandbox, "download = true");
-    let mut command = sandbox.weft();
-    command.env("WEFT_MODEL_MIRROR", &mirror.base);
-    let mut face = Face::mcp_with(command, vault.path());
+    let mut face = agent(&sandbox, &mirror, &vault);
     let semantic = semantic_until(&mut face, |s| s["mode"] == "off");
     assert_eq!(semantic["mode"], "off", "{semantic}");
     drop(face);

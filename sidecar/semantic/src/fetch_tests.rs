@@ -248,14 +248,23 @@ fn a_model_already_fetched_is_used_without_the_network() {
     let (got, _, cache) = run(&published, published.replies(&[]));
     let folder = got.unwrap();
     // A server that knows nothing: the folder is used as it is.
-    let server = Server::start(HashMap::new());
-    let files = published.files();
-    let again = fetch(&model(&files), cache.path(), &server.base, &mut |_| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
+    let (again, server) = fetch_again(&published, cache.path(), HashMap::new());
     assert_eq!(again, folder);
     assert!(server.served.lock().unwrap().is_empty());
+}
+
+/// Fetches again into `cache`, from a new server answering `replies`.
+fn fetch_again(
+    published: &Published,
+    cache: &Path,
+    replies: HashMap<String, Reply>,
+) -> (std::path::PathBuf, Server) {
+    let server = Server::start(replies);
+    let files = published.files();
+    let got = fetch(&model(&files), cache, &server.base, &mut |_| {
+        ControlFlow::Continue(())
+    });
+    (got.unwrap(), server)
 }
 
 #[test]
@@ -373,11 +382,7 @@ fn an_incomplete_folder_is_not_taken_for_a_fetched_one() {
     std::fs::remove_file(folder.join("tokenizer.json")).unwrap();
     let files = published.files();
     assert!(!model(&files).is_present(cache.path()));
-    let server = Server::start(published.replies(&[]));
-    let again = fetch(&model(&files), cache.path(), &server.base, &mut |_| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
+    let (again, _server) = fetch_again(&published, cache.path(), published.replies(&[]));
     assert_eq!(again, folder);
     assert!(model(&files).is_present(cache.path()));
 }
