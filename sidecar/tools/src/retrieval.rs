@@ -49,10 +49,22 @@ pub fn meaning_unavailable(state: &ToolState) -> Option<(String, bool)> {
     match state.hub().semantic_status() {
         SemanticStatus::Ready { .. } => None,
         SemanticStatus::Off => Some((
-            "Finding by meaning is off: set `[semantic] model` in .weft.toml to a Model2Vec \
-             model folder to enable it."
+            "Finding by meaning is off: set `[semantic] model` in .weft.toml to a model folder, \
+             or to `sentence-transformers/all-MiniLM-L6-v2` after `weft model fetch \
+             sentence-transformers/all-MiniLM-L6-v2` (or with `download = true`), to enable it."
                 .into(),
             false,
+        )),
+        SemanticStatus::Downloading {
+            id, done, total, ..
+        } => Some((
+            format!(
+                "The semantic model {id} is being fetched ({} of {} MB): matched by words \
+                 until it is loaded.",
+                done / 1_000_000,
+                total.div_ceil(1_000_000)
+            ),
+            true,
         )),
         SemanticStatus::Loading { .. } => Some((
             "The semantic index is still being built: matched by words only.".into(),

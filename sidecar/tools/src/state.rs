@@ -141,8 +141,10 @@ impl ToolState {
 
     /// Brings the configuration up to date before an agent's request (two
     /// `stat`s when nothing changed), so a rule added to `.weft.toml`
-    /// applies to the very next request.
+    /// applies to the very next request; a semantic model fetched
+    /// meanwhile is taken up too.
     pub async fn refresh_config(&self) {
+        self.hub.follow_fetched_model();
         if !self.hub.live_config().stale() {
             return;
         }

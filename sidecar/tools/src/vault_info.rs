@@ -40,7 +40,7 @@ pub struct VaultInfoOut {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SemanticOut {
-    /// off, loading, ready or failed.
+    /// off, downloading, loading, ready or failed.
     pub mode: String,
     /// What it does now, or why not and how to enable it.
     pub note: String,
@@ -224,12 +224,14 @@ pub fn run(state: &ToolState, offered_tools: Vec<String>) -> ToolResult {
 
 fn semantic_out(state: &ToolState) -> SemanticOut {
     let status = state.hub().semantic_status();
-    let (mode, folder) = match &status {
-        SemanticStatus::Off => ("off", None),
-        SemanticStatus::Loading { folder } => ("loading", Some(folder)),
-        SemanticStatus::Ready { folder } => ("ready", Some(folder)),
-        SemanticStatus::Failed { folder, .. } => ("failed", Some(folder)),
+    let mode = match &status {
+        SemanticStatus::Off => "off",
+        SemanticStatus::Downloading { .. } => "downloading",
+        SemanticStatus::Loading { .. } => "loading",
+        SemanticStatus::Ready { .. } => "ready",
+        SemanticStatus::Failed { .. } => "failed",
     };
+    let folder = status.folder();
     let (notes, passages) = match state.hub().semantic() {
         Some(index) => {
             let (notes, passages, _) = index.stats();
@@ -240,6 +242,7 @@ fn semantic_out(state: &ToolState) -> SemanticOut {
     let note = match &status {
         SemanticStatus::Ready { .. } => "get_context, related_notes and search_notes (mode semantic or hybrid) find notes by meaning as well as by words".to_string(),
         SemanticStatus::Loading { .. } => "loading the model and embedding what changed; matched by words until done".to_string(),
+        SemanticStatus::Downloading { .. } => super::retrieval::meaning_unavailable(state).map(|m| m.0).unwrap_or_default(),
         _ => super::retrieval::meaning_unavailable(state).map(|m| m.0).unwrap_or_default(),
     };
     SemanticOut {

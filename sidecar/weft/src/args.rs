@@ -1,4 +1,4 @@
-//! The command line's grammar: `weft lsp|mcp|query|stats|check`, their
+//! The command line's grammar: `weft lsp|mcp|query|stats|check|model`, their
 //! options and the global ones (`--vault`, `--format`, `--no-daemon`).
 //! Parsing only; the one-shot answers are `answer`'s, the dispatch `cli`'s.
 
@@ -86,6 +86,12 @@ pub enum Command {
         #[arg(long, default_value_t = 120)]
         idle: u64,
     },
+    /// Models for finding notes by meaning: fetch a pinned one into the
+    /// user's cache, or list them. Nothing else in Weft downloads a model.
+    Model {
+        #[command(subcommand)]
+        model: ModelCommand,
+    },
     /// Broken, ambiguous and broken-fragment links, and notes that did not
     /// parse cleanly, each with file:line. Exits 1 when it finds any.
     Check {
@@ -93,6 +99,22 @@ pub enum Command {
         #[arg(long, value_name = "FOLDER")]
         path_prefix: Option<String>,
     },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ModelCommand {
+    /// Download a pinned model (ID as on Hugging Face, e.g.
+    /// sentence-transformers/all-MiniLM-L6-v2) at its pinned revision into
+    /// the user's cache, check every file's size and SHA-256 against the
+    /// pinned ones, and print the folder; `[semantic] model = "ID"` then
+    /// uses it. From `WEFT_MODEL_MIRROR` (a base URL) when set. A failed
+    /// download keeps nothing.
+    Fetch {
+        #[arg(value_name = "ID")]
+        id: String,
+    },
+    /// The pinned model ids, and whether each is in the cache.
+    List,
 }
 
 #[derive(Subcommand, Debug)]

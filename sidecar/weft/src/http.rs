@@ -104,7 +104,7 @@ pub fn announce(vault: &Path, url: &str, token: &str) {
 pub fn token_path() -> Option<PathBuf> {
     let dir = match std::env::var_os("APPDATA") {
         Some(appdata) if cfg!(windows) => PathBuf::from(appdata).join("weft"),
-        _ => crate::dirs::user_dir("XDG_CONFIG_HOME", ".config")?,
+        _ => weft_workspace::dirs::user_dir("XDG_CONFIG_HOME", ".config")?,
     };
     Some(dir.join("http-token"))
 }

@@ -9,7 +9,6 @@ mod args;
 mod cli;
 #[cfg(unix)]
 mod daemon;
-mod dirs;
 mod http;
 #[cfg(unix)]
 mod memory;

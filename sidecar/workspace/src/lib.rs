@@ -3,7 +3,8 @@
 //! change (`access`), loading and watching the files into one live index
 //! (`io`), the write operations (`ops`), the note history (`history`) and
 //! the hub that holds one vault's live state for every editor, agent and
-//! query (`hub`), and locks that outlive a panic (`sync`).
+//! query (`hub`), the user's XDG folders (`dirs`), and locks that outlive
+//! a panic (`sync`).
 //!
 //! Above the domain (`weft-vault`) and the full text (`weft-search`);
 //! knows no protocol (LSP, MCP, JSON-RPC) and no face. Each module's `//!`
@@ -11,6 +12,7 @@
 
 pub mod access;
 pub mod config;
+pub mod dirs;
 #[cfg(any(test, feature = "test-support"))]
 pub mod fixture;
 pub mod history;

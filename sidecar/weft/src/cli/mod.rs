@@ -1,7 +1,10 @@
 //! The command line face: `weft query …`, `weft stats`, `weft check` answered
-//! through the vault's index daemon (or in this process), and `weft lsp`
-//! and `weft mcp` started as faces of the daemon or served here. Knows
+//! through the vault's index daemon (or in this process), `weft lsp`
+//! and `weft mcp` started as faces of the daemon or served here, and
+//! `weft model` (`model.rs`). Knows
 //! nothing of LSP or MCP beyond starting them.
+
+mod model;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -65,6 +68,10 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 args.offer_model(&root);
             }
             return Ok(weft_mcp::run_stdio(cli.global.vault, args.profile()));
+        }
+        Command::Model { model } => {
+            print_answer(&model::run(model, format)?)?;
+            return Ok(ExitCode::SUCCESS);
         }
         command => command,
     };

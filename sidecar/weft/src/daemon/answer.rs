@@ -61,7 +61,7 @@ pub async fn answer(argv: Vec<OsString>, vault: PathBuf) -> Answer {
     };
     let format = cli.global.format;
     let command = match cli.command {
-        Command::Lsp | Command::Mcp { .. } | Command::Daemon { .. } => {
+        Command::Lsp | Command::Mcp { .. } | Command::Daemon { .. } | Command::Model { .. } => {
             return failed("only `query`, `stats` and `check` are answered this way".into());
         }
         command => command,

@@ -84,13 +84,6 @@ pub fn runtime_dir() -> PathBuf {
     std::env::temp_dir().join(format!("weft-{}", uid()))
 }
 
-/// The user's cache folder for Weft, where the daemon persists each
-/// vault's index: `$XDG_CACHE_HOME/weft`, else `~/.cache/weft`; `None`
-/// when neither is known (the index is then not persisted).
-pub fn cache_dir() -> Option<PathBuf> {
-    crate::dirs::user_dir("XDG_CACHE_HOME", ".cache")
-}
-
 /// This process's user id.
 pub fn uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.

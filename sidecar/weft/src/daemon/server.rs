@@ -23,8 +23,9 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufR
 use tokio::net::{UnixListener, UnixStream};
 use tokio::signal::unix::{Signal, SignalKind};
 
-use super::place::{Place, build_tag, cache_dir, runtime_dir, uid};
+use super::place::{Place, build_tag, runtime_dir, uid};
 use super::{Face, Hello, WARM_TIMEOUT, Welcome};
+use weft_workspace::dirs::cache_dir;
 use weft_workspace::hub::Hub;
 use weft_workspace::sync::lock;
 

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use weft_semantic::PinnedModel;
 
 pub use live::{LiveConfig, Reloaded, Snapshot};
 
@@ -57,29 +58,58 @@ impl Default for Config {
 }
 
 /// `[semantic]`: finding notes by meaning. Off unless `model` names a
-/// model folder; nothing is ever downloaded.
+/// model folder or a pinned model id; nothing is downloaded unless
+/// `download` allows it (or the user ran `weft model fetch`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SemanticConfig {
-    /// A Model2Vec model folder (`config.json`, `tokenizer.json`,
-    /// `model.safetensors`): absolute, `~/…`, or relative to the vault root.
+    /// A model folder (`config.json`, `tokenizer.json`,
+    /// `model.safetensors`): absolute, `~/…`, or relative to the vault
+    /// root; or the id of a pinned model
+    /// (`sentence-transformers/all-MiniLM-L6-v2`), used from the user's
+    /// cache.
     pub model: Option<String>,
+    /// Lets Weft fetch a pinned model that is not in the cache yet, once,
+    /// in the background, verified against its pinned checksums.
+    pub download: bool,
+}
+
+/// What `[semantic] model` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelChoice {
+    /// A folder on this machine, used as it is.
+    Folder(PathBuf),
+    /// A pinned model, kept in the user's cache.
+    Pinned(&'static PinnedModel<'static>),
+    /// A value shaped like a model id that is neither pinned nor a folder
+    /// (`folder`: where it was looked for).
+    Unknown { id: String, folder: PathBuf },
 }
 
 impl SemanticConfig {
-    /// The model folder, when one is configured.
-    pub fn model_folder(&self, root: &Path) -> Option<PathBuf> {
+    /// What `model` names, when one is configured. A pinned id is the id;
+    /// anything else is a folder, except an `owner/name` that is not one.
+    pub fn model(&self, root: &Path) -> Option<ModelChoice> {
         let model = self
             .model
             .as_deref()
             .map(str::trim)
             .filter(|m| !m.is_empty())?;
-        if let Some(rest) = model.strip_prefix("~/")
-            && let Some(home) = std::env::var_os("HOME")
-        {
-            return Some(PathBuf::from(home).join(rest));
+        if let Some(pinned) = weft_semantic::pinned::pinned(model) {
+            return Some(ModelChoice::Pinned(pinned));
         }
-        Some(root.join(model))
+        let home = std::env::var_os("HOME");
+        let folder = match (model.strip_prefix("~/"), home) {
+            (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+            _ => root.join(model),
+        };
+        if weft_semantic::pinned::looks_like_id(model) && !folder.exists() {
+            return Some(ModelChoice::Unknown {
+                id: model.to_string(),
+                folder,
+            });
+        }
+        Some(ModelChoice::Folder(folder))
     }
 }
 
@@ -952,5 +982,55 @@ broken_fragment = "hint"
         let message = error(&mut config, json!(["not", "an", "object"]));
         assert!(message.contains("expected a JSON object"), "{message}");
         assert_eq!(config, before);
+    }
+
+    #[test]
+    fn a_semantic_model_is_a_pinned_id_or_a_folder() {
+        let dir = vault();
+        let root = dir.path();
+        let semantic = |model: &str, download: bool| SemanticConfig {
+            model: Some(model.into()),
+            download,
+        };
+        let id = "sentence-transformers/all-MiniLM-L6-v2";
+        let pinned = weft_semantic::pinned::pinned(id).unwrap();
+        assert_eq!(
+            semantic(id, false).model(root),
+            Some(ModelChoice::Pinned(pinned))
+        );
+        // A pinned id is the id even when a folder has its name.
+        std::fs::create_dir_all(root.join(id)).unwrap();
+        assert_eq!(
+            semantic(&format!(" {id} "), true).model(root),
+            Some(ModelChoice::Pinned(pinned))
+        );
+        // Folders stay folders, whatever their shape.
+        std::fs::create_dir_all(root.join("models/mine")).unwrap();
+        for folder in ["models/mine", "models/absent/deeper", "/opt/models/x", "m"] {
+            assert_eq!(
+                semantic(folder, true).model(root),
+                Some(ModelChoice::Folder(root.join(folder))),
+                "{folder}"
+            );
+        }
+        // An id-shaped value that is neither.
+        assert_eq!(
+            semantic("BAAI/bge-small-en-v1.5", true).model(root),
+            Some(ModelChoice::Unknown {
+                id: "BAAI/bge-small-en-v1.5".into(),
+                folder: root.join("BAAI/bge-small-en-v1.5"),
+            })
+        );
+        assert_eq!(semantic("  ", true).model(root), None);
+        assert_eq!(SemanticConfig::default().model(root), None);
+        let dir = vault();
+        write(
+            dir.path(),
+            CONFIG_FILE,
+            format!("[semantic]\nmodel = \"{id}\"\ndownload = true\n"),
+        );
+        let config = Config::load(dir.path()).unwrap();
+        assert!(config.semantic.download);
+        assert!(!Config::default().semantic.download);
     }
 }

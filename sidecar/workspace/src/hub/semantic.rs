@@ -1,25 +1,30 @@
-//! The hub's semantic index, when `[semantic] model` names a model folder:
-//! the model loaded and the saved vectors read back (when the hub persists
-//! and they are of this model), then every note whose text changed since
-//! embedded again, in the background once the notes are loaded; then kept
-//! in step with every change, and saved beside the index snapshot.
+//! The hub's semantic index, when `[semantic] model` names a model folder
+//! or a pinned model id (fetched first, once, into the user's cache when
+//! `[semantic] download = true`; else it must be there already): the model
+//! loaded and the saved vectors read back (when the hub persists and they
+//! are of this model), then every note whose text changed since embedded
+//! again, in the background once the notes are loaded; then kept in step
+//! with every change, and saved beside the index snapshot.
 //!
 //! A configured model that cannot be loaded is a status (`Failed`, with
 //! the reason and the fix), never an error of the vault: everything else
 //! works by words as without one. A changed `model` starts again.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use super::semantic_state::SemanticStatus;
+use super::semantic_state::{SemanticStatus, Wanted};
 use super::{Hub, batch};
+use crate::config::ModelChoice;
+use crate::dirs;
 use crate::io::LiveVault;
 use crate::io::snapshot;
 use crate::sync::{lock, read};
-use weft_semantic::{Model, SemanticIndex, Wanted};
+use weft_semantic::{Model, PinnedModel, SemanticIndex, fetch, pinned};
 use weft_vault::note::is_note_path;
 
 impl Hub {
@@ -78,31 +83,54 @@ impl Hub {
     }
 
     /// Starts (or restarts, when the configured model changed, or stops)
-    /// the semantic index; needs the notes loaded and a runtime.
+    /// the semantic index; needs the notes loaded and a runtime. A pinned
+    /// model not in the cache is fetched first when `download` allows it;
+    /// nothing is fetched otherwise.
     pub(super) fn follow_semantic_config(self: &Arc<Self>) {
         let Some(live) = self.live.get().cloned() else {
             return;
         };
-        let wanted = self.semantic_config().model_folder(&self.root);
+        let semantic = self.semantic_config();
+        let wanted = semantic.model(&self.root).map(|model| {
+            let pinned = matches!(model, ModelChoice::Pinned(_));
+            Wanted {
+                model,
+                download: pinned && semantic.download,
+                models_dir: if pinned { dirs::models_dir() } else { None },
+            }
+        });
         let mut slot = lock(&self.semantic);
-        let current = match &slot.status {
-            SemanticStatus::Off => None,
-            SemanticStatus::Loading { folder }
-            | SemanticStatus::Ready { folder }
-            | SemanticStatus::Failed { folder, .. } => Some(folder.clone()),
-        };
-        if current == wanted {
+        if slot.wanted == wanted && !(slot.awaits_fetch && fetched(wanted.as_ref())) {
             return;
         }
+        slot.wanted = wanted.clone();
+        slot.awaits_fetch = false;
         slot.epoch += 1;
         slot.index = None;
         slot.tx = None;
-        let Some(folder) = wanted else {
+        let Some(wanted) = wanted else {
             slot.status = SemanticStatus::Off;
             return;
         };
-        slot.status = SemanticStatus::Loading {
-            folder: folder.clone(),
+        let Plan { folder, fetch } = match plan(&wanted) {
+            Ok(plan) => plan,
+            Err(unusable) => {
+                tracing::warn!("semantic index off: {:?}", unusable.status);
+                slot.status = unusable.status;
+                slot.awaits_fetch = unusable.awaits_fetch;
+                return;
+            }
+        };
+        slot.status = match fetch {
+            Some((model, _)) => SemanticStatus::Downloading {
+                id: model.id.to_string(),
+                folder: folder.clone(),
+                done: 0,
+                total: model.total_size(),
+            },
+            None => SemanticStatus::Loading {
+                folder: folder.clone(),
+            },
         };
         let (tx, rx) = mpsc::unbounded_channel();
         slot.tx = Some(tx);
@@ -110,6 +138,34 @@ impl Hub {
         drop(slot);
         let hub = self.clone();
         tokio::spawn(async move {
+            if let Some((model, models_dir)) = fetch {
+                let fetching = hub.clone();
+                let fetched = tokio::task::spawn_blocking(move || {
+                    fetching.fetch_model(epoch, model, &models_dir)
+                })
+                .await;
+                let error = match fetched {
+                    Ok(Ok(())) => None,
+                    Ok(Err(error)) => Some(error),
+                    Err(e) => Some(format!("fetching the semantic model failed: {e}")),
+                };
+                if let Some(error) = error {
+                    hub.install_semantic(epoch, folder, Ok(Err(error)));
+                    // A `weft model fetch` that succeeds meanwhile is taken up.
+                    let mut slot = lock(&hub.semantic);
+                    if slot.epoch == epoch {
+                        slot.awaits_fetch = true;
+                    }
+                    return;
+                }
+                let mut slot = lock(&hub.semantic);
+                if slot.epoch != epoch {
+                    return;
+                }
+                slot.status = SemanticStatus::Loading {
+                    folder: folder.clone(),
+                };
+            }
             let loading = hub.clone();
             let folder_ = folder.clone();
             let loaded =
@@ -121,6 +177,54 @@ impl Hub {
             let _ = tokio::task::spawn_blocking(move || saver.save_vectors()).await;
             tokio::spawn(follow(Arc::downgrade(&hub), rx, epoch));
         });
+    }
+
+    /// Starts the semantic index again when it waits only for its pinned
+    /// model to be fetched (`weft model fetch` in a terminal, or a failed
+    /// background fetch) and the model is now in the cache. One lock when
+    /// it does not wait; needs a runtime.
+    pub fn follow_fetched_model(self: &Arc<Self>) {
+        let awaits_fetch = lock(&self.semantic).awaits_fetch;
+        if awaits_fetch {
+            self.follow_semantic_config();
+        }
+    }
+
+    /// Fetches `model` into `models_dir`, its progress in the status while
+    /// this start is current; stops when a newer start replaced it.
+    /// Blocking.
+    fn fetch_model(
+        &self,
+        epoch: u64,
+        model: &'static PinnedModel<'static>,
+        models_dir: &std::path::Path,
+    ) -> Result<(), String> {
+        let mirror = fetch::mirror();
+        tracing::info!(
+            "fetching the semantic model {} ({} bytes) from {mirror} into {}",
+            model.id,
+            model.total_size(),
+            models_dir.display()
+        );
+        let started = Instant::now();
+        fetch::fetch(model, models_dir, &mirror, &mut |progress| {
+            let mut slot = lock(&self.semantic);
+            if slot.epoch != epoch {
+                return ControlFlow::Break(());
+            }
+            if let SemanticStatus::Downloading { done, total, .. } = &mut slot.status {
+                *done = progress.done;
+                *total = progress.total;
+            }
+            ControlFlow::Continue(())
+        })
+        .map_err(|e| e.to_string())?;
+        tracing::info!(
+            "semantic model {} fetched and verified in {} ms",
+            model.id,
+            started.elapsed().as_millis()
+        );
+        Ok(())
     }
 
     /// Installs what a load gave, unless a newer start replaced it; whether
@@ -200,7 +304,12 @@ impl Hub {
                 drop(slot);
                 self.sync_semantic(&index, paths);
             }
-            (SemanticStatus::Ready { .. } | SemanticStatus::Loading { .. }, _) => {
+            (
+                SemanticStatus::Ready { .. }
+                | SemanticStatus::Loading { .. }
+                | SemanticStatus::Downloading { .. },
+                _,
+            ) => {
                 if let Some(tx) = &slot.tx {
                     let _ = tx.send(paths.to_vec());
                 }
@@ -217,7 +326,7 @@ impl Hub {
             let mut gone = Vec::new();
             for p in paths.iter().filter(|p| is_note_path(p)) {
                 match notes.id_of(p) {
-                    Some(id) if *notes.note(id).path == **p => wanted.push(Wanted {
+                    Some(id) if *notes.note(id).path == **p => wanted.push(weft_semantic::Wanted {
                         path: p.as_str().into(),
                         text_hash: notes.note(id).content_hash,
                     }),
@@ -260,12 +369,94 @@ impl Hub {
     }
 }
 
+/// What a start does: fetch a pinned model into its models folder first
+/// (`fetch`), then load `folder`.
+struct Plan {
+    folder: PathBuf,
+    fetch: Option<(&'static PinnedModel<'static>, PathBuf)>,
+}
+
+/// Why nothing can be loaded: a `Failed` status saying what to do, and
+/// whether only a fetch is missing.
+struct Unusable {
+    status: SemanticStatus,
+    awaits_fetch: bool,
+}
+
+fn plan(wanted: &Wanted) -> Result<Plan, Unusable> {
+    let failed = |folder: PathBuf, error: String, awaits_fetch: bool| Unusable {
+        status: SemanticStatus::Failed { folder, error },
+        awaits_fetch,
+    };
+    let model = match &wanted.model {
+        ModelChoice::Folder(folder) => {
+            return Ok(Plan {
+                folder: folder.clone(),
+                fetch: None,
+            });
+        }
+        ModelChoice::Unknown { id, folder } => {
+            let error = format!(
+                "`{id}` is not a model folder, nor a model Weft knows by id ({}); set \
+                 `[semantic] model` in .weft.toml to one of those ids, or download the model \
+                 yourself and set it to its folder (config.json, tokenizer.json, \
+                 model.safetensors)",
+                pinned::known_ids()
+            );
+            return Err(failed(folder.clone(), error, false));
+        }
+        ModelChoice::Pinned(model) => *model,
+    };
+    let Some(models_dir) = &wanted.models_dir else {
+        let error = format!(
+            "the model {} is kept in the user's cache folder, and none is known: set \
+             XDG_CACHE_HOME or HOME, or set `[semantic] model` to a model folder",
+            model.id
+        );
+        return Err(failed(PathBuf::from(model.id), error, false));
+    };
+    let folder = model.folder_in(models_dir);
+    if model.is_present(models_dir) {
+        return Ok(Plan {
+            folder,
+            fetch: None,
+        });
+    }
+    if !wanted.download {
+        let error = format!(
+            "the model {id} is not in the cache yet ({}): run `weft model fetch {id}`, or set \
+             `download = true` under [semantic] in .weft.toml to let Weft fetch it once ({} MB, \
+             verified against its pinned checksums)",
+            folder.display(),
+            model.total_size().div_ceil(1_000_000),
+            id = model.id,
+        );
+        return Err(failed(folder, error, true));
+    }
+    Ok(Plan {
+        folder,
+        fetch: Some((model, models_dir.clone())),
+    })
+}
+
+/// Whether `wanted` is a pinned model now in the cache.
+fn fetched(wanted: Option<&Wanted>) -> bool {
+    match wanted {
+        Some(Wanted {
+            model: ModelChoice::Pinned(model),
+            models_dir: Some(dir),
+            ..
+        }) => model.is_present(dir),
+        _ => false,
+    }
+}
+
 /// Every note as indexed now, with its fingerprint.
-fn wanted_all(live: &LiveVault) -> Vec<Wanted> {
+fn wanted_all(live: &LiveVault) -> Vec<weft_semantic::Wanted> {
     let index = read(&live.index);
     index
         .notes()
-        .map(|(_, n)| Wanted {
+        .map(|(_, n)| weft_semantic::Wanted {
             path: n.path.clone(),
             text_hash: n.content_hash,
         })
