@@ -19,10 +19,10 @@ pub struct Settings {
     /// Absolute path of the vault (the folder of Markdown notes). Default:
     /// the project's folder, which Zed starts context servers in.
     pub vault: Option<String>,
-    /// A model folder for finding notes by meaning (absolute, `~/…`, or
-    /// relative to the vault), used while the vault's `.weft.toml` names
-    /// none in `[semantic] model`. Default: none (notes are found by their
-    /// words).
+    /// A model for finding notes by meaning, used while the vault's
+    /// `.weft.toml` names none in `[semantic] model`: a model folder
+    /// (absolute, `~/…`, or relative to the vault) or a pinned model id
+    /// (`weft model list`). Default: none (notes are found by their words).
     pub semantic_model: Option<String>,
 }
 

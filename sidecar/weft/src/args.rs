@@ -92,6 +92,11 @@ pub enum Command {
         #[command(subcommand)]
         model: ModelCommand,
     },
+    /// Checks this binary, the vault (--vault, else the current folder)
+    /// and its .weft.toml, the vault's daemon, the note history, the
+    /// persisted index, the semantic model and Zed's settings, each with ✓
+    /// or ✗ and the fix. Exits 0 when all is well, 1 when something is wrong.
+    Doctor,
     /// Broken, ambiguous and broken-fragment links, and notes that did not
     /// parse cleanly, each with file:line. Exits 1 when it finds any.
     Check {

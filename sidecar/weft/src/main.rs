@@ -9,6 +9,7 @@ mod args;
 mod cli;
 #[cfg(unix)]
 mod daemon;
+mod doctor;
 mod http;
 #[cfg(unix)]
 mod memory;

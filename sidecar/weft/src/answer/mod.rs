@@ -126,7 +126,11 @@ pub fn answer_on(
             let digest = digest.then(|| weft_vault::digest::digest(&index));
             (out.stats(&query::stats(&index), digest.as_deref()), 0)
         }
-        Command::Lsp | Command::Mcp { .. } | Command::Daemon { .. } | Command::Model { .. } => {
+        Command::Lsp
+        | Command::Mcp { .. }
+        | Command::Daemon { .. }
+        | Command::Model { .. }
+        | Command::Doctor => {
             return Err(CliError(
                 "only `query`, `stats` and `check` answer here".into(),
             ));

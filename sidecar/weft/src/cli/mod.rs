@@ -69,6 +69,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             }
             return Ok(weft_mcp::run_stdio(cli.global.vault, args.profile()));
         }
+        Command::Doctor => return Ok(crate::doctor::run(cli.global.vault.as_deref())),
         Command::Model { model } => {
             print_answer(&model::run(model, format)?)?;
             return Ok(ExitCode::SUCCESS);

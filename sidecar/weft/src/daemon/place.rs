@@ -39,6 +39,12 @@ impl Place {
     /// `dir`, which is made private if it does not exist.
     pub fn new(dir: &Path, vault: &Path, build: &str) -> Result<Place, PlaceError> {
         private_dir(dir)?;
+        Place::at(dir, vault, build)
+    }
+
+    /// Where `vault`'s daemon of `build` keeps its files in `dir`, making
+    /// nothing.
+    pub fn at(dir: &Path, vault: &Path, build: &str) -> Result<Place, PlaceError> {
         let digest = Sha256::digest(vault.as_os_str().as_encoded_bytes());
         let mut vault_hash: String = digest.iter().map(|b| format!("{b:02x}")).collect();
         // `<dir>/weft-<build>-<hash>.sock`: what is left for the hash.
@@ -94,6 +100,13 @@ pub fn uid() -> u32 {
 /// folder, not ours, or open to others.
 fn private_dir(dir: &Path) -> Result<(), PlaceError> {
     if !dir.exists() {
+        make_private(dir)?;
+    }
+    check_private(dir)
+}
+
+fn make_private(dir: &Path) -> Result<(), PlaceError> {
+    {
         std::fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -103,6 +116,12 @@ fn private_dir(dir: &Path) -> Result<(), PlaceError> {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
             .map_err(|e| PlaceError(format!("cannot protect {}: {e}", dir.display())))?;
     }
+    Ok(())
+}
+
+/// Whether `dir` is a folder of this user's that others cannot open: the
+/// sentence that says what is wrong and what to do, if not.
+pub fn check_private(dir: &Path) -> Result<(), PlaceError> {
     let meta = std::fs::symlink_metadata(dir)
         .map_err(|e| PlaceError(format!("cannot read {}: {e}", dir.display())))?;
     if !meta.is_dir() {

@@ -17,7 +17,7 @@ use weft_semantic::PinnedModel;
 pub use live::{LiveConfig, Reloaded, Snapshot};
 
 /// The configuration file, at the vault root.
-pub(crate) const CONFIG_FILE: &str = ".weft.toml";
+pub const CONFIG_FILE: &str = ".weft.toml";
 /// Obsidian's daily-note settings, imported when `.weft.toml` has no `[daily]`.
 pub(crate) const OBSIDIAN_DAILY_NOTES: &str = ".obsidian/daily-notes.json";
 /// How [`Config::merge_json`] names its input in errors.
