@@ -15,6 +15,9 @@ mkdir -p "$CARGO_TARGET_DIR"
 
 step() { printf '\n==> %s\n' "$*"; }
 
+step "tidy: stale test executables and incremental caches in the shared target"
+python3 scripts/prune_target.py "$CARGO_TARGET_DIR"
+
 step "toolchain: wasm32-wasip2 target"
 if ! rustup target list --installed | grep -qx wasm32-wasip2; then
   rustup target add wasm32-wasip2
