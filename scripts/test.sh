@@ -122,6 +122,9 @@ trap 'rm -rf "$run"' EXIT
 unset WEFT_NO_DAEMON WEFT_VAULT WEFT_DAEMON_IDLE
 status=0
 TMPDIR="$run/tmp" WEFT_RUNTIME_DIR="$run/run" cargo test --locked --workspace --exclude weft-extension || status=$?
+# The extension's own unit tests, natively (`--lib`: the root package would
+# otherwise take tests/ for its integration tests).
+cargo test --locked -p weft-extension --lib || status=$?
 
 # Every test stops the daemons it started: one still running is a failure.
 # A daemon is `weft … daemon --idle …`; it is the run's when its vault or

@@ -9,6 +9,7 @@ mod context_server;
 mod release;
 mod sidecar;
 mod slash_commands;
+mod verify;
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};

@@ -14,9 +14,12 @@
 //!
 //! `{version}` is the release tag without a leading `v` (tag `v0.2.0` →
 //! `weft-0.2.0-x86_64-linux.tar.gz`). The binary sits at the archive's root.
+//! `SHA256SUMS` beside them lists every asset's SHA-256 as `sha256sum`
+//! writes it; an asset it does not vouch for is never installed
+//! (`verify.rs`).
 //! Knows nothing of where the archive is unpacked (see `sidecar.rs`).
 
-use zed_extension_api::{Architecture, DownloadedFileType, Os};
+use zed_extension_api::{Architecture, Os};
 
 /// `owner/name` of the GitHub repository whose releases carry the binaries.
 pub const REPOSITORY: &str = "weft-notes/weft";
@@ -45,14 +48,6 @@ pub fn asset_name(version: &str, os: Os, arch: Architecture) -> Result<String, S
         Os::Windows => ("windows", "zip"),
     };
     Ok(format!("{PREFIX}{version}-{arch}-{os}.{extension}"))
-}
-
-/// How `download_file` must unpack the asset.
-pub fn archive_type(os: Os) -> DownloadedFileType {
-    match os {
-        Os::Windows => DownloadedFileType::Zip,
-        Os::Linux | Os::Mac => DownloadedFileType::GzipTar,
-    }
 }
 
 /// The binary's file name inside the archive (and on `PATH`).

@@ -13,10 +13,29 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use zed_extension_api::{
-    self as zed, GithubReleaseOptions, LanguageServerId, LanguageServerInstallationStatus, Result,
+    self as zed, DownloadedFileType, GithubReleaseOptions, LanguageServerId,
+    LanguageServerInstallationStatus, Result,
 };
 
-use crate::release;
+use crate::{release, verify};
+
+/// Why the latest release was not installed.
+struct InstallError {
+    message: String,
+    /// Its download was refused (no checksum, or one that differs), as
+    /// opposed to GitHub being out of reach: worth telling the user even
+    /// when an installed version is used instead.
+    refused: bool,
+}
+
+impl From<String> for InstallError {
+    fn from(message: String) -> InstallError {
+        InstallError {
+            message,
+            refused: false,
+        }
+    }
+}
 
 /// The sidecar's executable name, looked up on the worktree's `PATH`.
 pub const BINARY_NAME: &str = "weft";
@@ -48,13 +67,23 @@ impl Downloads {
             Ok(binary) => binary,
             Err(install_error) => match newest_installed() {
                 Some(binary) => {
-                    report(server, LanguageServerInstallationStatus::None);
+                    let status = if install_error.refused {
+                        LanguageServerInstallationStatus::Failed(format!(
+                            "Weft keeps the installed `{BINARY_NAME}` ({}): {}",
+                            binary.display(),
+                            install_error.message
+                        ))
+                    } else {
+                        LanguageServerInstallationStatus::None
+                    };
+                    report(server, status);
                     binary
                 }
                 None => {
                     let message = format!(
-                        "Weft could not download the `{BINARY_NAME}` binary ({install_error}), \
-                         and no earlier download is installed. {HOW_TO_CONFIGURE}"
+                        "Weft could not download the `{BINARY_NAME}` binary ({}), \
+                         and no earlier download is installed. {HOW_TO_CONFIGURE}",
+                        install_error.message
                     );
                     report(
                         server,
@@ -71,9 +100,10 @@ impl Downloads {
 }
 
 /// Checks the latest release, downloads its asset for this platform unless
-/// that version is already unpacked, and removes every other version.
-/// Returns the binary's path relative to the work directory.
-fn install_latest(server: Option<&LanguageServerId>) -> Result<PathBuf> {
+/// that version is already unpacked (refusing it unless it matches the
+/// release's `SHA256SUMS`), and removes every other version. Returns the
+/// binary's path relative to the work directory.
+fn install_latest(server: Option<&LanguageServerId>) -> std::result::Result<PathBuf, InstallError> {
     report(server, LanguageServerInstallationStatus::CheckingForUpdate);
     let release = zed::latest_github_release(
         release::REPOSITORY,
@@ -95,11 +125,35 @@ fn install_latest(server: Option<&LanguageServerId>) -> Result<PathBuf> {
     let version_dir = release::version_dir(version);
     let binary = Path::new(&version_dir).join(release::binary_name(os));
     if !binary.is_file() {
+        let sums = release
+            .assets
+            .iter()
+            .find(|asset| asset.name == verify::SUMS_ASSET)
+            .ok_or_else(|| InstallError {
+                message: format!(
+                    "release {} publishes no {}, so its `{BINARY_NAME}` cannot be checked and is \
+                     not installed",
+                    release.version,
+                    verify::SUMS_ASSET
+                ),
+                refused: true,
+            })?;
         report(server, LanguageServerInstallationStatus::Downloading);
-        if let Err(error) = download(&asset.download_url, &version_dir, &binary, os) {
-            // A half-unpacked folder would pass for an installed version.
+        let downloaded = download(
+            &sums.download_url,
+            &asset.download_url,
+            &asset_name,
+            os,
+            &version_dir,
+            &binary,
+        );
+        if let Err(error) = downloaded {
+            // A half-written folder would pass for an installed version.
             fs::remove_dir_all(&version_dir).ok();
-            return Err(format!("downloading {asset_name} failed: {error}"));
+            return Err(InstallError {
+                refused: error.refused,
+                message: format!("downloading {asset_name} failed: {}", error.message),
+            });
         }
     }
     remove_versions_except(&version_dir);
@@ -107,18 +161,48 @@ fn install_latest(server: Option<&LanguageServerId>) -> Result<PathBuf> {
     Ok(binary)
 }
 
-fn download(url: &str, version_dir: &str, binary: &Path, os: zed::Os) -> Result<()> {
-    zed::download_file(url, version_dir, release::archive_type(os))?;
-    if !binary.is_file() {
-        return Err(format!(
-            "the archive has no `{}` at its root",
-            release::binary_name(os)
-        ));
-    }
+/// Where the release's checksums and archive are downloaded before they
+/// are checked (hidden, and never taken for an installed version).
+const SUMS_FILE: &str = ".weft-download.sums";
+const ARCHIVE_FILE: &str = ".weft-download.archive";
+
+/// Downloads the release's `SHA256SUMS` and the archive `asset` as they
+/// are, checks the archive against them, and writes the binary inside to
+/// `binary` in `version_dir`, executable.
+fn download(
+    sums_url: &str,
+    url: &str,
+    asset: &str,
+    os: zed::Os,
+    version_dir: &str,
+    binary: &Path,
+) -> std::result::Result<(), InstallError> {
+    let fetched = (|| -> std::result::Result<(), InstallError> {
+        zed::download_file(sums_url, SUMS_FILE, DownloadedFileType::Uncompressed)
+            .map_err(|e| format!("{}: {e}", verify::SUMS_ASSET))?;
+        let sums =
+            fs::read_to_string(SUMS_FILE).map_err(|e| format!("{}: {e}", verify::SUMS_ASSET))?;
+        zed::download_file(url, ARCHIVE_FILE, DownloadedFileType::Uncompressed)?;
+        verify::check(Path::new(ARCHIVE_FILE), &sums, asset).map_err(|message| InstallError {
+            message,
+            refused: true,
+        })?;
+        fs::create_dir_all(version_dir).map_err(|e| format!("{version_dir}: {e}"))?;
+        verify::unpack_binary(
+            Path::new(ARCHIVE_FILE),
+            os,
+            release::binary_name(os),
+            binary,
+        )?;
+        Ok(())
+    })();
+    fs::remove_file(SUMS_FILE).ok();
+    fs::remove_file(ARCHIVE_FILE).ok();
+    fetched?;
     let binary = binary
         .to_str()
         .ok_or_else(|| format!("{} is not UTF-8", binary.display()))?;
-    zed::make_file_executable(binary)
+    Ok(zed::make_file_executable(binary)?)
 }
 
 /// Removes downloaded versions other than `keep` (only `weft-*` folders:

@@ -55,6 +55,41 @@ impl FakeRelease {
         )
     }
 
+    /// With `SHA256SUMS` beside the other assets, as the release workflow
+    /// publishes it (`sha256sum weft-* > SHA256SUMS`).
+    pub fn with_sums(self) -> FakeRelease {
+        use sha2::{Digest, Sha256};
+        let sums: String = self
+            .assets
+            .iter()
+            .map(|asset| {
+                let hash: String = Sha256::digest(asset.bytes.as_slice())
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                format!("{hash}  {}\n", asset.name)
+            })
+            .collect();
+        self.with_asset("SHA256SUMS", Arc::new(sums.into_bytes()))
+    }
+
+    /// The same release with the asset `name`'s bytes replaced (after the
+    /// checksums were made: a damaged or substituted download).
+    pub fn replacing(mut self, name: &str, bytes: Vec<u8>) -> FakeRelease {
+        let asset = self
+            .assets
+            .iter_mut()
+            .find(|asset| asset.name == name)
+            .unwrap_or_else(|| panic!("no asset {name}"));
+        asset.bytes = Arc::new(bytes);
+        self
+    }
+
+    pub fn without(mut self, name: &str) -> FakeRelease {
+        self.assets.retain(|asset| asset.name != name);
+        self
+    }
+
     pub fn asset_at(&self, url: &str) -> Option<&FakeAsset> {
         self.assets
             .iter()
@@ -77,6 +112,23 @@ pub fn tar_gz(files: &[(&str, &Path, u32)]) -> Vec<u8> {
             .expect("append to tar");
     }
     gzip_stored(&archive.into_inner().expect("finish tar"))
+}
+
+/// A `.zip` holding `files` (name in the archive, file on disk), stored
+/// uncompressed, as the Windows release assets hold `weft.exe`.
+#[allow(dead_code)] // tests/release.rs packs the Windows assets; not every test binary does.
+pub fn zip(files: &[(&str, &Path)]) -> Vec<u8> {
+    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .large_file(true);
+    for (name, path) in files {
+        let bytes =
+            std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        archive.start_file(*name, options).expect("zip entry");
+        std::io::Write::write_all(&mut archive, &bytes).expect("zip write");
+    }
+    archive.finish().expect("finish zip").into_inner()
 }
 
 /// `data` as a gzip file of stored (uncompressed) deflate blocks: a valid

@@ -50,8 +50,8 @@ fn native_asset(version: &str) -> String {
     format!("weft-{version}-{arch}-{os}.tar.gz")
 }
 
-/// Release `v{version}` with the real `weft` for this machine, and an asset
-/// for another platform that must not be picked.
+/// Release `v{version}` with the real `weft` for this machine, an asset
+/// for another platform that must not be picked, and `SHA256SUMS`.
 fn weft_release(version: &str) -> FakeRelease {
     FakeRelease::new(REPO, &format!("v{version}"))
         .with_asset(
@@ -59,6 +59,12 @@ fn weft_release(version: &str) -> FakeRelease {
             std::sync::Arc::new(b"not this one".to_vec()),
         )
         .with_asset(&native_asset(version), host::github::weft_tar_gz())
+        .with_sums()
+}
+
+/// The URL of `asset` in release `v{version}`.
+fn asset_url(version: &str, asset: &str) -> String {
+    format!("https://github.com/{REPO}/releases/download/v{version}/{asset}")
 }
 
 /// A folder holding `weft` (a link to the built binary), to put on `PATH`.
@@ -289,12 +295,18 @@ fn language_server_downloads_the_release_reports_progress_and_removes_old_versio
     assert_eq!(command.env, worktree.shell_env);
     let state = zed.state();
     assert_eq!(state.release_checks, [REPO]);
+    // The checksums, then the archive as it is (the extension checks it,
+    // then unpacks it itself).
     assert_eq!(
         state.downloads,
-        [format!(
-            "https://github.com/{REPO}/releases/download/v0.2.0/{}",
-            native_asset("0.2.0")
-        )]
+        [
+            asset_url("0.2.0", "SHA256SUMS"),
+            asset_url("0.2.0", &native_asset("0.2.0"))
+        ]
+    );
+    assert_eq!(
+        state.download_kinds,
+        ["DownloadedFileType::Uncompressed"; 2]
     );
     assert_eq!(
         state.statuses,
@@ -307,6 +319,16 @@ fn language_server_downloads_the_release_reports_progress_and_removes_old_versio
     assert_executable(&binary);
     assert!(!stale.exists(), "the old version is removed");
     assert!(work_dir.join("notes.txt").exists(), "other files stay");
+    let left: Vec<_> = std::fs::read_dir(&work_dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "the downloads are removed once checked: {left:?}"
+    );
 
     // It is the real sidecar, and it runs from where Zed would start it.
     let version = sandbox
@@ -335,7 +357,7 @@ fn a_downloaded_binary_is_reused_in_the_session_and_after_a_restart() {
     let again = zed.language_server_command(&worktree).expect("command");
     assert_eq!(again, first);
     assert_eq!(zed.state().release_checks.len(), 1);
-    assert_eq!(zed.state().downloads.len(), 1);
+    assert_eq!(zed.state().downloads.len(), 2);
     assert_eq!(zed.state().statuses.len(), 3);
 
     // Zed restarted: the release is checked, the download is not repeated.
@@ -416,6 +438,92 @@ fn without_any_binary_the_language_server_fails_with_what_to_do() {
             ("weft".to_string(), Status::Failed(error.clone())),
         ]
     );
+    sandbox.stop_daemons();
+}
+
+#[test]
+fn a_download_that_does_not_match_the_checksums_is_refused_and_the_installed_version_kept() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.tempdir();
+    let worktree = FakeWorktree::new(1, vault.path());
+    let asset = native_asset("0.2.0");
+    // One byte of the archive changed after the checksums were made.
+    let mut damaged = host::github::weft_tar_gz().as_ref().clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 1;
+    let cases = [
+        (
+            "damaged",
+            weft_release("0.2.0").replacing(&asset, damaged),
+            "does not match the release's SHA256SUMS",
+            2,
+        ),
+        (
+            "no checksums",
+            weft_release("0.2.0").without("SHA256SUMS"),
+            "publishes no SHA256SUMS",
+            0,
+        ),
+        (
+            "not listed",
+            weft_release("0.2.0")
+                .without("SHA256SUMS")
+                .with_asset("SHA256SUMS", std::sync::Arc::new(b"00  other\n".to_vec())),
+            "lists no checksum for",
+            2,
+        ),
+    ];
+    for (case, release, why, downloads) in cases {
+        // With an earlier version installed: it is kept, and the status
+        // says why the new one was not installed.
+        let work = sandbox.tempdir();
+        let installed = install_fake_version(work.path(), "0.1.0");
+        let mut zed = start(
+            &sandbox,
+            work.path(),
+            ZedSetup {
+                release: Ok(release.clone()),
+                ..ZedSetup::default()
+            },
+        );
+        let command = zed.language_server_command(&worktree).expect(case);
+        assert_eq!(command.command, installed.canonicalize().unwrap(), "{case}");
+        let state = zed.state();
+        assert_eq!(state.downloads.len(), downloads, "{case}");
+        match state.statuses.last() {
+            Some((_, Status::Failed(message))) => {
+                assert!(message.contains(why), "{case}: {message}");
+                assert!(message.contains("keeps the installed"), "{case}: {message}");
+            }
+            other => panic!("{case}: {other:?}"),
+        }
+        let names: Vec<String> = std::fs::read_dir(&state.work_dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["weft-0.1.0"], "{case}: nothing else is left");
+
+        // With none: the language server fails, saying why.
+        let work = sandbox.tempdir();
+        let mut zed = start(
+            &sandbox,
+            work.path(),
+            ZedSetup {
+                release: Ok(release),
+                ..ZedSetup::default()
+            },
+        );
+        let error = zed.language_server_command(&worktree).expect_err(case);
+        assert!(error.contains(why), "{case}: {error}");
+        assert!(
+            std::fs::read_dir(zed.state().work_dir.clone())
+                .unwrap()
+                .next()
+                .is_none(),
+            "{case}: nothing is installed"
+        );
+    }
     sandbox.stop_daemons();
 }
 
@@ -607,7 +715,7 @@ fn context_server_downloads_the_binary_when_nothing_else_is_known() {
     assert_eq!(command.command, binary);
     assert_eq!(command.args, ["mcp"]);
     assert_executable(&binary);
-    assert_eq!(zed.state().downloads.len(), 1);
+    assert_eq!(zed.state().downloads.len(), 2);
     // No language server asked, so there is no status to report.
     assert!(zed.state().statuses.is_empty());
 

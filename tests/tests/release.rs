@@ -149,11 +149,13 @@ fn the_release_publishes_what_the_extension_downloads_for_every_platform() {
         for other in &builds {
             let bytes = match other.archive.as_str() {
                 "tar.gz" => host::github::tar_gz(&[(&other.binary, &weft_bin(), 0o755)]),
-                _ => b"a zip the host does not unpack".to_vec(),
+                _ => host::github::zip(&[(&other.binary, &weft_bin())]),
             };
             release = release.with_asset(&asset(version, other), std::sync::Arc::new(bytes));
         }
+        let release = release.with_sums();
         let expected_url = release.download_url(&asset(version, build));
+        let sums_url = release.download_url("SHA256SUMS");
         let work = sandbox.tempdir();
         let mut zed = ExtensionHost::start(
             work.path(),
@@ -166,23 +168,27 @@ fn the_release_publishes_what_the_extension_downloads_for_every_platform() {
         );
         let answer = zed.language_server_command(&worktree);
         let state = zed.state();
-        assert_eq!(state.downloads, [expected_url], "{}", build.platform);
-        let kind = if windows {
-            "DownloadedFileType::Zip"
-        } else {
-            "DownloadedFileType::GzipTar"
-        };
-        assert_eq!(state.download_kinds, [kind], "{}", build.platform);
-        if !windows {
-            // Unpacked where the extension then finds the binary.
-            let command: PathBuf = answer.expect("a command").command;
-            assert!(
-                command.ends_with(format!("weft-{version}/{}", build.binary)),
-                "{}: {}",
-                build.platform,
-                command.display()
-            );
-        }
+        // The checksums and the archive as they are: the extension checks
+        // the archive, then unpacks it itself (zip or tar.gz).
+        assert_eq!(
+            state.downloads,
+            [sums_url, expected_url],
+            "{}",
+            build.platform
+        );
+        assert_eq!(
+            state.download_kinds, ["DownloadedFileType::Uncompressed"; 2],
+            "{}",
+            build.platform
+        );
+        // Unpacked where the extension then finds the binary.
+        let command: PathBuf = answer.expect("a command").command;
+        assert!(
+            command.ends_with(format!("weft-{version}/{}", build.binary)),
+            "{}: {}",
+            build.platform,
+            command.display()
+        );
     }
     sandbox.stop_daemons();
 }
