@@ -524,8 +524,14 @@ fn zed(report: &mut Report) {
     }
 }
 
-/// JSON with comments and trailing commas (Zed's settings) as JSON.
+/// JSON with comments and trailing commas (Zed's settings) as JSON: the
+/// comments out first, then each comma whose next token closes an object
+/// or array. One pass each, strings left as they are.
 fn jsonc(text: &str) -> String {
+    drop_trailing_commas(&strip_comments(text))
+}
+
+fn strip_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut in_string = false;
@@ -533,21 +539,13 @@ fn jsonc(text: &str) -> String {
         if in_string {
             out.push(c);
             match c {
-                '\\' => {
-                    if let Some(next) = chars.next() {
-                        out.push(next);
-                    }
-                }
+                '\\' => out.extend(chars.next()),
                 '"' => in_string = false,
                 _ => {}
             }
             continue;
         }
         match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
             ('/', Some('/')) => {
                 for c in chars.by_ref() {
                     if c == '\n' {
@@ -566,16 +564,37 @@ fn jsonc(text: &str) -> String {
                     previous = c;
                 }
             }
-            (',', _) => {
-                // A trailing comma: the next thing is `}` or `]`.
-                let rest: String = chars.clone().collect();
-                let next = rest.trim_start().chars().next();
-                if !matches!(next, Some('}' | ']')) {
-                    out.push(c);
-                }
+            _ => {
+                in_string = c == '"';
+                out.push(c);
             }
-            _ => out.push(c),
         }
+    }
+    out
+}
+
+fn drop_trailing_commas(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if c == ',' {
+            let next = chars.clone().find(|c| !c.is_whitespace());
+            if matches!(next, Some('}' | ']')) {
+                continue;
+            }
+        }
+        in_string = c == '"';
+        out.push(c);
     }
     out
 }
@@ -586,10 +605,11 @@ mod tests {
 
     #[test]
     fn zed_settings_read_with_comments_and_trailing_commas() {
-        let text =
-            "{\n  // a comment \"x\"\n  \"a\": \"http://b/c\", /* more */\n  \"l\": [1, 2,],\n}\n";
+        let text = "{\n  // a comment \"x\"\n  \"a\": \"http://b/c\", /* more */\n  \
+                    \"l\": [1, 2, // two\n],\n  \"s\": \"a, }\",\n}\n";
         let value: serde_json::Value = serde_json::from_str(&jsonc(text)).unwrap();
         assert_eq!(value["a"], "http://b/c");
         assert_eq!(value["l"], serde_json::json!([1, 2]));
+        assert_eq!(value["s"], "a, }");
     }
 }
