@@ -532,48 +532,45 @@ fn jsonc(text: &str) -> String {
 }
 
 fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => out.extend(chars.next()),
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('/', Some('/')) => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
+    outside_strings(text, |c, chars, out| match (c, chars.peek()) {
+        ('/', Some('/')) => {
+            for c in chars.by_ref() {
+                if c == '\n' {
+                    out.push('\n');
+                    break;
                 }
             }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut previous = ' ';
-                for c in chars.by_ref() {
-                    if previous == '*' && c == '/' {
-                        break;
-                    }
-                    previous = c;
+        }
+        ('/', Some('*')) => {
+            chars.next();
+            let mut previous = ' ';
+            for c in chars.by_ref() {
+                if previous == '*' && c == '/' {
+                    break;
                 }
-            }
-            _ => {
-                in_string = c == '"';
-                out.push(c);
+                previous = c;
             }
         }
-    }
-    out
+        _ => out.push(c),
+    })
 }
 
 fn drop_trailing_commas(text: &str) -> String {
+    outside_strings(text, |c, chars, out| {
+        let closes =
+            c == ',' && matches!(chars.clone().find(|c| !c.is_whitespace()), Some('}' | ']'));
+        if !closes {
+            out.push(c);
+        }
+    })
+}
+
+/// Copies `text`, JSON strings as they are, and hands every other
+/// character to `step`, which writes what it keeps and may read ahead.
+fn outside_strings(
+    text: &str,
+    mut step: impl FnMut(char, &mut std::iter::Peekable<std::str::Chars<'_>>, &mut String),
+) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut in_string = false;
@@ -585,16 +582,12 @@ fn drop_trailing_commas(text: &str) -> String {
                 '"' => in_string = false,
                 _ => {}
             }
-            continue;
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else {
+            step(c, &mut chars, &mut out);
         }
-        if c == ',' {
-            let next = chars.clone().find(|c| !c.is_whitespace());
-            if matches!(next, Some('}' | ']')) {
-                continue;
-            }
-        }
-        in_string = c == '"';
-        out.push(c);
     }
     out
 }
