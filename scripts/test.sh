@@ -25,7 +25,7 @@ fi
 rustup component list --installed | grep -q '^clippy' || rustup component add clippy
 rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
 
-step "real clients: Neovim 0.11 and the MCP Python SDK (venv), the MCP Inspector (npm)"
+step "real clients: Neovim 0.11 and the MCP Python SDK (venv), the MCP Inspector and mcpb (npm)"
 cache="${WEFT_CACHE:-$HOME/.cache/weft}"
 venv="$cache/venv"
 if [ ! -x "$venv/bin/python" ]; then
@@ -35,13 +35,17 @@ if ! cmp -s tests/requirements.txt "$venv/.weft-requirements" 2>/dev/null; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/requirements.txt
   cp tests/requirements.txt "$venv/.weft-requirements"
 fi
+# The Inspector's CLI sends headers (--header, from 0.22): the HTTP face
+# needs its token. mcpb packs and unpacks the release's MCP Bundles, at the
+# version .github/workflows/release.yml packs them with.
 inspector_dir="$cache/npm"
-inspector_version=0.22.0   # its CLI sends headers (--header): the HTTP face needs its token
+npm_packages="@modelcontextprotocol/inspector@0.22.0 @anthropic-ai/mcpb@2.1.2"
 if [ ! -x "$inspector_dir/node_modules/.bin/mcp-inspector" ] \
-  || [ "$(cat "$inspector_dir/.weft-version" 2>/dev/null)" != "$inspector_version" ]; then
+  || [ "$(cat "$inspector_dir/.weft-version" 2>/dev/null)" != "$npm_packages" ]; then
   mkdir -p "$inspector_dir"
-  (cd "$inspector_dir" && npm install --silent --no-audit --no-fund --prefix . "@modelcontextprotocol/inspector@$inspector_version")
-  echo "$inspector_version" > "$inspector_dir/.weft-version"
+  # shellcheck disable=SC2086 # one word per package
+  (cd "$inspector_dir" && npm install --silent --no-audit --no-fund --prefix . $npm_packages)
+  echo "$npm_packages" > "$inspector_dir/.weft-version"
 fi
 # all-MiniLM-L6-v2 (Apache-2.0), a small BERT sentence encoder, for the
 # semantic evaluation test and the model fetch tests (tests/model_fetch.rs
@@ -66,6 +70,7 @@ export WEFT_MINILM="$minilm"
 export WEFT_PYTHON="$venv/bin/python"
 export WEFT_NVIM="$venv/bin/nvim"
 export WEFT_MCP_INSPECTOR="$inspector_dir/node_modules/.bin/mcp-inspector"
+export WEFT_MCPB="$inspector_dir/node_modules/.bin/mcpb"
 
 step "real text: Debian's FOLDOC dictionary (the semantic evaluation's vault)"
 if [ ! -f /usr/share/dictd/foldoc.index ]; then

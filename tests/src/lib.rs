@@ -22,6 +22,29 @@ use serde_json::Value;
 mod face;
 pub use face::{Face, Rpc, lsp_handshake, mcp_handshake};
 
+/// A file of this repository, as text.
+pub fn repo_file(path: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A GitHub workflow of this repository (`.github/workflows/…`), read.
+pub fn workflow(path: &str) -> serde_norway::Value {
+    serde_norway::from_str(&repo_file(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The `run` script of the step named `name` in a workflow's `job`.
+pub fn run_of(job: &serde_norway::Value, name: &str) -> String {
+    job["steps"]
+        .as_sequence()
+        .expect("steps")
+        .iter()
+        .find(|s| s["name"].as_str() == Some(name))
+        .and_then(|s| s["run"].as_str())
+        .unwrap_or_else(|| panic!("no step `{name}`"))
+        .to_string()
+}
+
 /// The `weft` binary built by `cargo build -p weft` into the same target
 /// directory as this test (`target/debug/weft`), or `WEFT_BIN`.
 pub fn weft_bin() -> PathBuf {
@@ -86,6 +109,15 @@ pub fn mcp_inspector() -> PathBuf {
         "WEFT_MCP_INSPECTOR",
         cache_dir().join("npm/node_modules/.bin/mcp-inspector"),
         "the MCP Inspector",
+    )
+}
+
+/// mcpb, the MCP Bundle packer (npm `@anthropic-ai/mcpb`).
+pub fn mcpb() -> PathBuf {
+    client(
+        "WEFT_MCPB",
+        cache_dir().join("npm/node_modules/.bin/mcpb"),
+        "mcpb",
     )
 }
 

@@ -16,17 +16,12 @@
 #[path = "../host/mod.rs"]
 mod host;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use host::{Architecture, ExtensionHost, FakeRelease, FakeWorktree, Os, ZedSetup};
-use weft_e2e::{Sandbox, weft_bin};
+use weft_e2e::{Sandbox, repo_file, run_of, weft_bin, workflow};
 
 const REPO: &str = "weft-notes/weft";
-
-fn repo_file(path: &str) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 /// One entry of the release workflow's build matrix.
 #[derive(Debug, serde::Deserialize)]
@@ -38,26 +33,10 @@ struct Build {
     binary: String,
 }
 
-fn workflow(path: &str) -> serde_norway::Value {
-    serde_norway::from_str(&repo_file(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
 fn builds() -> Vec<Build> {
     let release = workflow(".github/workflows/release.yml");
     let include = release["jobs"]["build"]["strategy"]["matrix"]["include"].clone();
     serde_norway::from_value(include).expect("the build matrix")
-}
-
-/// The step of a job whose `name` is `name`: its `run` script.
-fn run_of(job: &serde_norway::Value, name: &str) -> String {
-    job["steps"]
-        .as_sequence()
-        .expect("steps")
-        .iter()
-        .find(|s| s["name"].as_str() == Some(name))
-        .and_then(|s| s["run"].as_str())
-        .unwrap_or_else(|| panic!("no step `{name}`"))
-        .to_string()
 }
 
 fn platform_of(platform: &str) -> (Os, Architecture) {

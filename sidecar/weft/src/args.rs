@@ -204,7 +204,7 @@ pub struct HttpArgs {
     #[arg(long, default_value = "127.0.0.1", value_name = "IP")]
     pub host: String,
     /// The port [default: a free one].
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, env = "WEFT_HTTP_PORT", default_value_t = 0)]
     pub port: u16,
     /// Allow listening on an address other machines can reach (anyone who
     /// reaches it and has the token can use the vault).
