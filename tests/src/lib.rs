@@ -751,6 +751,60 @@ pub fn stdout_lines(child: &mut Child) -> mpsc::Receiver<String> {
     lines
 }
 
+/// A running `weft mcp --http` and what it printed.
+pub struct HttpFace {
+    pub child: Child,
+    pub url: String,
+    pub token: String,
+}
+
+impl HttpFace {
+    /// Starts `command`, a `weft mcp --http …` with its arguments and
+    /// environment, and reads the URL and token it prints.
+    pub fn spawn(mut command: Command) -> HttpFace {
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start weft mcp --http");
+        let rx = stdout_lines(&mut child);
+        let (mut url, mut token) = (None, None);
+        while url.is_none() || token.is_none() {
+            let line = rx
+                .recv_timeout(WIRE_DEADLINE)
+                .expect("weft mcp --http prints its URL and token");
+            if let Some(u) = line.strip_prefix("URL: ") {
+                url = Some(u.to_string());
+            }
+            if let Some(t) = line.strip_prefix("Token: ") {
+                token = Some(t.to_string());
+            }
+        }
+        HttpFace {
+            child,
+            url: url.unwrap(),
+            token: token.unwrap(),
+        }
+    }
+
+    pub fn port(&self) -> u16 {
+        self.url
+            .rsplit_once(':')
+            .and_then(|(_, rest)| rest.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .expect("a port in the URL")
+    }
+
+    /// Stops it as a user would (SIGTERM) and waits for it.
+    pub fn stop(self) -> Output {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        wait_with_deadline(self.child, WIRE_DEADLINE, "weft mcp --http")
+    }
+}
+
 /// How long a wire waits for an answer: only a failing run waits this long.
 const WIRE_DEADLINE: Duration = Duration::from_secs(120);
 

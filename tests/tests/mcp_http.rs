@@ -7,11 +7,11 @@
 //! `--allow-remote`.
 
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
-use weft_e2e::{Sandbox, mcp_inspector, python_report, stdout_lines, wait_with_deadline};
+use weft_e2e::{HttpFace, Sandbox, mcp_inspector, python_report};
 
 /// Bounds a failing run only; nothing is timed.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -25,67 +25,17 @@ tags: [hub]
 The centre.
 "#;
 
-/// A running `weft mcp --http` and what it printed.
-struct HttpFace {
-    child: Child,
-    url: String,
-    token: String,
+/// `weft mcp --http --vault VAULT EXTRA…`, started by `command`.
+fn start_with(mut command: Command, vault: &std::path::Path, extra: &[&str]) -> HttpFace {
+    command
+        .args(["mcp", "--http", "--vault"])
+        .arg(vault)
+        .args(extra);
+    HttpFace::spawn(command)
 }
 
-impl HttpFace {
-    fn start(sandbox: &Sandbox, vault: &std::path::Path, extra: &[&str]) -> HttpFace {
-        HttpFace::start_with(sandbox.weft(), vault, extra)
-    }
-
-    fn start_with(
-        mut command: std::process::Command,
-        vault: &std::path::Path,
-        extra: &[&str],
-    ) -> HttpFace {
-        let mut child = command
-            .args(["mcp", "--http", "--vault"])
-            .arg(vault)
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start weft mcp --http");
-        let rx = stdout_lines(&mut child);
-        let (mut url, mut token) = (None, None);
-        while url.is_none() || token.is_none() {
-            let line = rx
-                .recv_timeout(DEADLINE)
-                .expect("weft mcp --http prints its URL and token");
-            if let Some(u) = line.strip_prefix("URL: ") {
-                url = Some(u.to_string());
-            }
-            if let Some(t) = line.strip_prefix("Token: ") {
-                token = Some(t.to_string());
-            }
-        }
-        HttpFace {
-            child,
-            url: url.unwrap(),
-            token: token.unwrap(),
-        }
-    }
-
-    fn port(&self) -> u16 {
-        self.url
-            .rsplit_once(':')
-            .and_then(|(_, rest)| rest.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .expect("a port in the URL")
-    }
-
-    /// Stops it as a user would (SIGTERM) and waits for it.
-    fn stop(self) -> std::process::Output {
-        let _ = std::process::Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        wait_with_deadline(self.child, DEADLINE, "weft mcp --http")
-    }
+fn start(sandbox: &Sandbox, vault: &std::path::Path, extra: &[&str]) -> HttpFace {
+    start_with(sandbox.weft(), vault, extra)
 }
 
 fn inspector(sandbox: &Sandbox, face: &HttpFace, header: Option<&str>) -> std::process::Output {
@@ -105,7 +55,7 @@ fn http_agents_and_a_stdio_agent_share_one_vault_and_the_token_is_required() {
     let sandbox = Sandbox::new();
     let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    let face = HttpFace::start(&sandbox, &root, &[]);
+    let face = start(&sandbox, &root, &[]);
     assert!(face.url.starts_with("http://127.0.0.1:"), "{}", face.url);
     assert!(face.token.len() >= 32, "{}", face.token);
 
@@ -164,7 +114,7 @@ fn http_agents_and_a_stdio_agent_share_one_vault_and_the_token_is_required() {
 
     // One daemon served all of it; a second HTTP face reuses the kept token.
     assert_eq!(sandbox.daemons().len(), 1);
-    let second = HttpFace::start(&sandbox, &root, &[]);
+    let second = start(&sandbox, &root, &[]);
     assert_eq!(second.token, face.token);
     assert_ne!(second.port(), face.port());
     assert_eq!(sandbox.daemons().len(), 1);
@@ -224,7 +174,7 @@ fn a_dead_daemon_is_replaced_on_the_same_port_and_no_daemon_serves_in_process() 
     let sandbox = Sandbox::new();
     let vault = sandbox.vault(VAULT);
     let root = vault.path().canonicalize().unwrap();
-    let face = HttpFace::start(&sandbox, &root, &[]);
+    let face = start(&sandbox, &root, &[]);
     let header = format!("Authorization: Bearer {}", face.token);
     assert!(inspector(&sandbox, &face, Some(&header)).status.success());
     let killed = sandbox.kill_daemons();
@@ -253,7 +203,7 @@ fn a_dead_daemon_is_replaced_on_the_same_port_and_no_daemon_serves_in_process() 
 
     let mut in_process = sandbox.weft();
     in_process.arg("--no-daemon");
-    let face = HttpFace::start_with(in_process, &root, &[]);
+    let face = start_with(in_process, &root, &[]);
     assert!(inspector(&sandbox, &face, Some(&header)).status.success());
     assert!(sandbox.daemons().is_empty(), "--no-daemon started a daemon");
     assert!(face.stop().status.success());

@@ -13,19 +13,15 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::Command;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use weft_e2e::{
-    Sandbox, TempVault, mcp_inspector, mcpb, repo_file, run_of, stdout_lines, wait_with_deadline,
-    weft_bin, workflow,
+    HttpFace, Sandbox, TempVault, mcp_inspector, mcpb, repo_file, run_of, weft_bin, workflow,
 };
 
 const REPO: &str = "weft-notes/weft";
-/// Bounds a failing run only; nothing is timed.
-const DEADLINE: Duration = Duration::from_secs(120);
 
 const VAULT: &str = r#"
 //- /Hub.md
@@ -263,6 +259,17 @@ fn run(command: &mut Command, what: &str) -> String {
     stdout
 }
 
+/// `mcpb COMMAND PATHS…`, run in `dir`.
+fn mcpb_in(dir: &Path, command: &str, paths: &[&Path]) -> String {
+    run(
+        Command::new(mcpb())
+            .arg(command)
+            .args(paths)
+            .current_dir(dir),
+        &format!("mcpb {command}"),
+    )
+}
+
 fn tool_names(listed: &str) -> Vec<String> {
     let listed: Value =
         serde_json::from_str(listed.trim()).unwrap_or_else(|e| panic!("{e}: {listed}"));
@@ -300,34 +307,15 @@ fn a_bundle_packed_as_the_release_packs_it_serves_as_its_manifest_says() {
             .arg(&layout),
         "bundle.mjs",
     );
-    run(
-        Command::new(mcpb())
-            .arg("validate")
-            .arg(layout.join("manifest.json")),
-        "mcpb validate",
-    );
+    mcpb_in(work.path(), "validate", &[&layout.join("manifest.json")]);
     let file = work.path().join(format!("weft-{version}-{platform}.mcpb"));
-    run(
-        Command::new(mcpb())
-            .arg("pack")
-            .arg(&layout)
-            .arg(&file)
-            .current_dir(work.path()),
-        "mcpb pack",
-    );
+    mcpb_in(work.path(), "pack", &[&layout, &file]);
 
     // Installed as an MCPB client installs it: unpacked, then started as
     // its manifest says, `${__dirname}` being the bundle's folder and
     // `${user_config.vault}` the folder the user chose.
     let installed = work.path().join("installed");
-    run(
-        Command::new(mcpb())
-            .arg("unpack")
-            .arg(&file)
-            .arg(&installed)
-            .current_dir(work.path()),
-        "mcpb unpack",
-    );
+    mcpb_in(work.path(), "unpack", &[&file, &installed]);
     let manifest: Value = serde_json::from_str(
         &std::fs::read_to_string(installed.join("manifest.json")).expect("the manifest"),
     )
@@ -523,25 +511,11 @@ fn the_http_mode_as_server_json_describes_it_answers_the_inspector() {
         })
         .collect();
 
-    let mut face = sandbox
-        .weft()
-        .args(&args)
-        .envs(values.iter().map(|(n, v)| (n, v)))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the HTTP mode");
-    let lines = stdout_lines(&mut face);
-    let printed = loop {
-        let line = lines
-            .recv_timeout(DEADLINE)
-            .expect("weft mcp --http prints its URL");
-        if let Some(url) = line.strip_prefix("URL: ") {
-            break url.to_string();
-        }
-    };
-    assert_eq!(printed, url, "server.json's URL is where it serves");
+    let mut command = sandbox.weft();
+    command.args(&args).envs(values.iter().map(|(n, v)| (n, v)));
+    let face = HttpFace::spawn(command);
+    assert_eq!(face.url, url, "server.json's URL is where it serves");
+    assert_eq!(face.token, token);
 
     let mut inspector = sandbox.command(mcp_inspector());
     inspector.args([
@@ -558,10 +532,7 @@ fn the_http_mode_as_server_json_describes_it_answers_the_inspector() {
     let tools = tool_names(&run(&mut inspector, "the Inspector over HTTP"));
     assert!(tools.iter().any(|t| t == "read_note"), "{tools:?}");
 
-    let _ = Command::new("kill")
-        .args(["-TERM", &face.id().to_string()])
-        .status();
-    let output = wait_with_deadline(face, DEADLINE, "weft mcp --http");
+    let output = face.stop();
     assert!(output.status.success(), "{output:?}");
     sandbox.stop_daemons();
 }
