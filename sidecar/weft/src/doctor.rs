@@ -44,8 +44,7 @@ impl Report {
 pub fn run(vault: Option<&Path>) -> ExitCode {
     let mut report = Report::default();
     binary(&mut report);
-    if let Some(root) = vault_checks(&mut report, vault) {
-        let config = Config::load(&root).unwrap_or_default();
+    if let Some((root, config)) = vault_checks(&mut report, vault) {
         #[cfg(unix)]
         daemon(&mut report, &root);
         persisted(&mut report, &root);
@@ -82,8 +81,9 @@ fn binary(report: &mut Report) {
 }
 
 /// The vault: there, readable, its notes, `.weft.toml`, daily notes. Its
-/// canonical root when there is one.
-fn vault_checks(report: &mut Report, vault: Option<&Path>) -> Option<PathBuf> {
+/// canonical root and configuration (the defaults when it does not load)
+/// when there is one.
+fn vault_checks(report: &mut Report, vault: Option<&Path>) -> Option<(PathBuf, Config)> {
     report.section("vault");
     let given = match vault {
         Some(path) => path.to_path_buf(),
@@ -173,7 +173,7 @@ fn vault_checks(report: &mut Report, vault: Option<&Path>) -> Option<PathBuf> {
             "it is made with the first daily note; set [daily] folder in .weft.toml (or Obsidian's daily notes settings) if that is not where yours are",
         );
     }
-    Some(root)
+    Some((root, config))
 }
 
 /// The runtime folder, this build's daemon and its socket, daemons of
@@ -240,31 +240,7 @@ fn daemon(report: &mut Report, root: &Path) {
             place.socket.display()
         ));
     }
-    // `weft-<build>-<vault hash>.sock`: the same vault's, of other builds.
-    let ours = place
-        .socket
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default()
-        .to_string();
-    let hash = ours
-        .strip_suffix(".sock")
-        .and_then(|s| s.rsplit('-').next())
-        .unwrap_or_default()
-        .to_string();
-    let others: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_str()?.to_string();
-            let middle = name.strip_prefix("weft-")?.strip_suffix(".sock")?;
-            let (other_build, other_hash) = middle.rsplit_once('-')?;
-            let same_vault =
-                !hash.is_empty() && (other_hash.starts_with(&hash) || hash.starts_with(other_hash));
-            (name != ours && same_vault).then(|| (other_build.to_string(), entry.path()))
-        })
-        .collect();
+    let others = place.other_builds(&dir);
     for (other, socket) in others {
         if UnixStream::connect(&socket).is_ok() {
             report.fail(

@@ -22,6 +22,8 @@ pub struct Place {
     pub lock: PathBuf,
     pub pid: PathBuf,
     pub log: PathBuf,
+    /// The vault's hash in the names, as long as the folder left room for.
+    vault_hash: String,
 }
 
 /// Why no daemon can be used (the face then runs in-process).
@@ -69,7 +71,33 @@ impl Place {
             lock: with(".lock"),
             pid: with(".pid"),
             log: with(".log"),
+            vault_hash,
         })
+    }
+
+    /// The sockets in `dir` of other builds' daemons for the same vault,
+    /// with each one's build. Their hash may be longer or shorter than
+    /// ours (the room a build's name leaves), so one is a prefix of the
+    /// other.
+    pub fn other_builds(&self, dir: &Path) -> Vec<(String, PathBuf)> {
+        let ours = self.socket.file_name();
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name();
+                let middle = name
+                    .to_str()?
+                    .strip_prefix("weft-")?
+                    .strip_suffix(".sock")?;
+                let (build, hash) = middle.rsplit_once('-')?;
+                let same_vault =
+                    hash.starts_with(&self.vault_hash) || self.vault_hash.starts_with(hash);
+                (Some(name.as_os_str()) != ours && same_vault)
+                    .then(|| (build.to_string(), entry.path()))
+            })
+            .collect()
     }
 }
 
