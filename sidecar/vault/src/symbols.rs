@@ -121,6 +121,11 @@ pub fn search_in(
     table: Option<&SymbolTable>,
 ) -> (Vec<Symbol>, bool) {
     let matcher = Matcher::new(query);
+    // With a table, the notes it lags behind on, found once for names,
+    // headings and tags alike.
+    let changed: Vec<(NoteId, &Note)> = table
+        .map(|table| changed_since(index, table.generation).collect())
+        .unwrap_or_default();
     let merge = |(mut a, n): (BinaryHeap<Hit>, usize), (b, m): (BinaryHeap<Hit>, usize)| {
         for hit in b {
             offer(&mut a, limit, hit);
@@ -142,15 +147,10 @@ pub fn search_in(
     let (heap, mut matched) = match table {
         None => scan::notes(index, direct, empty, merge),
         Some(table) => {
-            let stamps = index.stamps();
             // Slots filed or emptied since the table was built: read from
             // the index (few, unless much changed at once).
-            let found = direct(&mut changed_since(index, table.generation));
-            let fresh = |id: NoteId| {
-                stamps
-                    .get(id.0 as usize)
-                    .is_some_and(|stamp| *stamp <= table.generation)
-            };
+            let found = direct(&mut changed.iter().copied());
+            let fresh = |id: NoteId| table.holds(index, id);
             let names = |range: std::ops::Range<usize>| {
                 let (mut heap, mut matched) = empty();
                 let mut push = |hit: Hit| {
@@ -242,7 +242,7 @@ pub fn search_in(
     tags.truncate(limit.div_ceil(4));
     let names: Vec<&str> = tags.iter().map(|t| t.1).collect();
     let firsts = match table {
-        Some(table) => table.first_uses(index, &names),
+        Some(table) => table.first_uses(index, &changed, &names),
         None => first_uses(index, &mut index.notes(), &names),
     };
     for ((score, name), first) in tags.into_iter().zip(firsts) {
@@ -755,16 +755,24 @@ impl SymbolTable {
         }
     }
 
-    /// [`first_uses`] from the table, and from the index for the notes
-    /// changed since.
-    fn first_uses(&self, index: &VaultIndex, tags: &[&str]) -> Vec<Option<NoteId>> {
-        let stamps = index.stamps();
-        let fresh = |id: NoteId| {
-            stamps
-                .get(id.0 as usize)
-                .is_some_and(|stamp| *stamp <= self.generation)
-        };
-        let changed = first_uses(index, &mut changed_since(index, self.generation), tags);
+    /// Whether the table still holds slot `id` as the index has it: not
+    /// filed or emptied since the table was built.
+    fn holds(&self, index: &VaultIndex, id: NoteId) -> bool {
+        index
+            .stamps()
+            .get(id.0 as usize)
+            .is_some_and(|stamp| *stamp <= self.generation)
+    }
+
+    /// [`first_uses`] from the table, and from the index for `changed`,
+    /// the notes changed since.
+    fn first_uses(
+        &self,
+        index: &VaultIndex,
+        changed: &[(NoteId, &Note)],
+        tags: &[&str],
+    ) -> Vec<Option<NoteId>> {
+        let changed = first_uses(index, &mut changed.iter().copied(), tags);
         tags.iter()
             .zip(changed)
             .map(|(tag, changed)| {
@@ -775,7 +783,8 @@ impl SymbolTable {
                             self.tag_uses[start as usize..end as usize]
                                 .iter()
                                 .find(|(span, id)| {
-                                    is_exactly(tag, slice(&self.text, *span)) && fresh(*id)
+                                    is_exactly(tag, slice(&self.text, *span))
+                                        && self.holds(index, *id)
                                 })
                                 .map(|(_, id)| *id)
                         });
