@@ -137,6 +137,15 @@ fn a_killed_daemon_is_replaced_and_sessions_resume() {
     wait_until("the unsaved link reaches the agent", || {
         unresolved(&mut agent)
     });
+    // The diagnostics of the typed link, from the first daemon: read now, so
+    // that only the new daemon's, after the replay, can match below (the
+    // first one may have published an earlier set between the two edits).
+    let typed = |n: &Value| {
+        n["method"] == "textDocument/publishDiagnostics"
+            && n["params"]["uri"] == uri.as_str()
+            && n.to_string().contains("Typed only")
+    };
+    editor.notification(0, typed);
     let before = pids(&sandbox);
     assert_eq!(before.len(), 1);
     let seen = editor.notifications.len();
@@ -168,13 +177,7 @@ fn a_killed_daemon_is_replaced_and_sessions_resume() {
     );
     // The editor's buffer was replayed into the new daemon: its diagnostics
     // come back, and the agent sees the unsaved link again.
-    let diagnostics = editor.notification(seen, |n| {
-        n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri.as_str()
-    });
-    assert!(
-        diagnostics.to_string().contains("Typed only"),
-        "{diagnostics}"
-    );
+    editor.notification(seen, typed);
     wait_until("the editor's buffer is back", || unresolved(&mut agent));
     let after = pids(&sandbox);
     assert_eq!(after.len(), 1);
@@ -359,12 +362,13 @@ fn an_idle_daemon_leaves() {
     let out = query(&sandbox, &weft_bin(), &root, &["backlinks", "b"]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).is_empty());
-    // Idle for 2 s: it leaves, taking its socket and pid file along.
+    // Idle for 2 s: it leaves, taking its socket and pid file along (the
+    // one after the other: both are gone once the process has ended).
     wait_until("the idle daemon leaves", || {
         files(&sandbox, "sock").is_empty()
     });
-    assert!(pids(&sandbox).is_empty());
     wait_until("the idle daemon has ended", || sandbox.daemons().is_empty());
+    assert!(pids(&sandbox).is_empty());
     assert_eq!(sandbox.stop_daemons(), 0);
 }
 
@@ -515,6 +519,33 @@ fn only_cached(sandbox: &Sandbox, folder: &str) -> PathBuf {
     kept.into_iter().next().unwrap()
 }
 
+/// The segment files of the full text kept in `dir`, sorted: those of the
+/// segments its last commit (`meta.json`) names, and any other.
+fn fulltext_segments(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let meta: Value = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap())
+        .expect("the full text's meta.json");
+    // Named there as UUIDs, on disk as their 32 hex digits.
+    let live: Vec<String> = meta["segments"]
+        .as_array()
+        .expect("its segments")
+        .iter()
+        .map(|s| s["segment_id"].as_str().unwrap().replace('-', ""))
+        .collect();
+    let segment = |p: &PathBuf| -> Option<String> {
+        let id = p.file_name()?.to_str()?.split('.').next()?;
+        (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then(|| id.to_string())
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| segment(p).is_some())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .partition(|p| segment(p).is_some_and(|id| live.contains(&id)))
+}
+
 /// Every daemon log of the sandbox, run after run.
 fn daemon_logs(sandbox: &Sandbox) -> String {
     files(sandbox, "log")
@@ -595,6 +626,7 @@ fn a_restarted_daemon_reuses_its_full_text_and_reads_again_only_what_changed() {
     );
     sandbox.stop_daemons();
     let kept = only_cached(&sandbox, "fulltext");
+    assert_eq!(fulltext_segments(&kept).1, Vec::<PathBuf>::new());
 
     // While no Weft runs: c is about bananas now, b is gone.
     std::fs::write(root.join("c.md"), "# C\ncherries and bananas\n").unwrap();
@@ -609,14 +641,18 @@ fn a_restarted_daemon_reuses_its_full_text_and_reads_again_only_what_changed() {
         logs()
     );
     sandbox.stop_daemons();
+    // The merges that changes start finished before the daemon left: the
+    // cache keeps only the files of the segments its last commit names.
+    let (live, strays) = fulltext_segments(&kept);
+    assert_eq!(strays, Vec::<PathBuf>::new(), "beside {live:?}");
 
     // A damaged file of it: refused, rebuilt, and the answers still right.
-    let postings = std::fs::read_dir(&kept)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let postings = live
+        .iter()
         .find(|p| p.extension().is_some_and(|e| e == "idx"))
-        .expect("a segment's postings");
-    let mut bytes = std::fs::read(&postings).unwrap();
+        .expect("a live segment's postings");
+    let mut bytes = std::fs::read(postings).unwrap();
+    assert!(!bytes.is_empty(), "{} is empty", postings.display());
     bytes[0] ^= 0x5a;
     std::fs::write(&postings, bytes).unwrap();
     std::fs::write(root.join("d.md"), "# D\nbananas again\n").unwrap();

@@ -11,6 +11,7 @@
 //! checksum; otherwise it is refused with the
 //! reason and the caller builds anew ([`SearchIndex::build_in`]). A folder
 //! another process writes (its writer lock is held) is never touched.
+//! Opening it removes the files no commit names (see [`SearchIndex::open`]).
 //!
 //! Which notes changed while no Weft ran is told by comparing stamps with
 //! the caller's ([`SearchIndex::out_of_step`]); reading them again is the
@@ -72,7 +73,9 @@ fn lock_or_invalid(e: TantivyError) -> Unusable {
 
 impl SearchIndex {
     /// The index persisted in `dir` by `build`, when it can be trusted; it
-    /// is kept in step there from now on.
+    /// is kept in step there from now on. Files of segments no commit
+    /// names are removed: what a process that stopped mid-write (mid-merge)
+    /// left behind.
     pub fn open(dir: &Path, build: &str) -> Result<SearchIndex, Unusable> {
         if !dir.join("meta.json").is_file() {
             return Err(Unusable::Missing);
@@ -103,6 +106,10 @@ impl SearchIndex {
         // The writer first: its lock says whether another process writes
         // this index, before anything is read.
         let writer = update_writer(&index).map_err(lock_or_invalid)?;
+        // Files no commit names — a segment or merge that a process ended
+        // before it finished — are removed before anything is written
+        // here: the cache keeps only what the index is made of.
+        writer.garbage_collect_files().wait().map_err(invalid)?;
         SearchIndex::finish(index, writer, fields, tag.into()).map_err(invalid)
     }
 

@@ -2,10 +2,13 @@
 //! table, later changes), refused when it cannot be trusted, never touched
 //! while another process writes it, and compared with the files' stamps.
 
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
 
 use super::index::{Change, DocSource, SearchIndex};
 use super::persist::Unusable;
+use super::schema;
 use super::tests::{Fixture, NOW, VAULT, fixture, q, rewrite_cooking_drop_old, stamp};
 use weft_vault::parse::parse_text;
 
@@ -89,16 +92,16 @@ fn an_index_that_cannot_be_trusted_is_refused_with_the_reason() {
         Unusable::Invalid(why) => assert!(why.contains("0.1.0-test"), "{why}"),
         other => panic!("{other:?}"),
     }
-    // One byte of a segment's postings flipped: tantivy's checksum sees it.
-    let postings = std::fs::read_dir(dir.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
+    // One byte of a live segment's postings flipped: tantivy's checksum
+    // sees it.
+    let (live, _) = segment_files(dir.path());
+    let postings = live
+        .iter()
         .find(|p| p.extension().is_some_and(|e| e == "idx"))
         .unwrap();
-    let mut bytes = std::fs::read(&postings).unwrap();
+    let mut bytes = std::fs::read(postings).unwrap();
     bytes[0] ^= 0xff;
-    std::fs::write(&postings, bytes).unwrap();
+    std::fs::write(postings, bytes).unwrap();
     match SearchIndex::open(dir.path(), BUILD).unwrap_err() {
         Unusable::Invalid(why) => assert!(why.contains("damaged"), "{why}"),
         other => panic!("{other:?}"),
@@ -224,4 +227,71 @@ fn an_index_at_rest_keeps_its_lock_and_takes_changes_again() {
     let f = reopened(f, dir.path());
     let reopened: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
     assert_eq!(changed, reopened, "and was persisted");
+}
+
+/// The segment files in `dir`, sorted: those of the segments its last
+/// commit names, and the others (which no commit names).
+fn segment_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let live: HashSet<String> = tantivy::Index::open_in_dir(dir)
+        .unwrap()
+        .searchable_segment_ids()
+        .unwrap()
+        .iter()
+        .map(|id| id.uuid_string())
+        .collect();
+    let segment = |p: &PathBuf| -> Option<String> {
+        let name = p.file_name()?.to_str()?;
+        let id = name.split('.').next()?;
+        (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then(|| id.to_string())
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| segment(p).is_some())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .partition(|p| segment(p).is_some_and(|id| live.contains(&id)))
+}
+
+/// A process that ends while it writes a segment (a daemon stopped
+/// mid-merge; here a writer dropped with a segment begun) leaves files no
+/// commit names. The next open removes them, and answers as before.
+#[test]
+fn files_no_commit_names_are_removed_when_the_index_is_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = persisted(dir.path());
+    let before: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    let Fixture {
+        vault,
+        files,
+        search,
+    } = f;
+    drop(search);
+    assert_eq!(segment_files(dir.path()).1, Vec::<PathBuf>::new());
+
+    let index = tantivy::Index::open_in_dir(dir.path()).unwrap();
+    schema::register(&index);
+    let (_, fields) = schema::schema();
+    let writer: tantivy::IndexWriter = index.writer_with_num_threads(1, 15_000_000).unwrap();
+    writer
+        .add_document(tantivy::doc!(fields.body => "pasta never committed"))
+        .unwrap();
+    drop(writer);
+    let (live, strays) = segment_files(dir.path());
+    assert!(
+        !strays.is_empty(),
+        "the abandoned segment's files, beside {live:?}"
+    );
+
+    let f = Fixture {
+        vault,
+        files,
+        search: SearchIndex::open(dir.path(), BUILD).unwrap(),
+    };
+    assert_eq!(segment_files(dir.path()), (live, Vec::new()));
+    let after: Vec<Vec<String>> = QUERIES.iter().map(|query| q(&f, query)).collect();
+    assert_eq!(before, after);
 }

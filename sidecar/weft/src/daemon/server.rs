@@ -35,6 +35,9 @@ const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
 /// command line is the long one, and the system caps it at 2 MiB.
 const MAX_HELLO: usize = 16 << 20;
 
+/// How long a stopping daemon waits for the full text's merges in flight.
+const SETTLE_BOUND: Duration = Duration::from_secs(10);
+
 /// Runs the daemon of the vault at `vault` until it has nothing to do.
 pub fn run(vault: &Path, idle: Duration) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -150,6 +153,15 @@ async fn serve(vault: &Path, idle: Duration) -> Result<&'static str, String> {
     if ours {
         let _ = std::fs::remove_file(&place.pid);
     }
+    // The full text's merges in flight finish before the process ends, so
+    // the cache keeps no half-written segment; one that outlasts the bound
+    // is abandoned, and the next open removes its files.
+    let resting = hub.clone();
+    let _ = tokio::time::timeout(
+        SETTLE_BOUND,
+        tokio::task::spawn_blocking(move || resting.rest_fulltext()),
+    )
+    .await;
     if root.is_dir() {
         // The next daemon starts from the index as it is now.
         let saving = hub.clone();
