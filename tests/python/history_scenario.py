@@ -26,6 +26,18 @@ from mcp import Client, StdioServerParameters
 from mcp.types import Implementation
 
 DEADLINE = 60.0
+# When the scenario started: its versions are "today's" unless it ran past
+# midnight.
+STARTED = time.time()
+
+
+def since_today():
+    """`since` for the versions this scenario made: "today", as a user asks,
+    unless the run crossed local midnight (then its start, in Unix seconds,
+    which the server also takes)."""
+    if time.localtime(STARTED)[:3] == time.localtime()[:3]:
+        return "today"
+    return str(int(STARTED) - 60)
 
 
 def fail(message):
@@ -123,7 +135,8 @@ async def undo(agent, vault, report):
     plan = await agent.history_until({"path": "Plan"}, lambda o: len(o["versions"]) == len(morning["versions"]) + 2, "second edit")
 
     # "What did I change today?"
-    text, today = await agent.ok("note_history", {"since": "today", "limit": 50})
+    since = since_today()
+    text, today = await agent.ok("note_history", {"since": since, "limit": 50})
     changed = sorted({c["path"] for v in today["versions"] for c in v["changes"] if v["source"] != "vault_git"})
     report["today_text"] = text
     report["today_paths"] = changed
@@ -131,7 +144,7 @@ async def undo(agent, vault, report):
     # Paging: one at a time follows the cursor to the same versions.
     paged, cursor = [], None
     while True:
-        args = {"since": "today", "limit": 1}
+        args = {"since": since, "limit": 1}
         if cursor:
             args["cursor"] = cursor
         _, page = await agent.ok("note_history", args)
