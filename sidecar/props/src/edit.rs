@@ -248,8 +248,9 @@ fn edited_range(text: &str, op: &EditOp, count: usize) -> Range<usize> {
             let at = text
                 .find(anchor.as_str())
                 .expect("the anchor is in the text");
-            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[at..].find('\n').map_or(end, |i| at + i + 1);
+            let breaks = break_ends(text);
+            let start = breaks.iter().rev().find(|&&e| e <= at).map_or(0, |&e| e);
+            let line_end = breaks.iter().find(|&&e| e > at).map_or(end, |&e| e);
             point(if matches!(op, EditOp::InsertBefore { .. }) {
                 start
             } else {
@@ -280,9 +281,20 @@ fn edited_range(text: &str, op: &EditOp, count: usize) -> Range<usize> {
 
 /// Where each line starts, as people count lines (a final line break
 /// starts none; an empty text has none).
+/// Where each line break ends: after every `\n`, and after every `\r` no
+/// `\n` follows (CommonMark's lines), counted here apart from
+/// `vault::lines`.
+fn break_ends(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    (0..bytes.len())
+        .filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .map(|i| i + 1)
+        .collect()
+}
+
 fn line_starts(text: &str) -> Vec<usize> {
     let mut starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .chain(break_ends(text))
         .filter(|&at| at < text.len())
         .collect();
     if text.is_empty() {

@@ -104,7 +104,8 @@ fn check_section(text: &str, note: &weft_vault::Note, section: &str) {
                 text.len()
             );
             assert!(
-                s.body.start == text.len() || text[..s.body.start].ends_with('\n'),
+                s.body.start == text.len()
+                    || weft_vault::lines::line_start_at(text, s.body.start) == s.body.start,
                 "the body of `{section}` does not start a line: {s:?}"
             );
         }

@@ -124,7 +124,7 @@ fn columns(text: &str, span: &Range<usize>, (col, col16, len16): (u32, u32, u16)
         "the UTF-16 column of {what} at {span:?}"
     );
     let body = &text[span.clone()];
-    let expected = if body.contains('\n') {
+    let expected = if body.contains(['\n', '\r']) {
         u16::MAX
     } else {
         u16::try_from(units(body)).unwrap_or(u16::MAX)

@@ -79,7 +79,10 @@ pub fn positions(data: &[u8]) {
                 "the offset of {inside:?}, inside a surrogate pair"
             );
         }
-        if c == '\n' {
+        // A line ends at a `\n`, and at a `\r` no `\n` follows (as
+        // CommonMark's lines do); the end of the text ends the last.
+        let ends_line = c == '\n' || (c == '\r' && !text[at + 1..].starts_with('\n'));
+        if ends_line {
             // Past the end of the line: its end.
             assert_eq!(lines.line_end(line), Some(at), "the end of line {line}");
             for encoding in ENCODINGS {

@@ -250,9 +250,8 @@ fn apply_op(text: &str, op: &EditOp) -> Result<(String, usize), EditError> {
                 at = s.body.start;
             } else {
                 // Move past the end of the last line, never past the
-                // section: Markdown also ends a line at a lone `\r`, so
-                // the next heading may start before the next `\n`.
-                at += text[at..].find('\n').map_or(text.len() - at, |i| i + 1);
+                // section.
+                at = lines::next_line_start(text, at).unwrap_or(text.len());
                 at = at.min(s.body.end);
             }
             (splice(text, at..at, &block_at(text, at, content, eol)), 1)
@@ -430,10 +429,7 @@ fn unique_line(text: &str, anchor: &str) -> Result<Range<usize>, EditError> {
         return Err(not_unique("anchor", anchor, text, &found));
     }
     let start = lines::line_start_at(text, found[0]);
-    let end = found[0]
-        + text[found[0]..]
-            .find('\n')
-            .map_or(text.len() - found[0], |i| i + 1);
+    let end = lines::next_line_start(text, found[0]).unwrap_or(text.len());
     Ok(start..end)
 }
 
@@ -454,12 +450,11 @@ pub fn find_section(text: &str, section: &str) -> Result<SectionSpan, EditError>
     let heading = &note.headings[i];
     // The heading's span may or may not include its line break. Its last
     // byte may be inside a character (a heading ending the note with `é`):
-    // the line break is looked for in bytes.
+    // the line break is looked for in bytes, from the heading's last line.
     let last = (heading.span.end as usize)
         .saturating_sub(1)
         .max(heading.span.start as usize);
-    let body_start =
-        last + memchr::memchr(b'\n', &text.as_bytes()[last..]).map_or(text.len() - last, |n| n + 1);
+    let body_start = lines::next_line_start(text, last).unwrap_or(text.len());
     let end = (note.section_span(i).end as usize).max(body_start);
     Ok(SectionSpan {
         heading_start: heading.span.start as usize,

@@ -21,6 +21,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::lines::next_line_start;
 use super::yaml::{self, LayoutError};
 
 /// One change to the frontmatter.
@@ -150,12 +151,7 @@ pub fn body_start(text: &str) -> usize {
 pub fn block(text: &str) -> Option<Block> {
     let base = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let bytes = text.as_bytes();
-    let line_end = |at: usize| {
-        bytes[at..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |i| at + i + 1)
-    };
+    let line_end = |at: usize| next_line_start(bytes, at).unwrap_or(bytes.len());
     let dashes = bytes[base..].iter().take_while(|&&b| b == b'-').count();
     let first_end = line_end(base);
     if dashes != 3
@@ -280,7 +276,7 @@ pub fn apply(text: &str, ops: &[FrontmatterOp]) -> Result<String, FrontmatterErr
 /// Takes the lines [`block`] calls blank off the start of `yaml`.
 fn drop_leading_blank_lines(yaml: &mut String) {
     let mut at = 0;
-    while let Some(end) = yaml[at..].find('\n').map(|i| at + i + 1) {
+    while let Some(end) = next_line_start(yaml, at) {
         if !yaml.as_bytes()[at..end].iter().all(u8::is_ascii_whitespace) {
             break;
         }

@@ -171,7 +171,7 @@ pub fn line_context(text: &str, span: &Span, max: usize) -> String {
     let start = (span.start as usize).min(text.len());
     let end = (span.end as usize).clamp(start, text.len());
     let line_start = super::lines::line_start_at(text, start);
-    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let line_end = super::lines::line_end_at(text, end);
     let line = &text[line_start..line_end];
     if line.chars().count() <= max {
         return line.trim().to_string();

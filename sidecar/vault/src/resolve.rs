@@ -2,8 +2,10 @@
 //!
 //! Given target text T in a note in folder F (fragment and alias removed,
 //! `.md` stripped, NFC, case-insensitive):
-//! 1. `./` or `../`: relative to F. T with `/`: a vault path, else a unique
-//!    path suffix. (Markdown links first try T relative to F, as in HTML.)
+//! 1. `./` or `../`: relative to F. A leading `/`: the vault path from the
+//!    vault's root, exactly (no suffix, name or title stands in for it).
+//!    T with `/`: a vault path, else a unique path suffix. (Markdown links
+//!    first try T relative to F, as in HTML.)
 //! 2. Else the notes whose file stem is T: one wins; of several, the one in
 //!    F, else the shortest path, else the first by path (ambiguous).
 //! 3. Else a note whose alias or title is T (same tie-break).
@@ -202,14 +204,20 @@ impl VaultIndex {
                 None => Resolution::Unresolved,
             };
         }
+        if let Some(from_root) = target.strip_prefix('/') {
+            // `[[/d]]`: the note `d.md` at the vault's root, not a `d`
+            // anywhere, as Obsidian reads an absolute path.
+            return self
+                .by_exact_path(folder, &path_key(from_root.trim_start_matches('/')))
+                .unwrap_or(Resolution::Unresolved);
+        }
         if kind == LinkKind::Markdown
-            && !target.starts_with('/')
             && let Some(found) = join_relative(folder, target)
                 .and_then(|p| self.by_exact_path(folder, &path_key(&p)))
         {
             return found;
         }
-        let key = path_key(target.trim_start_matches('/'));
+        let key = path_key(target);
         if key.contains('/') {
             if let Some(found) = self.by_exact_path(folder, &key) {
                 return found;

@@ -259,7 +259,7 @@ fn line_start(text: &str, at: usize) -> usize {
 
 /// The end of the line holding `at`, its line break included.
 fn line_end(text: &str, at: usize) -> usize {
-    text[at..].find('\n').map_or(text.len(), |i| at + i + 1)
+    super::lines::next_line_start(text, at).unwrap_or(text.len())
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use crate::lines::line_start_at;
+use crate::lines::{line_end_at, line_start_at};
 
 /// What is being typed at the cursor. Ranges are byte ranges of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +68,7 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
         offset -= 1;
     }
     let line_start = line_start_at(text, offset);
-    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line_end = line_end_at(text, offset);
     let before = &text[line_start..offset];
     let after = &text[offset..line_end];
     if in_code_span(before) {

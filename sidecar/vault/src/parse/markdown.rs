@@ -75,7 +75,7 @@ impl<'t> Columns<'t> {
         };
         let body = self.text.get(span.start as usize..span.end as usize);
         let len16 = body
-            .filter(|body| !body.contains('\n'))
+            .filter(|body| !body.contains(['\n', '\r']))
             .map_or(u16::MAX, |body| {
                 u16::try_from(utf16_len(body)).unwrap_or(u16::MAX)
             });

@@ -15,7 +15,7 @@ mod links;
 mod markdown;
 mod properties;
 
-use crate::lines::line_of;
+use crate::lines::{last_break_end, line_of};
 use crate::note::{Note, NoteDiagnostic};
 pub(crate) use markdown::Body;
 use markdown::NoteParser;
@@ -37,8 +37,8 @@ pub fn parse_file(path: &str, bytes: &[u8], file_len: u64) -> Note {
         return parse_note(path, bytes);
     }
     // Whole lines only: no link, tag or character cut in two.
-    let cut = memchr::memrchr(b'\n', bytes);
-    let end = cut.map_or(bytes.len(), |i| i + 1);
+    let cut = last_break_end(bytes);
+    let end = cut.unwrap_or(bytes.len());
     let mut note = parse_note(path, &bytes[..end]);
     // The (empty) line after the last one read.
     let line = line_of(&bytes[..end], end) as u32;

@@ -188,7 +188,7 @@ fn nth_part(text: &str, range: Range<usize>, n: usize) -> Option<Range<usize>> {
 /// before closing `#`s; for a Setext heading, its first line.
 pub fn heading_text_range(text: &str, span: Range<usize>) -> Option<Range<usize>> {
     let raw = text.get(span.clone())?;
-    let first_line = raw.split('\n').next().unwrap_or(raw).trim_end_matches('\r');
+    let first_line = raw[..crate::lines::line_end_at(raw, 0)].trim_end_matches('\r');
     let indent = first_line.len() - first_line.trim_start().len();
     let line = &first_line[indent..];
     if line.starts_with('#') {

@@ -184,6 +184,24 @@ fn bom_crlf_and_offsets() {
     );
 }
 
+/// Old Mac line endings: a `\r` alone ends a line for the Markdown parser,
+/// and so for the lines every heading, block, tag and link is put on.
+#[test]
+fn a_lone_carriage_return_ends_a_line() {
+    let text = "---\rtitle: T\r---\r# Heading\rSee [[Target#Part]] #tag ^blk\r## Next";
+    check(
+        text,
+        expect![[r##"
+        title: T
+        heading L3 h1 "Heading"
+        heading L5 h2 "Next"
+        block L4 ^blk span="^blk" block="See [[Target#Part]] #tag ^blk"
+        tag L4 tag at="#tag"
+        link L4 Wiki "[[Target#Part]]" target="Target"@"Target" frag="Part"
+    "##]],
+    );
+}
+
 #[test]
 fn invalid_utf8_still_gives_a_note() {
     let bytes = b"# Caf\xe9\n[[Link]] \xff\xfe\n";
@@ -225,20 +243,18 @@ fn check_position(text: &str, l: &crate::Link) {
 }
 
 fn check_columns(text: &str, line: u32, span: &std::ops::Range<u32>, found: (u32, u32, u16)) {
+    // Lines end at `\n`, `\r\n` and a lone `\r`, as CommonMark's do.
     let before = &text[..span.start as usize];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let breaks = before.matches(['\n', '\r']).count() - before.matches("\r\n").count();
+    let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let prefix = &text[line_start..span.start as usize];
     let body = &text[span.start as usize..span.end as usize];
-    let len16 = if body.contains('\n') {
+    let len16 = if body.contains(['\n', '\r']) {
         u16::MAX as usize
     } else {
         body.encode_utf16().count()
     };
-    assert_eq!(
-        line as usize,
-        before.matches('\n').count(),
-        "{text:?}: {span:?}"
-    );
+    assert_eq!(line as usize, breaks, "{text:?}: {span:?}");
     assert_eq!(
         (found.0 as usize, found.1 as usize, found.2 as usize),
         (prefix.len(), prefix.encode_utf16().count(), len16),
@@ -288,8 +304,9 @@ fn link_positions_are_known_in_bytes_and_utf16() {
 fn random_inputs_never_panic() {
     const ALPHABET: &[&str] = &[
         "[", "]", "[[", "]]", "!", "#", "^", "|", "(", ")", "<", ">", "`", "```", "~", "-", "---",
-        "\n", "\r\n", " ", "    ", "*", "_", "$", "%", ":", "a", "é", "😀", "\u{feff}", "<!--",
-        "-->", "\\", "title:", "tags:", "\"", "'", "1.", ">", "|---|", "%20", "../", "./", "/",
+        "\n", "\r\n", "\r", " ", "    ", "*", "_", "$", "%", ":", "a", "é", "😀", "\u{feff}",
+        "<!--", "-->", "\\", "title:", "tags:", "\"", "'", "1.", ">", "|---|", "%20", "../", "./",
+        "/",
     ];
     let mut rng = fastrand::Rng::with_seed(7);
     for _ in 0..3_000 {

@@ -106,6 +106,36 @@ fn ambiguous_stems_prefer_same_folder_then_shortest_then_first() {
     );
 }
 
+/// A leading `/` is the vault's root: `[[/d]]` is the root's `d.md` and
+/// nothing else, while `[[d]]` follows the stem rules (the source's folder
+/// first).
+#[test]
+fn a_leading_slash_is_the_vault_root() {
+    let vault = r#"
+//- /sub/S.md
+[[/d]] [[d]] [[/sub/d]] [[/e]] [[//d]] [x](/d.md) [y](/sub/d.md) ![[/img.png]] ![[/pics/img.png]]
+//- /d.md
+//- /sub/d.md
+//- /sub/e.md
+//- /pics/img.png
+"#;
+    check(
+        vault,
+        "sub/S",
+        expect![[r#"
+            /d -> d.md
+            d -> sub/d.md (ambiguous: d.md, sub/d.md)
+            /sub/d -> sub/d.md
+            /e -> unresolved
+            //d -> d.md
+            /d.md -> d.md
+            /sub/d.md -> sub/d.md
+            /img.png -> unresolved
+            /pics/img.png -> attachment pics/img.png
+        "#]],
+    );
+}
+
 #[test]
 fn unique_suffix_and_ambiguous_suffix() {
     check(
