@@ -25,7 +25,7 @@ pub struct Buffers {
     /// while holding the index's read lock.
     map: Mutex<HashMap<String, Vec<Buffer>>>,
     /// Serialises putting buffers into the index, so an older text never
-    /// lands after a newer one.
+    /// lands after a newer one, nor after its buffer went stale.
     writing: Mutex<()>,
 }
 
@@ -203,8 +203,11 @@ impl Buffers {
             .map(|(path, _)| path.clone())
     }
 
-    /// Buffers of `paths` are older than the disk now.
+    /// Buffers of `paths` are older than the disk now. Serialised with
+    /// [`Buffers::overlay`], which would otherwise index a text it chose
+    /// just before the buffer went stale.
     pub(crate) fn mark_stale(&self, paths: &[String]) {
+        let _writing = lock(&self.writing);
         let mut map = lock(&self.map);
         for rel in paths {
             if let Some(buffers) = map.get_mut(rel) {

@@ -185,3 +185,60 @@ async fn activity_lists_open_notes_with_their_unsaved_sections() {
     assert_eq!(open.len(), 1);
     assert_eq!(open[0].path, "b.md");
 }
+
+/// A guard over the hub's that lets the watcher's news of a write arrive
+/// at the worst moment: when the guard is told of the write (the watcher
+/// runs on its own thread, so it can arrive there).
+struct WatcherArrivesFirst<'h>(&'h Hub);
+
+impl WriteGuard for WatcherArrivesFirst<'_> {
+    fn check(&self, path: &str, folder: bool) -> Result<(), crate::ops::OpError> {
+        self.0.check(path, folder)
+    }
+
+    fn written(&self, paths: &[String]) {
+        if let Some(live) = self.0.live() {
+            live.apply_paths(paths.iter().map(|p| live.root.join(p)));
+        }
+        self.0.disk_changed(paths.to_vec(), true);
+        self.0.written(paths);
+    }
+}
+
+/// A write over a saved buffer: whenever the watcher's news of it comes,
+/// the index ends with the disk's text, never the buffer's older one (the
+/// buffer went stale before the index took the write; the watcher's
+/// overlay could otherwise land between them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_over_a_saved_buffer_ends_with_the_disk_in_the_index() {
+    let dir = vault(&[("a.md", "# A\n[[b]]\n"), ("b.md", "# B\n")]);
+    let hub = loaded(&dir).await;
+    let live = hub.live().cloned().expect("loaded");
+    let session = hub.new_session();
+    hub.buffers.set(
+        Some(&live),
+        session,
+        "a.md",
+        Arc::new("# A\n[[b]]\n".into()),
+    );
+    let guard = WatcherArrivesFirst(&hub);
+    crate::ops::Ops::new(&live, "test")
+        .with_guard(&guard)
+        .write_note(&crate::ops::WriteNote {
+            path: Some("a.md".into()),
+            content: "# A\nrewritten\n".into(),
+            overwrite: true,
+            ..crate::ops::WriteNote::default()
+        })
+        .expect("writes over a saved buffer");
+    let index = hub.index();
+    let a = index.id_of("a.md").expect("a.md indexed");
+    let b = index.id_of("b.md").expect("b.md indexed");
+    assert!(
+        index.backlinks(b).is_empty(),
+        "the index holds the buffer's older text of {:?}",
+        index.note(a).path
+    );
+    drop(index);
+    assert_eq!(hub.buffers.text("a.md"), None, "the buffer is stale");
+}

@@ -1,7 +1,7 @@
 //! Carrying out an operation's steps: every write checked against the
 //! disk first (a conflict then changes nothing), writes run together on the
-//! IO pool so their fsyncs overlap, moves in order, then the index brought
-//! up to date for every path touched, the guard told, and the log given
+//! IO pool so their fsyncs overlap, moves in order, then the guard told and
+//! the index brought up to date for every path touched, and the log given
 //! what was written (also when an operation stops part way).
 //!
 //! Knows the steps, not the operations that planned them: deciding what to
@@ -158,10 +158,13 @@ impl Ops<'_> {
             }
         }
         if !touched.is_empty() {
-            self.vault.apply_paths(touched);
+            // The guard first: buffers of these notes go stale before the
+            // index takes the disk's text, so the watcher's news of the
+            // write, whenever it comes, cannot put their older text back.
             if let Some(guard) = self.guard {
                 guard.written(&touched_rel);
             }
+            self.vault.apply_paths(touched);
         }
         if let Some(log) = self.log {
             let written = self.written(&done_steps);

@@ -38,7 +38,8 @@ pub trait WriteGuard: Send + Sync {
     /// Fails when `path` (a note, or with `folder` everything under it) has
     /// unsaved changes somewhere.
     fn check(&self, path: &str, folder: bool) -> Result<(), OpError>;
-    /// These vault paths were just written (and indexed): buffers holding
-    /// them (all saved, by [`WriteGuard::check`]) are now older than the disk.
+    /// These vault paths were just written, and the index takes them next:
+    /// buffers holding them (all saved, by [`WriteGuard::check`]) are now
+    /// older than the disk.
     fn written(&self, paths: &[String]);
 }

@@ -25,6 +25,8 @@ use git2::{ErrorCode, Oid, Repository};
 use super::error::HistoryError;
 
 pub(super) use message::{Origin, parse_trailers};
+#[cfg(test)]
+pub(super) use record::BEFORE_MOVING_BRANCH;
 pub(super) use record::read_external;
 
 /// Weft's branch in its own repository.

@@ -35,6 +35,14 @@ const EXTERNAL_AUTHOR: &str = "external";
 /// holding the branch's lock may not run for a while.
 pub(super) const COMMIT_PATIENCE: Duration = Duration::from_secs(10);
 
+#[cfg(test)]
+thread_local! {
+    /// Run once on this thread, the next time a commit is about to move
+    /// the branch: tests make another writer move it first.
+    pub(in crate::history) static BEFORE_MOVING_BRANCH: std::cell::RefCell<Option<Box<dyn FnOnce()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 impl Store {
     fn head(&self) -> Result<Option<Commit<'_>>, HistoryError> {
         match self.head_id()? {
@@ -262,6 +270,10 @@ impl Store {
             // writers creating the branch at once could both succeed and
             // the first commit be lost.
             let expected = parent.as_ref().map_or(Oid::ZERO_SHA1, Commit::id);
+            #[cfg(test)]
+            if let Some(hook) = BEFORE_MOVING_BRANCH.with(|hook| hook.borrow_mut().take()) {
+                hook();
+            }
             let moved = self
                 .repo
                 .reference_matching(BRANCH, id, true, expected, "weft");

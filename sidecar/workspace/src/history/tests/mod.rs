@@ -5,6 +5,7 @@
 
 mod listing;
 mod store;
+mod stress;
 mod vault_git;
 mod write_log;
 

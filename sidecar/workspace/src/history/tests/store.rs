@@ -520,3 +520,66 @@ fn what_a_killed_writer_left_in_the_store_is_cleared() {
         2
     );
 }
+
+/// Another writer moves the branch between this one's reading it and
+/// moving it — a Weft whose writer lock the file system did not share
+/// (`flock` is local only on some network file systems), or one that
+/// creates the store's first commit at the same moment (the commit lost in
+/// issue 37, before the first commit was compared against the zero id).
+/// The compare-and-swap sees it: this commit is made again on top, and
+/// both are kept, with nothing of either lost.
+#[test]
+fn a_branch_moved_under_a_commit_is_seen_and_both_commits_kept() {
+    for first in [true, false] {
+        let dir = vault();
+        let history = open(dir.path());
+        if !first {
+            commit(&history, &[write("a.md", "a\n")], "write_note: a.md");
+        }
+        let store = store_dir(&dir.path().canonicalize().expect("canonical"));
+        let theirs = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let told = std::sync::Arc::clone(&theirs);
+        crate::history::store::BEFORE_MOVING_BRANCH.with(|hook| {
+            *hook.borrow_mut() = Some(Box::new(move || {
+                let repo = Repository::open_bare(&store).expect("the store");
+                let parent = repo.refname_to_id("refs/heads/main").ok();
+                let parent = parent.map(|id| repo.find_commit(id).expect("its last commit"));
+                let base = parent.as_ref().map(|p| p.tree().expect("its tree"));
+                let mut tree = repo.treebuilder(base.as_ref()).expect("a tree");
+                let blob = repo.blob(b"theirs\n").expect("a blob");
+                tree.insert("theirs.md", blob, 0o100644).expect("an entry");
+                let tree = repo
+                    .find_tree(tree.write().expect("written"))
+                    .expect("the tree");
+                let who = git2::Signature::now("other", "other@localhost").expect("a signature");
+                let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
+                let id = repo
+                    .commit(None, &who, &who, "theirs", &tree, &parents)
+                    .expect("their commit");
+                let expected = parent.as_ref().map_or(git2::Oid::ZERO_SHA1, |p| p.id());
+                repo.reference_matching("refs/heads/main", id, true, expected, "other")
+                    .expect("they move the branch first");
+                *told.lock().expect("theirs") = Some(id.to_string());
+            }));
+        });
+        let ours = commit(&history, &[write("b.md", "b\n")], "write_note: b.md");
+        let theirs = theirs
+            .lock()
+            .expect("theirs")
+            .clone()
+            .expect("they committed");
+        let page = history.log(None, None, 10, None).expect("log");
+        let listed = ids(&page);
+        assert_eq!(
+            &listed[..2],
+            [ours.id.clone(), theirs.clone()],
+            "first: {first}"
+        );
+        assert_eq!(listed.len(), if first { 2 } else { 3 });
+        let head = history
+            .read("theirs.md", &ours.id)
+            .expect("theirs kept under ours");
+        assert_eq!(head.text, "theirs\n");
+        assert_eq!(history.read("b.md", &ours.id).expect("ours").text, "b\n");
+    }
+}
