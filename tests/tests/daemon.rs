@@ -654,7 +654,7 @@ fn a_restarted_daemon_reuses_its_full_text_and_reads_again_only_what_changed() {
     let mut bytes = std::fs::read(postings).unwrap();
     assert!(!bytes.is_empty(), "{} is empty", postings.display());
     bytes[0] ^= 0x5a;
-    std::fs::write(&postings, bytes).unwrap();
+    std::fs::write(postings, bytes).unwrap();
     std::fs::write(root.join("d.md"), "# D\nbananas again\n").unwrap();
     // Answered from the snapshot at once (d, added while no Weft ran,
     // comes with the reconciliation), never from the damaged full text.

@@ -230,30 +230,42 @@ fn an_index_at_rest_keeps_its_lock_and_takes_changes_again() {
 }
 
 /// The segment files in `dir`, sorted: those of the segments its last
-/// commit names, and the others (which no commit names).
+/// commit names, and the other files tantivy made there (which no commit
+/// names).
 fn segment_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let live: HashSet<String> = tantivy::Index::open_in_dir(dir)
-        .unwrap()
-        .searchable_segment_ids()
+    use tantivy::index::SegmentComponent as C;
+    let index = tantivy::Index::open_in_dir(dir).unwrap();
+    let components = [
+        C::Postings,
+        C::Positions,
+        C::Terms,
+        C::Store,
+        C::FastFields,
+        C::FieldNorms,
+        C::Delete,
+    ];
+    let named: HashSet<PathBuf> = index
+        .searchable_segment_metas()
         .unwrap()
         .iter()
-        .map(|id| id.uuid_string())
+        .flat_map(|meta| components.clone().map(|c| meta.relative_path(c)))
         .collect();
-    let segment = |p: &PathBuf| -> Option<String> {
-        let name = p.file_name()?.to_str()?;
-        let id = name.split('.').next()?;
-        (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then(|| id.to_string())
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| segment(p).is_some())
+    let mut live: Vec<PathBuf> = named
+        .iter()
+        .map(|name| dir.join(name))
+        .filter(|path| path.is_file())
         .collect();
-    files.sort();
-    files
+    let mut others: Vec<PathBuf> = index
+        .directory()
+        .list_managed_files()
         .into_iter()
-        .partition(|p| segment(p).is_some_and(|id| live.contains(&id)))
+        .filter(|name| !named.contains(name) && name.as_os_str() != "meta.json")
+        .map(|name| dir.join(name))
+        .filter(|path| path.is_file())
+        .collect();
+    live.sort();
+    others.sort();
+    (live, others)
 }
 
 /// A process that ends while it writes a segment (a daemon stopped
