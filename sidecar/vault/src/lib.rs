@@ -10,6 +10,7 @@ pub mod complete;
 pub mod daily;
 pub mod digest;
 pub mod edit;
+pub mod filter;
 #[cfg(any(test, feature = "test-support"))]
 pub mod fixture;
 pub mod frontmatter;

@@ -13,21 +13,7 @@ use crate::note::{Link, LinkKind};
 
 /// Reads `target#fragment|alias` between `[[` and `]]`.
 pub(super) fn wiki_link(text: &str, inner: Range<usize>, whole: Range<usize>, embed: bool) -> Link {
-    let inner_text = &text[inner.clone()];
-    let (dest, alias) = match inner_text.find('|') {
-        // In a table Obsidian writes `[[target\|alias]]`.
-        Some(bar) => (
-            inner_text[..bar]
-                .strip_suffix('\\')
-                .unwrap_or(&inner_text[..bar]),
-            Some(inner_text[bar + 1..].trim()),
-        ),
-        None => (inner_text, None),
-    };
-    let (target, fragment) = match dest.find('#') {
-        Some(hash) => (&dest[..hash], Some(dest[hash + 1..].trim())),
-        None => (dest, None),
-    };
+    let (target, fragment, alias) = wiki_parts(&text[inner.clone()]);
     let lead = target.len() - target.trim_start().len();
     let target_trimmed = target.trim();
     let start = inner.start + lead;
@@ -40,6 +26,35 @@ pub(super) fn wiki_link(text: &str, inner: Range<usize>, whole: Range<usize>, em
         whole.start as u32..whole.end as u32,
         start as u32..(start + target_trimmed.len()) as u32,
     )
+}
+
+/// `target`, `fragment` and `alias` of what stands between `[[` and `]]`
+/// (the target untrimmed, the others trimmed).
+fn wiki_parts(inner: &str) -> (&str, Option<&str>, Option<&str>) {
+    let (dest, alias) = match inner.find('|') {
+        // In a table Obsidian writes `[[target\|alias]]`.
+        Some(bar) => (
+            inner[..bar].strip_suffix('\\').unwrap_or(&inner[..bar]),
+            Some(inner[bar + 1..].trim()),
+        ),
+        None => (inner, None),
+    };
+    let (target, fragment) = match dest.find('#') {
+        Some(hash) => (&dest[..hash], Some(dest[hash + 1..].trim())),
+        None => (dest, None),
+    };
+    (target, fragment, alias)
+}
+
+/// The target of `text` when all of it is one `[[wikilink]]` (a property
+/// such as `part_of: "[[Hub|the hub]]"`): `Hub`.
+pub(crate) fn wikilink_target(text: &str) -> Option<&str> {
+    let inner = text.trim().strip_prefix("[[")?.strip_suffix("]]")?;
+    if inner.contains("[[") || inner.contains("]]") || inner.contains('\n') {
+        return None;
+    }
+    let target = wiki_parts(inner).0.trim();
+    (!target.is_empty()).then_some(target)
 }
 
 /// A Markdown link `[text](dest)` into the vault; `None` for URLs.

@@ -2,6 +2,7 @@
 
 mod complete;
 mod edit;
+mod filter;
 mod frontmatter;
 mod headings;
 mod index;
