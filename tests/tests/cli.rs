@@ -144,6 +144,37 @@ fn check_lists_problems_with_file_and_line_and_exits_1() {
     sandbox.stop_daemons();
 }
 
+/// Issue 39: `--path-prefix proj` is the folder (or note) `proj`, never
+/// `projects/`, however it is written; one outside the vault is refused.
+#[test]
+fn check_takes_a_folder_with_its_boundary() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox
+        .vault("//- /projects/a.md\n[[Gone]]\n//- /proj/b.md\n[[Lost]]\n//- /c.md\n[[Away]]\n");
+    for written in ["proj", "proj/", "/proj", "./proj", "proj\\", "PROJ"] {
+        let (out, _, code) = run(&vault, &["check", "--path-prefix", written]);
+        assert_eq!(code, 1, "{written}: {out}");
+        assert!(
+            out.contains("`proj/b.md:1` unresolved link `[[Lost]]`"),
+            "{written}: {out}"
+        );
+        assert!(
+            !out.contains("projects/a.md") && !out.contains("c.md"),
+            "{written}: {out}"
+        );
+    }
+    let (out, _, code) = run(&vault, &["check", "--path-prefix", "projects"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("projects/a.md") && !out.contains("proj/b.md"),
+        "{out}"
+    );
+    let (_, err, code) = run(&vault, &["check", "--path-prefix", "../elsewhere"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("names no folder of the vault"), "{err}");
+    sandbox.stop_daemons();
+}
+
 #[test]
 fn stats_count_the_vault() {
     let sandbox = Sandbox::new();

@@ -18,8 +18,9 @@ use super::format::{Reply, ToolError, ToolResult, code_list, plural};
 use super::state::ToolState;
 use weft_search::index::{tag_key, tag_prefixes};
 use weft_search::names::match_names;
+use weft_vault::filter::Folder;
 use weft_vault::headings::heading_path;
-use weft_vault::key::{name_key, path_key};
+use weft_vault::key::name_key;
 use weft_vault::query::{Problem, check, outgoing};
 use weft_vault::{Link, LinkKind, Note, NoteId, VaultIndex};
 use weft_workspace::config::TagRule;
@@ -82,37 +83,25 @@ pub struct Issue {
 
 pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
     let policy = state.policy();
-    let prefix = args
-        .path_prefix
-        .as_deref()
-        .unwrap_or("")
-        .trim()
-        .trim_matches('/')
-        .to_string();
-    if prefix.split('/').any(|p| p == "..") {
-        return Err(ToolError::new(format!("`{prefix}` leaves the vault.")));
-    }
+    // A folder with its boundary, however it is written (`projects\\`,
+    // `/projects/`): the one rule, `vault::filter`.
+    let folder = Folder::new(args.path_prefix.as_deref().unwrap_or(""))
+        .map_err(|e| ToolError::new(format!("path_prefix: {e}.")))?;
+    let prefix = folder.shown().to_string();
     let kinds: Vec<Kind> = match &args.kinds {
         Some(k) if !k.is_empty() => k.clone(),
         _ => Kind::VALUES.iter().map(|v| parse_kind(v)).collect(),
     };
     let limit = limit(args.limit, 50, 500);
-    let fingerprint = (&prefix, &kinds);
+    let fingerprint = (folder.key(), &kinds);
     let offset = cursor_offset(args.cursor.as_deref(), &fingerprint)?;
     let index = state.index();
-    let prefix_key = path_key(&prefix);
-    let under = |note: &Note| {
-        prefix_key.is_empty() || {
-            let k = path_key(&note.path);
-            k == prefix_key || k.starts_with(&format!("{prefix_key}/"))
-        }
-    };
     let visible = |note: &Note| policy.visible(&note.path);
     let mut issues: Vec<Issue> = Vec::new();
     let wants = |k: Kind| kinds.contains(&k);
-    for problem in check(&index, &prefix) {
+    for problem in check(&index, &folder) {
         let note = index.note(problem.note());
-        if !visible(note) || !under(note) {
+        if !visible(note) {
             continue;
         }
         let line = Some(problem.line(&index) + 1);
@@ -294,7 +283,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
     }
     let mut notes: Vec<(NoteId, &Note)> = index
         .notes()
-        .filter(|(_, n)| under(n) && visible(n))
+        .filter(|(_, n)| folder.contains(&n.path) && visible(n))
         .collect();
     notes.sort_by(|a, b| a.1.path.cmp(&b.1.path));
     if wants(Kind::Orphan) {
@@ -322,7 +311,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
             issues.extend(rule_issues(note, &state.config().tags.rules));
         }
     }
-    if wants(Kind::Tag) && prefix_key.is_empty() {
+    if wants(Kind::Tag) && folder.is_root() {
         let seen = super::common::visible_tags(&policy, &index);
         let mut tags: Vec<_> = seen.values().filter(|t| t.spellings.len() > 1).collect();
         tags.sort_by_key(|t| tag_key(t.display()));

@@ -15,7 +15,7 @@ use super::args::lenient;
 use super::common::{Target, find_target, limit};
 use super::format::{Reply, ToolError, ToolResult, escape, plural};
 use super::retrieval::{Matching, ask, how, meaning_passage};
-use super::search_notes::{FilterArgs, filters, passes};
+use super::search_notes::{FilterArgs, filters, note_filter, passes};
 use super::state::ToolState;
 use weft_search::dates::now;
 use weft_search::index::{body_start, sha256_hex};
@@ -162,6 +162,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
             ..FilterArgs::default()
         },
     )?;
+    let note_filter = note_filter(&filters)?;
     let mut remarks = Vec::new();
     let mut picked: Vec<Picked> = Vec::new();
     let mut terms = std::collections::BTreeMap::new();
@@ -170,7 +171,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
         match state.search() {
             Some(search) => {
                 let answer = ask(state, &index, q, args.mode, top_k, &filters, &|n| {
-                    passes(state, n, &filters)
+                    passes(state, &index, n, &note_filter)
                 })?;
                 remarks.extend(answer.remarks);
                 for found in answer.found {
@@ -198,7 +199,9 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
                         .into(),
                 );
                 for m in match_names(&index, q, top_k * 4) {
-                    if picked.len() < top_k && passes(state, index.note(m.note), &filters) {
+                    if picked.len() < top_k
+                        && passes(state, &index, index.note(m.note), &note_filter)
+                    {
                         picked.push(Picked {
                             note: m.note,
                             source: "words",
@@ -239,7 +242,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
             if picked.iter().any(|p| p.note == id) {
                 continue;
             }
-            if distance > 0 && !passes(state, index.note(id), &filters) {
+            if distance > 0 && !passes(state, &index, index.note(id), &note_filter) {
                 continue;
             }
             if picked.iter().filter(|p| p.source == "links").count() >= top_k {

@@ -23,9 +23,9 @@ use super::retrieval::{Matching, ask, how, meaning_passage};
 use super::state::ToolState;
 use weft_search::dates::{End, now, parse_time};
 use weft_search::find::{Filters, FindError, Request, Sort};
-use weft_search::index::{tag_key, tag_prefixes};
 use weft_search::names::match_names;
-use weft_vault::key::{name_key, path_key};
+use weft_vault::filter::{FileMeta, Filter, Folder, TimeRange, Value as FilterValue};
+use weft_vault::key::path_key;
 use weft_vault::query::outgoing;
 use weft_vault::{Note, VaultIndex};
 
@@ -158,10 +158,16 @@ pub fn filters(
             .map(|t| t.trim().trim_start_matches('#').to_string())
             .filter(|t| !t.is_empty())
             .collect(),
-        path_prefix: path_prefix
-            .map(str::trim)
-            .filter(|p| !p.trim_matches('/').is_empty())
-            .map(str::to_string),
+        // A folder however it is written (`projects\\`, `/projects/`),
+        // by the one rule, `vault::filter`.
+        path_prefix: match path_prefix {
+            Some(written) => {
+                let folder = Folder::new(written)
+                    .map_err(|e| ToolError::new(format!("`path_prefix`: {e}.")))?;
+                (!folder.is_root()).then(|| folder.shown().to_string())
+            }
+            None => None,
+        },
         ..Filters::default()
     };
     if let Some(since) = modified_since.map(str::trim).filter(|s| !s.is_empty()) {
@@ -231,62 +237,68 @@ fn value_text(v: &Value) -> String {
     }
 }
 
-/// Whether a note passes the filters, checked on the vault index alone
-/// (for name search and before the full-text index exists).
-pub fn passes(state: &ToolState, note: &Note, filters: &Filters) -> bool {
-    if filters.exclude.iter().any(|p| **p == *note.path) {
-        return false;
+/// The note filter of `filters` (THE rule for which notes qualify,
+/// `vault::filter`), for the notes the vault index answers alone: name
+/// search, hits found by meaning, and before the full-text index exists.
+pub fn note_filter(filters: &Filters) -> Result<Filter, ToolError> {
+    let paths = |paths: &[String]| Filter::Paths(paths.iter().map(|p| p.as_str().into()).collect());
+    let mut all = Vec::new();
+    if !filters.exclude.is_empty() {
+        all.push(Filter::Not(Box::new(paths(&filters.exclude))));
     }
-    if let Some(within) = &filters.within
-        && !within.iter().any(|p| **p == *note.path)
-    {
-        return false;
+    if let Some(within) = &filters.within {
+        all.push(paths(within));
     }
-    let keys: Vec<String> = note
-        .tags
-        .iter()
-        .flat_map(|t| tag_prefixes(&t.name))
-        .collect();
-    if !filters.tags_all.iter().all(|t| keys.contains(&tag_key(t))) {
-        return false;
-    }
-    if !filters.tags_any.is_empty() && !filters.tags_any.iter().any(|t| keys.contains(&tag_key(t)))
-    {
-        return false;
+    all.extend(
+        filters
+            .tags_all
+            .iter()
+            .map(|t| Filter::Tag(t.as_str().into())),
+    );
+    if !filters.tags_any.is_empty() {
+        all.push(Filter::any_of(
+            filters
+                .tags_any
+                .iter()
+                .map(|t| Filter::Tag(t.as_str().into()))
+                .collect(),
+        ));
     }
     if let Some(prefix) = &filters.path_prefix {
-        let prefix = path_key(prefix.trim().trim_matches('/'));
-        let key = path_key(&note.path);
-        if key != prefix && !key.starts_with(&format!("{prefix}/")) {
-            return false;
-        }
+        all.push(Filter::Folder(
+            Folder::new(prefix).map_err(|e| ToolError::new(format!("`path_prefix`: {e}.")))?,
+        ));
     }
     for (key, values) in &filters.frontmatter {
-        let found = note.frontmatter.as_ref().and_then(|f| {
-            f.iter()
-                .find(|(k, _)| name_key(k) == name_key(key))
-                .map(|(_, v)| v)
-        });
-        match (found, values) {
-            (None, _) => return false,
-            (Some(_), None) => {}
-            (Some(v), Some(wanted)) => {
-                let have: Vec<String> = match v {
-                    Value::Array(items) => items.iter().map(|i| name_key(&value_text(i))).collect(),
-                    other => vec![name_key(&value_text(other))],
-                };
-                if !wanted.iter().any(|w| have.contains(&name_key(w))) {
-                    return false;
-                }
-            }
-        }
+        let values: Vec<FilterValue> = values
+            .iter()
+            .flatten()
+            .map(|v| FilterValue::of_text(v))
+            .collect();
+        all.push(Filter::property_in(key, &values));
     }
-    if let Some(since) = filters.modified_since
-        && state.modified(&note.path).is_none_or(|m| m < since)
-    {
+    if let Some(since) = filters.modified_since {
+        all.push(Filter::Modified(TimeRange {
+            from: Some(since),
+            to: None,
+        }));
+    }
+    Ok(Filter::all_of(all))
+}
+
+/// Whether a note passes `filter` (see [`note_filter`]).
+pub fn passes(state: &ToolState, index: &VaultIndex, note: &Note, filter: &Filter) -> bool {
+    let Some(id) = index.id_of(&note.path) else {
         return false;
-    }
-    true
+    };
+    let file = FileMeta {
+        modified: filter
+            .reads_file_times()
+            .then(|| state.modified(&note.path))
+            .flatten(),
+        created: None,
+    };
+    filter.matches(index, id, &file)
 }
 
 pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
@@ -371,6 +383,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
             modified_since: args.modified_since.as_deref(),
         },
     )?;
+    let note_filter = note_filter(&filters)?;
     let sort = match args.sort.unwrap_or(SearchSort::Relevance) {
         SearchSort::Relevance => Sort::Relevance,
         SearchSort::Modified => Sort::Modified,
@@ -397,7 +410,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
             Some(matching),
             offset + limit + 1,
             &filters,
-            &|n| passes(state, n, &filters),
+            &|n| passes(state, &index, n, &note_filter),
         )?;
         notes.extend(answer.remarks);
         total = answer.found.len();
@@ -460,7 +473,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
                 .collect(),
             None => index.notes().map(|(_, n)| (0.0, n, None)).collect(),
         };
-        found.retain(|(_, n, _)| passes(state, n, &filters));
+        found.retain(|(_, n, _)| passes(state, &index, n, &note_filter));
         match sort {
             Sort::Relevance if text_query.is_some() => {}
             Sort::Alpha | Sort::Relevance => found.sort_by_key(|a| path_key(&a.1.path)),

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use super::filter::Folder;
 use super::index::{LinkRef, NoteId, VaultIndex};
 use super::key::{name_key, path_key};
 use super::note::{Link, Note, Span, text_hash};
@@ -293,13 +294,12 @@ impl Problem {
     }
 }
 
-/// Every problem of the notes under `path_prefix` (a vault path, `""` for
-/// all), sorted by note path and line.
-pub fn check(index: &VaultIndex, path_prefix: &str) -> Vec<Problem> {
-    let prefix = path_key(path_prefix);
+/// Every problem of the notes in `folder` (the root for all), sorted by
+/// note path and line.
+pub fn check(index: &VaultIndex, folder: &Folder) -> Vec<Problem> {
     let mut notes: Vec<(NoteId, &Note)> = index
         .notes()
-        .filter(|(_, n)| prefix.is_empty() || path_key(&n.path).starts_with(&prefix))
+        .filter(|(_, n)| folder.contains(&n.path))
         .collect();
     notes.sort_by(|a, b| a.1.path.cmp(&b.1.path));
     let mut problems = Vec::new();

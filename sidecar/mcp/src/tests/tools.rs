@@ -408,6 +408,57 @@ async fn list_notes_browses_filters_sorts_and_pages() {
     assert!(e.contains("`modified_since`: cannot read `soon`"), "{e}");
 }
 
+/// Issue 39: the filters answer alike in every mode, by the one note
+/// filter: a `[[Hub]]` property is found by `Hub` by name as by words; a
+/// folder is the same however it is written, and never the start of a
+/// longer name; a folder outside the vault is an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_filter_answers_alike_in_every_mode() {
+    let s = session(VAULT).await;
+    let part_of = json!({"part_of": "Hub"});
+    let (_, words) = s.ok("search_notes", json!({"frontmatter": part_of})).await;
+    let (_, names) = s
+        .ok(
+            "search_notes",
+            json!({"mode": "name", "query": "proj", "frontmatter": part_of}),
+        )
+        .await;
+    assert_eq!(paths(&words, "hits", "path"), ["projects", "projects/weft"]);
+    assert_eq!(paths(&names, "hits", "path"), ["projects", "projects/weft"]);
+    for written in ["projects\\", "/projects/", "./projects", "Projects"] {
+        let (_, v) = s
+            .ok(
+                "search_notes",
+                json!({"query": "tantivy", "path_prefix": written}),
+            )
+            .await;
+        assert_eq!(paths(&v, "hits", "path"), ["projects/weft"], "{written}");
+        let (_, v) = s
+            .ok(
+                "search_notes",
+                json!({"mode": "name", "query": "weft", "path_prefix": written}),
+            )
+            .await;
+        assert_eq!(paths(&v, "hits", "path"), ["projects/weft"], "{written}");
+        let (text, _) = s.ok("check_vault", json!({"path_prefix": written})).await;
+        assert!(!text.contains('\\'), "{written}: {text}");
+    }
+    let (_, v) = s
+        .ok(
+            "search_notes",
+            json!({"mode": "name", "query": "weft", "path_prefix": "proj"}),
+        )
+        .await;
+    assert_eq!(paths(&v, "hits", "path"), Vec::<String>::new());
+    let error = s
+        .err(
+            "search_notes",
+            json!({"query": "x", "path_prefix": "../up"}),
+        )
+        .await;
+    assert!(error.contains("names no folder of the vault"), "{error}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_notes_query_syntax_filters_and_modes() {
     let s = session(VAULT).await;

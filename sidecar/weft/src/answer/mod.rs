@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::args::{Command, Format, Query};
 use weft_tools::ToolState;
+use weft_vault::filter::Folder;
 use weft_vault::query;
 use weft_workspace::hub::Hub;
 
@@ -136,12 +137,15 @@ pub fn answer_on(
             ));
         }
         Command::Check { path_prefix } => {
-            let prefix = path_prefix.as_deref().unwrap_or("");
-            let problems = query::check(&index, prefix);
+            // A folder with its boundary (`proj` is not `projects/`),
+            // however it is written: the one rule, `vault::filter`.
+            let folder = Folder::new(path_prefix.as_deref().unwrap_or(""))
+                .map_err(|e| CliError(format!("--path-prefix: {e}")))?;
+            let problems = query::check(&index, &folder);
             // What the scan could not read is a problem too: its links
             // are not known, and a note that cannot be read is not missing.
             let mut unreadable = hub.live().map(|l| l.errors()).unwrap_or_default();
-            unreadable.retain(|(path, _)| path.starts_with(prefix));
+            unreadable.retain(|(path, _)| folder.contains(path));
             let code = u8::from(!problems.is_empty() || !unreadable.is_empty());
             (out.check(&problems, &unreadable), code)
         }
