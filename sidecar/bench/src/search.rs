@@ -191,7 +191,7 @@ pub fn search_bench(
                 offset: 0,
                 limit: 10,
                 snippet_chars: 0,
-                now: weft_search::dates::now(),
+                now: weft_search::dates::Now::read(weft_search::dates::Zone::System),
             },
             state.files(),
         );

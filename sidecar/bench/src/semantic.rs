@@ -16,7 +16,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::index::Summary;
-use weft_search::dates::now;
+use weft_search::dates::{Now, Zone};
 use weft_search::{DiskFiles, Filters, SearchIndex};
 use weft_semantic::{Mode, Model, Question, SemanticIndex, Wanted, retrieve};
 use weft_workspace::io::LiveVault;
@@ -189,7 +189,7 @@ pub fn semantic_bench(
                 filters: &filters,
                 keep: &keep,
                 files: &files,
-                now: now(),
+                now: Now::read(Zone::System),
             })
             .map_err(|e| format!("{e:?}"))?;
             times.push(ms(started));

@@ -9,7 +9,6 @@
 
 use tower_lsp_server::ls_types::*;
 
-use super::clock;
 use super::vault::Vault;
 use super::world::World;
 use weft_vault::daily::daily_note_path;
@@ -54,7 +53,8 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
     let encoding = world.encoding();
     let selected = here.lines.byte_range(params.range, encoding);
     let config = here.vault.config();
-    let today = clock::today();
+    let now = config.now();
+    let today = now.today();
     let mut wants: Vec<Want> = Vec::new();
     {
         let index = here.vault.read();
@@ -157,7 +157,7 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
                     template.as_deref().map(|t| t.as_str()),
                     &title,
                     today,
-                    clock::now_time(),
+                    now.time(),
                 );
                 CodeAction {
                     title: format!("Create note {path}"),
@@ -234,7 +234,7 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
                     template.as_deref().map(|t| t.as_str()),
                     &title,
                     today,
-                    clock::now_time(),
+                    now.time(),
                 );
                 CodeAction {
                     title: format!("Create today's daily note {path}"),

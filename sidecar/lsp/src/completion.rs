@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
-use super::clock;
 use super::vault::VaultSignals;
 use super::world::World;
 use weft_vault::complete::{self, Completions, DailySettings, ItemKind, Request};
@@ -26,7 +25,7 @@ pub(super) fn completion(world: &World, params: CompletionParams) -> Option<Comp
     let daily = DailySettings {
         folder: config.daily.folder.clone(),
         format: config.daily.format.clone(),
-        today: clock::today(),
+        today: config.now().today(),
     };
     let ranks = here.vault.ranks();
     let signals = VaultSignals {

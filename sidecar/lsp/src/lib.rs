@@ -7,7 +7,6 @@
 //! domain and the workspace (the hub); must not know the MCP server, the
 //! agent's tools or the CLI, and nothing below knows it.
 
-mod clock;
 mod code_action;
 mod code_lens;
 mod completion;

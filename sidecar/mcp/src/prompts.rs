@@ -11,7 +11,6 @@ use rmcp::model::{
     Prompt, PromptArgument, PromptMessage, Reference, Role,
 };
 
-use weft_search::dates::now;
 use weft_search::index::tag_key;
 use weft_search::names::match_names;
 use weft_tools::common::visible_tags;
@@ -199,10 +198,10 @@ pub fn get(
 }
 
 /// The daily note of `date` (default today), found as the `daily_note`
-/// tool finds it: the same day (local time), the same folder and format
+/// tool finds it: the same day (in the vault's zone), the same folder and format
 /// (`weft_vault::daily::daily_note_path`), the file by its exact path.
 fn daily(state: &ToolState, date: Option<&str>) -> Result<String, ToolError> {
-    let (today, _) = weft_workspace::ops::template::now();
+    let today = state.now().today();
     let day = weft_workspace::ops::template::parse_day(date, today)
         .map_err(|e| ToolError::new(format!("`date`: {e}.")))?;
     let config = state.config();
@@ -307,9 +306,11 @@ pub fn complete(
             ("backlinks" | "graph" | "related", "note") => note_names(state, &value),
             ("daily", "date") => {
                 let mut v = vec!["today".to_string(), "yesterday".to_string()];
-                let t = now();
+                let today = state.now().today();
                 for days in 0..7 {
-                    v.push(weft_search::dates::format_date(t - days * 86_400));
+                    v.push(weft_workspace::ops::template::iso_date(
+                        today.add_days(-days),
+                    ));
                 }
                 v.retain(|d| d.starts_with(&value));
                 v

@@ -13,7 +13,7 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Value, json};
 
-use weft_search::dates::now;
+use weft_search::clock::unix_now;
 use weft_search::index::sha256_hex;
 use weft_search::names::match_names;
 use weft_tools::common::{visible_stats, visible_tags};
@@ -195,7 +195,7 @@ fn stats_json(state: &ToolState) -> Value {
         "orphans": s.orphans,
         "markdownBytes": s.bytes,
         "generation": index.generation(),
-        "lastUpdated": now() * 1000,
+        "lastUpdated": unix_now() * 1000,
     })
 }
 
@@ -271,7 +271,7 @@ fn index_json(state: &ToolState) -> Value {
         "root": state.root().display().to_string(),
         "notes": notes.into_iter().map(|(id, _, v)| json!([id, v])).collect::<Vec<_>>(),
         "backlinks": backlinks.into_iter().map(|(t, s)| json!([t, s])).collect::<Vec<_>>(),
-        "lastUpdated": now() * 1000,
+        "lastUpdated": unix_now() * 1000,
     })
 }
 

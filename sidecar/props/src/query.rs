@@ -19,6 +19,15 @@ use crate::input::lossy;
 
 /// 2024-01-15, for `now` in dates.
 const NOW: i64 = 1_705_314_600;
+
+/// [`NOW`] in a zone with summer time, so that days and dates in queries
+/// go through the clock's zone arithmetic.
+fn now() -> weft_search::dates::Now {
+    weft_search::dates::Now {
+        unix: NOW,
+        zone: weft_search::dates::Zone::named("Europe/Berlin").expect("a zone"),
+    }
+}
 const MAX_QUERY: usize = 2 << 10;
 
 /// The searched vault: frontmatter keys, tags, folders, dates, words.
@@ -97,7 +106,7 @@ pub fn search_query(data: &[u8]) {
     let parsed = parse(
         query,
         &Context {
-            now: NOW,
+            now: now(),
             keys: &vault.keys,
         },
     );
@@ -123,7 +132,7 @@ pub fn search_query(data: &[u8]) {
         offset: 0,
         limit: 2,
         snippet_chars: 40,
-        now: NOW,
+        now: now(),
     };
     match vault.search.find(&request, &vault.files) {
         Ok(page) => {

@@ -1,24 +1,18 @@
 //! Times as people and agents write them: ISO dates and times, `now-7d`,
-//! `7d`, `today`, `yesterday`; and back to ISO text. Unix seconds, UTC.
+//! `7d`, `today`, `yesterday`; and back to text. Unix seconds.
 //!
-//! Pure functions of their input and a given "now"; no clock reads except
-//! [`now`]. The calendar itself (month lengths, leap years, day numbers) is
-//! chrono's, as it is for the domain's daily notes: this module reads and
-//! writes the text and never counts days by hand. Must not know the index or
-//! any protocol.
+//! Pure functions of their input and a given [`Now`]: days, dates and times
+//! without an offset are read in its zone (THE clock, [`crate::clock`]), and
+//! times are written back as RFC 3339 with that zone's offset. The calendar
+//! itself (month lengths, leap years, summer time) is chrono's: this module
+//! reads and writes the text and never counts days by hand. Must not know
+//! the index or any protocol.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use chrono::{Datelike, Months, NaiveDate};
+use chrono::{Days, Months, NaiveDate, NaiveDateTime, NaiveTime};
 
-const DAY: i64 = 86_400;
-
-/// The current time in Unix seconds.
-pub fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
+pub use crate::clock::{Now, Zone};
 
 /// Unix seconds of a file time, if the platform gives one.
 pub fn unix(time: std::io::Result<SystemTime>) -> Option<i64> {
@@ -40,8 +34,11 @@ pub enum End {
 /// Reads a time: `now`, `now-7d`, `now+1h`, `-7d`, `7d` (ago), `today`,
 /// `yesterday`, `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with
 /// an optional `Z` or `±HH:MM`, or Unix seconds. Units: `y`, `M` (months),
-/// `w`, `d`, `h`, `m` (minutes), `s`.
-pub fn parse_time(input: &str, now: i64, end: End) -> Result<i64, String> {
+/// `w`, `d`, `h`, `m` (minutes), `s`. Days, weeks, months and years count
+/// on the calendar of `now`'s zone (the same wall-clock time, summer time
+/// or not); hours, minutes and seconds are elapsed time. A day, or a time
+/// without an offset, is read in that zone.
+pub fn parse_time(input: &str, now: Now, end: End) -> Result<i64, String> {
     let s = input.trim();
     let bad = || {
         format!(
@@ -53,12 +50,16 @@ pub fn parse_time(input: &str, now: i64, end: End) -> Result<i64, String> {
         return Err(bad());
     }
     let lower = s.to_ascii_lowercase();
-    match lower.as_str() {
-        "now" => return Ok(now),
-        "today" => return Ok(day_bound(now.div_euclid(DAY), end)),
-        "yesterday" => return Ok(day_bound(now.div_euclid(DAY) - 1, end)),
-        "tomorrow" => return Ok(day_bound(now.div_euclid(DAY) + 1, end)),
-        _ => {}
+    let today = now.zone.date_at(now.unix);
+    let day = match lower.as_str() {
+        "now" => return Ok(now.unix),
+        "today" => Some(today),
+        "yesterday" => today.pred_opt(),
+        "tomorrow" => today.succ_opt(),
+        _ => None,
+    };
+    if let Some(day) = day {
+        return period(now, day, day.succ_opt(), end).ok_or_else(bad);
     }
     if let Some(rest) = s.strip_prefix("now").or_else(|| s.strip_prefix("NOW")) {
         return relative(rest.trim(), now).ok_or_else(bad);
@@ -76,13 +77,13 @@ pub fn parse_time(input: &str, now: i64, end: End) -> Result<i64, String> {
     if s.len() > 4 && s.chars().all(|c| c.is_ascii_digit()) {
         return s.parse::<i64>().map_err(|_| bad());
     }
-    absolute(s, end).ok_or_else(bad)
+    absolute(s, now, end).ok_or_else(bad)
 }
 
 /// `-7d`, `+1h`, `-1M`: an offset from `now`.
-fn relative(s: &str, now: i64) -> Option<i64> {
+fn relative(s: &str, now: Now) -> Option<i64> {
     if s.is_empty() {
-        return Some(now);
+        return Some(now.unix);
     }
     let (sign, rest) = match s.as_bytes()[0] {
         b'-' => (-1, &s[1..]),
@@ -103,8 +104,8 @@ fn relative(s: &str, now: i64) -> Option<i64> {
         "s" | "sec" | "secs" | "second" | "seconds" => 1,
         "m" | "min" | "mins" | "minute" | "minutes" => 60,
         "h" | "H" | "hour" | "hours" => 3_600,
-        "d" | "D" | "day" | "days" => DAY,
-        "w" | "W" | "week" | "weeks" => 7 * DAY,
+        "d" | "D" | "day" | "days" => return add_days(now, sign * amount),
+        "w" | "W" | "week" | "weeks" => return add_days(now, (sign * amount).checked_mul(7)?),
         "M" | "mo" | "month" | "months" => {
             return add_months(now, sign * amount);
         }
@@ -115,33 +116,50 @@ fn relative(s: &str, now: i64) -> Option<i64> {
     };
     // Checked: an amount typed by a person or an agent may be any length,
     // and a time past the calendar's ends is refused like any bad time.
-    let moved = now.checked_add(amount.checked_mul(seconds)?.checked_mul(sign)?)?;
-    date_of_day(moved.div_euclid(DAY))?;
+    let moved = now
+        .unix
+        .checked_add(amount.checked_mul(seconds)?.checked_mul(sign)?)?;
+    chrono::DateTime::from_timestamp(moved, 0)?;
     Some(moved)
 }
 
-/// `t` moved by whole months, the day of the month kept or, when the new
-/// month is shorter, its last day (Jan 31 + 1 month = Feb 29 in 2024).
-/// `None` past the calendar's ends.
-fn add_months(t: i64, months: i64) -> Option<i64> {
-    let date = date_of_day(t.div_euclid(DAY))?;
-    let by = Months::new(u32::try_from(months.unsigned_abs()).ok()?);
-    let moved = if months < 0 {
-        date.checked_sub_months(by)?
+/// `now` moved by whole days on its zone's calendar, the wall-clock time
+/// kept. `None` past the calendar's ends.
+fn add_days(now: Now, days: i64) -> Option<i64> {
+    let local = now.zone.local(now.unix);
+    let by = Days::new(days.unsigned_abs());
+    let moved = if days < 0 {
+        local.checked_sub_days(by)?
     } else {
-        date.checked_add_months(by)?
+        local.checked_add_days(by)?
     };
-    Some(day_of_date(moved) * DAY + t.rem_euclid(DAY))
+    now.zone.instant(moved)
 }
 
-fn day_bound(day: i64, end: End) -> i64 {
+/// `now` moved by whole months, the day of the month kept or, when the new
+/// month is shorter, its last day (Jan 31 + 1 month = Feb 29 in 2024); the
+/// wall-clock time kept. `None` past the calendar's ends.
+fn add_months(now: Now, months: i64) -> Option<i64> {
+    let local = now.zone.local(now.unix);
+    let by = Months::new(u32::try_from(months.unsigned_abs()).ok()?);
+    let moved = if months < 0 {
+        local.checked_sub_months(by)?
+    } else {
+        local.checked_add_months(by)?
+    };
+    now.zone.instant(moved)
+}
+
+/// The first second of the period from `first` up to `next` (exclusive),
+/// or its last second, in `now`'s zone.
+fn period(now: Now, first: NaiveDate, next: Option<NaiveDate>, end: End) -> Option<i64> {
     match end {
-        End::Start => day * DAY,
-        End::Finish => day * DAY + DAY - 1,
+        End::Start => now.zone.day_start(first),
+        End::Finish => Some(now.zone.day_start(next?)? - 1),
     }
 }
 
-fn absolute(s: &str, end: End) -> Option<i64> {
+fn absolute(s: &str, now: Now, end: End) -> Option<i64> {
     let (date, time) = match s.find(['T', 't', ' ']) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
@@ -178,16 +196,13 @@ fn absolute(s: &str, end: End) -> Option<i64> {
     let Some(time) = time else {
         // A period's last second is the second before the next one starts.
         let (first, next) = match (month, day) {
-            (Some(m), Some(d)) => (ymd(m, d)?, ymd(m, d)?.succ_opt()?),
-            (Some(m), None) => (ymd(m, 1)?, ymd(m, 1)?.checked_add_months(Months::new(1))?),
-            _ => (ymd(1, 1)?, ymd(1, 1)?.checked_add_months(Months::new(12))?),
+            (Some(m), Some(d)) => (ymd(m, d)?, ymd(m, d)?.succ_opt()),
+            (Some(m), None) => (ymd(m, 1)?, ymd(m, 1)?.checked_add_months(Months::new(1))),
+            _ => (ymd(1, 1)?, ymd(1, 1)?.checked_add_months(Months::new(12))),
         };
-        return Some(match end {
-            End::Start => day_of_date(first) * DAY,
-            End::Finish => day_of_date(next) * DAY - 1,
-        });
+        return period(now, first, next, end);
     };
-    let days = day_of_date(ymd(month?, day?)?);
+    let date = ymd(month?, day?)?;
     // HH:MM[:SS[.fff]][Z|±HH:MM]
     let (clock, offset) = split_offset(time)?;
     let fields: Vec<&str> = clock.split(':').collect();
@@ -200,13 +215,21 @@ fn absolute(s: &str, end: End) -> Option<i64> {
     if hour > 23 || minute > 59 || second > 60 || fields.len() > 3 {
         return None;
     }
-    Some(days * DAY + hour * 3_600 + minute * 60 + second - offset)
+    // A leap second is read as the last second of its minute.
+    let wall = NaiveTime::from_hms_opt(hour as u32, minute as u32, second.min(59) as u32)?;
+    let local: NaiveDateTime = date.and_time(wall);
+    let extra = second - second.min(59);
+    Some(match offset {
+        Some(offset) => local.and_utc().timestamp() - offset + extra,
+        None => now.zone.instant(local)? + extra,
+    })
 }
 
-/// Splits `10:30:00+02:00` into the clock and the offset in seconds.
-fn split_offset(time: &str) -> Option<(&str, i64)> {
+/// Splits `10:30:00+02:00` into the clock and the offset in seconds, if
+/// the time gives one (`Z` is 0; none is the reader's zone).
+fn split_offset(time: &str) -> Option<(&str, Option<i64>)> {
     if let Some(clock) = time.strip_suffix(['Z', 'z']) {
-        return Some((clock, 0));
+        return Some((clock, Some(0)));
     }
     if let Some(i) = time.rfind(['+', '-']) {
         let (clock, off) = (&time[..i], &time[i..]);
@@ -221,113 +244,199 @@ fn split_offset(time: &str) -> Option<(&str, i64)> {
         } else {
             0
         };
-        return Some((clock, sign * (hours * 3_600 + minutes * 60)));
+        return Some((clock, Some(sign * (hours * 3_600 + minutes * 60))));
     }
-    Some((time, 0))
+    Some((time, None))
 }
 
-/// `2024-01-15T10:30:00Z`.
-pub fn format_time(t: i64) -> String {
-    let (y, m, d) = civil_from_days(t.div_euclid(DAY));
-    let s = t.rem_euclid(DAY);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        s / 3_600,
-        s % 3_600 / 60,
-        s % 60
-    )
+/// `2024-01-15T11:30:00+01:00`: RFC 3339 with `zone`'s offset at `t`.
+pub fn format_time(t: i64, zone: Zone) -> String {
+    zone.rfc3339(t)
 }
 
-/// `2024-01-15`.
-pub fn format_date(t: i64) -> String {
-    let (y, m, d) = civil_from_days(t.div_euclid(DAY));
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Chrono counts days from 0001-01-01 (its day 1); 1970-01-01 is its day
-/// 719,163.
-const EPOCH_FROM_CE: i64 = 719_163;
-
-/// The date of a day number since 1970-01-01; `None` past the calendar's
-/// ends (chrono's, about 262,000 years either way).
-fn date_of_day(day: i64) -> Option<NaiveDate> {
-    NaiveDate::from_num_days_from_ce_opt(i32::try_from(day.checked_add(EPOCH_FROM_CE)?).ok()?)
-}
-
-/// The day number since 1970-01-01 of a date.
-fn day_of_date(date: NaiveDate) -> i64 {
-    i64::from(date.num_days_from_ce()) - EPOCH_FROM_CE
-}
-
-/// (year, month, day) of a day number since 1970-01-01; a day past the
-/// calendar's ends gives its first or last day.
-pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let date = date_of_day(z).unwrap_or(if z < 0 {
-        NaiveDate::MIN
-    } else {
-        NaiveDate::MAX
-    });
-    (i64::from(date.year()), date.month(), date.day())
+/// `2024-01-15`: the date at `t` in `zone`.
+pub fn format_date(t: i64, zone: Zone) -> String {
+    zone.date_at(t).format("%Y-%m-%d").to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Day number since 1970-01-01 of a civil date. Days and months past their
-    /// ends count on (`2024-02-30` is `2024-03-01`, month 13 the next January);
-    /// a year past the calendar's ends gives its first or last day.
-    fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-        let months = y.saturating_mul(12).saturating_add(i64::from(m) - 1);
-        let (year, month) = (months.div_euclid(12), months.rem_euclid(12) as u32 + 1);
-        let first = i32::try_from(year)
-            .ok()
-            .and_then(|year| NaiveDate::from_ymd_opt(year, month, 1))
-            .unwrap_or(if year < 0 {
-                NaiveDate::MIN
-            } else {
-                NaiveDate::MAX
-            });
-        day_of_date(first) + i64::from(d) - 1
+    const DAY: i64 = 86_400;
+    const T: i64 = 1_705_314_600; // 2024-01-15T10:30:00Z
+    const NOW: Now = Now::utc(T);
+
+    fn berlin(unix: i64) -> Now {
+        Now {
+            unix,
+            zone: Zone::named("Europe/Berlin").unwrap(),
+        }
     }
 
-    const NOW: i64 = 1_705_314_600; // 2024-01-15T10:30:00Z
+    fn new_york(unix: i64) -> Now {
+        Now {
+            unix,
+            zone: Zone::named("America/New_York").unwrap(),
+        }
+    }
+
+    /// `text` read at `now`, shown in `now`'s zone.
+    fn shown(text: &str, now: Now, end: End) -> String {
+        format_time(parse_time(text, now, end).unwrap(), now.zone)
+    }
 
     #[test]
     fn formats_and_reads_back() {
-        assert_eq!(format_time(NOW), "2024-01-15T10:30:00Z");
-        assert_eq!(format_date(NOW), "2024-01-15");
-        assert_eq!(parse_time("2024-01-15T10:30:00Z", 0, End::Start), Ok(NOW));
-        assert_eq!(parse_time("2024-01-15T12:30+02:00", 0, End::Start), Ok(NOW));
-        assert_eq!(parse_time("2024-01-15 10:30", 0, End::Start), Ok(NOW));
-        assert_eq!(civil_from_days(days_from_civil(2000, 2, 29)), (2000, 2, 29));
+        assert_eq!(format_time(T, Zone::UTC), "2024-01-15T10:30:00+00:00");
+        assert_eq!(format_date(T, Zone::UTC), "2024-01-15");
+        assert_eq!(parse_time("2024-01-15T10:30:00Z", NOW, End::Start), Ok(T));
+        assert_eq!(parse_time("2024-01-15T12:30+02:00", NOW, End::Start), Ok(T));
+        assert_eq!(parse_time("2024-01-15 10:30", NOW, End::Start), Ok(T));
+        let text = format_time(T, berlin(T).zone);
+        assert_eq!(text, "2024-01-15T11:30:00+01:00");
+        assert_eq!(parse_time(&text, NOW, End::Start), Ok(T));
+    }
+
+    #[test]
+    fn times_without_an_offset_are_read_in_the_zone() {
+        assert_eq!(parse_time("2024-01-15 11:30", berlin(0), End::Start), Ok(T));
+        assert_eq!(
+            parse_time("2024-01-15T05:30", new_york(0), End::Start),
+            Ok(T)
+        );
+        assert_eq!(
+            parse_time("2024-01-15T10:30Z", berlin(0), End::Start),
+            Ok(T)
+        );
     }
 
     #[test]
     fn periods_have_two_ends() {
-        let start = parse_time("2024-01-15", NOW, End::Start).unwrap();
-        let finish = parse_time("2024-01-15", NOW, End::Finish).unwrap();
-        assert_eq!(format_time(start), "2024-01-15T00:00:00Z");
-        assert_eq!(format_time(finish), "2024-01-15T23:59:59Z");
-        let feb = parse_time("2024-02", NOW, End::Finish).unwrap();
-        assert_eq!(format_time(feb), "2024-02-29T23:59:59Z");
-        let year = parse_time("2023", NOW, End::Finish).unwrap();
-        assert_eq!(format_time(year), "2023-12-31T23:59:59Z");
+        assert_eq!(
+            shown("2024-01-15", NOW, End::Start),
+            "2024-01-15T00:00:00+00:00"
+        );
+        assert_eq!(
+            shown("2024-01-15", NOW, End::Finish),
+            "2024-01-15T23:59:59+00:00"
+        );
+        assert_eq!(
+            shown("2024-02", NOW, End::Finish),
+            "2024-02-29T23:59:59+00:00"
+        );
+        assert_eq!(shown("2023", NOW, End::Finish), "2023-12-31T23:59:59+00:00");
+        // A day is the zone's day.
+        assert_eq!(
+            shown("2024-01-15", berlin(T), End::Start),
+            "2024-01-15T00:00:00+01:00"
+        );
+        assert_eq!(
+            shown("2024-07", berlin(T), End::Finish),
+            "2024-07-31T23:59:59+02:00"
+        );
     }
 
     #[test]
     fn relative_times() {
-        assert_eq!(parse_time("now", NOW, End::Start), Ok(NOW));
-        assert_eq!(parse_time("now-7d", NOW, End::Start), Ok(NOW - 7 * DAY));
-        assert_eq!(parse_time("7d", NOW, End::Start), Ok(NOW - 7 * DAY));
-        assert_eq!(parse_time("-2w", NOW, End::Start), Ok(NOW - 14 * DAY));
-        assert_eq!(parse_time("now+1h", NOW, End::Start), Ok(NOW + 3_600));
-        let month = parse_time("now-1M", NOW, End::Start).unwrap();
-        assert_eq!(format_time(month), "2023-12-15T10:30:00Z");
-        let today = parse_time("today", NOW, End::Start).unwrap();
-        assert_eq!(format_time(today), "2024-01-15T00:00:00Z");
-        let yesterday = parse_time("yesterday", NOW, End::Finish).unwrap();
-        assert_eq!(format_time(yesterday), "2024-01-14T23:59:59Z");
+        assert_eq!(parse_time("now", NOW, End::Start), Ok(T));
+        assert_eq!(parse_time("now-7d", NOW, End::Start), Ok(T - 7 * DAY));
+        assert_eq!(parse_time("7d", NOW, End::Start), Ok(T - 7 * DAY));
+        assert_eq!(parse_time("-2w", NOW, End::Start), Ok(T - 14 * DAY));
+        assert_eq!(parse_time("now+1h", NOW, End::Start), Ok(T + 3_600));
+        assert_eq!(
+            shown("now-1M", NOW, End::Start),
+            "2023-12-15T10:30:00+00:00"
+        );
+        assert_eq!(shown("today", NOW, End::Start), "2024-01-15T00:00:00+00:00");
+        assert_eq!(
+            shown("yesterday", NOW, End::Finish),
+            "2024-01-14T23:59:59+00:00"
+        );
+    }
+
+    /// 23:30 UTC on the 15th is already the 16th in Berlin and still the
+    /// 15th in New York: `today` is the zone's day, not UTC's.
+    #[test]
+    fn today_and_yesterday_are_the_zones_days() {
+        let late = parse_time("2024-01-15T23:30Z", NOW, End::Start).unwrap();
+        assert_eq!(
+            shown("today", berlin(late), End::Start),
+            "2024-01-16T00:00:00+01:00"
+        );
+        assert_eq!(
+            shown("today", berlin(late), End::Finish),
+            "2024-01-16T23:59:59+01:00"
+        );
+        assert_eq!(
+            shown("yesterday", berlin(late), End::Start),
+            "2024-01-15T00:00:00+01:00"
+        );
+        assert_eq!(
+            shown("tomorrow", berlin(late), End::Finish),
+            "2024-01-17T23:59:59+01:00"
+        );
+        assert_eq!(
+            shown("today", new_york(late), End::Start),
+            "2024-01-15T00:00:00-05:00"
+        );
+        assert_eq!(
+            shown("today", new_york(late), End::Finish),
+            "2024-01-15T23:59:59-05:00"
+        );
+        assert_eq!(
+            shown("yesterday", new_york(late), End::Start),
+            "2024-01-14T00:00:00-05:00"
+        );
+        // As Unix seconds: Berlin's today starts at 23:00 UTC, New York's at 05:00.
+        assert_eq!(
+            parse_time("today", berlin(late), End::Start),
+            parse_time("2024-01-15T23:00Z", NOW, End::Start)
+        );
+        assert_eq!(
+            parse_time("today", new_york(late), End::Start),
+            parse_time("2024-01-15T05:00Z", NOW, End::Start)
+        );
+    }
+
+    /// Summer time in Berlin starts on 2024-03-31 (a 23-hour day) and ends
+    /// on 2024-10-27 (a 25-hour day): days and weeks keep the wall clock.
+    #[test]
+    fn days_across_summer_time_keep_the_wall_clock() {
+        let after = parse_time("2024-04-01T12:00+02:00", NOW, End::Start).unwrap();
+        assert_eq!(
+            shown("now-1d", berlin(after), End::Start),
+            "2024-03-31T12:00:00+02:00"
+        );
+        assert_eq!(
+            shown("2d", berlin(after), End::Start),
+            "2024-03-30T12:00:00+01:00"
+        );
+        assert_eq!(
+            shown("now-1w", berlin(after), End::Start),
+            "2024-03-25T12:00:00+01:00"
+        );
+        assert_eq!(
+            shown("now-24h", berlin(after), End::Start),
+            "2024-03-31T12:00:00+02:00"
+        );
+        assert_eq!(
+            shown("now-48h", berlin(after), End::Start),
+            "2024-03-30T11:00:00+01:00"
+        );
+        let day_of_change = berlin(parse_time("2024-03-31T20:00+02:00", NOW, End::Start).unwrap());
+        let start = parse_time("today", day_of_change, End::Start).unwrap();
+        let finish = parse_time("today", day_of_change, End::Finish).unwrap();
+        assert_eq!(finish + 1 - start, 23 * 3_600);
+        let autumn = berlin(parse_time("2024-10-27T20:00+01:00", NOW, End::Start).unwrap());
+        let start = parse_time("today", autumn, End::Start).unwrap();
+        let finish = parse_time("today", autumn, End::Finish).unwrap();
+        assert_eq!(finish + 1 - start, 25 * 3_600);
+        assert_eq!(format_time(start, autumn.zone), "2024-10-27T00:00:00+02:00");
+        assert_eq!(
+            format_time(finish, autumn.zone),
+            "2024-10-27T23:59:59+01:00"
+        );
     }
 
     #[test]
@@ -340,6 +449,7 @@ mod tests {
             "now+4000000000M",
         ] {
             assert!(parse_time(wild, NOW, End::Start).is_err(), "{wild}");
+            assert!(parse_time(wild, berlin(T), End::Start).is_err(), "{wild}");
         }
         assert!(parse_time("now-1000y", NOW, End::Start).is_ok());
     }

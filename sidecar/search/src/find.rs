@@ -15,6 +15,7 @@ use tantivy::schema::Value;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Order, Searcher, TantivyDocument, Term};
 
+use super::clock::Now;
 use super::index::{FileSource, SearchError, SearchIndex, body_start, tag_key};
 use super::query::{Compiler, Context, Expr, QueryError, boolean, keyword, parse};
 use weft_vault::key::{name_key, path_key};
@@ -78,8 +79,8 @@ pub struct Request<'a> {
     pub limit: usize,
     /// Snippet length in characters; 0 for none.
     pub snippet_chars: usize,
-    /// Unix seconds, for `now` in the query.
-    pub now: i64,
+    /// The moment and zone `now`, `today` and dates in the query are read at.
+    pub now: Now,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -127,7 +128,7 @@ impl From<tantivy::TantivyError> for FindError {
 impl SearchIndex {
     /// Parses `query` against `keys` (the frontmatter keys the caller may
     /// name).
-    pub fn parse_query(&self, query: &str, now: i64, keys: &[String]) -> Result<Expr, QueryError> {
+    pub fn parse_query(&self, query: &str, now: Now, keys: &[String]) -> Result<Expr, QueryError> {
         parse(query, &Context { now, keys })
     }
 

@@ -9,6 +9,7 @@
 //! the disk layout or the hub; it reads note files only through a
 //! [`FileSource`].
 
+pub mod clock;
 pub mod dates;
 pub mod disk;
 pub mod find;

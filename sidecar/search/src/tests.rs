@@ -142,7 +142,7 @@ fn paths(f: &Fixture, query: Option<&str>, filters: &Filters, sort: Sort) -> Vec
                 offset: 0,
                 limit: 50,
                 snippet_chars: 0,
-                now: NOW,
+                now: crate::clock::Now::utc(NOW),
             },
             &f.files,
         )
@@ -346,7 +346,7 @@ fn sorting_paging_and_cursors() {
                     offset,
                     limit: 3,
                     snippet_chars: 0,
-                    now: NOW,
+                    now: crate::clock::Now::utc(NOW),
                 },
                 &f.files,
             )
@@ -380,7 +380,7 @@ fn snippets_mark_the_match() {
                 offset: 0,
                 limit: 5,
                 snippet_chars: 60,
-                now: NOW,
+                now: crate::clock::Now::utc(NOW),
             },
             &f.files,
         )
@@ -400,7 +400,7 @@ fn snippets_mark_the_match() {
                 offset: 0,
                 limit: 5,
                 snippet_chars: 40,
-                now: NOW,
+                now: crate::clock::Now::utc(NOW),
             },
             &f.files,
         )
@@ -427,7 +427,7 @@ fn query_errors_reach_the_caller() {
                 offset: 0,
                 limit: 5,
                 snippet_chars: 0,
-                now: NOW,
+                now: crate::clock::Now::utc(NOW),
             },
             &f.files,
         )

@@ -67,7 +67,8 @@ pub struct Question<'a> {
     /// policy, for what the full text does not filter itself).
     pub keep: &'a dyn Fn(&Note) -> bool,
     pub files: &'a dyn FileSource,
-    pub now: i64,
+    /// The moment and zone `now` and dates in the question are read at.
+    pub now: weft_search::dates::Now,
 }
 
 /// A note found, with what found it.

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::format::{ToolError, note_label};
 use super::state::ToolState;
-use weft_search::dates::format_time;
+use weft_search::dates::{Zone, format_time};
 use weft_search::find::{cursor_for, fingerprint, offset_of};
 use weft_search::index::tag_key;
 use weft_vault::index::TagStat;
@@ -320,9 +320,10 @@ pub(crate) fn link_contexts(
     out
 }
 
-/// ISO time of Unix seconds.
-pub(crate) fn time_text(t: Option<i64>) -> Option<String> {
-    t.map(format_time)
+/// Unix seconds as the agent reads them: RFC 3339 with the offset of the
+/// vault's zone (`2024-01-15T11:30:00+01:00`).
+pub(crate) fn time_text(t: Option<i64>, zone: Zone) -> Option<String> {
+    t.map(|t| format_time(t, zone))
 }
 
 /// A note's tags as written, without `#`, each once (a note of megabytes

@@ -94,8 +94,9 @@ pub fn run(state: &ToolState, args: DiffNoteArgs) -> ToolResult {
         }
         None => None,
     };
-    let from_out = VersionOut::of(&result.from);
-    let to_out = result.to.as_ref().map(VersionOut::of);
+    let zone = state.zone();
+    let from_out = VersionOut::of(&result.from, zone);
+    let to_out = result.to.as_ref().map(|to| VersionOut::of(to, zone));
     let (diff, truncated) = clip_diff(&result.unified);
     let to_label = match &to_out {
         Some(v) => format!("`{}`", id_text(v)),

@@ -6,7 +6,7 @@
 //!
 //! An adapter over `Buffers::activity`.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ use super::args::lenient;
 use super::common::limit;
 use super::format::{Reply, ToolResult, escape, plural};
 use super::state::ToolState;
-use weft_search::dates::format_time;
+use weft_search::dates::{Zone, format_time, unix};
 use weft_workspace::hub::OpenNote;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -76,25 +76,25 @@ pub fn run(state: &ToolState, args: EditorStateArgs) -> ToolResult {
         .buffers
         .activity(state.root(), |path| policy.visible(path), limit);
     let out = EditorStateOut {
-        notes: open.into_iter().map(note_out).collect(),
+        notes: open
+            .into_iter()
+            .map(|open| note_out(open, state.zone()))
+            .collect(),
     };
     Ok(Reply::new(render(&out), &out))
 }
 
-fn time(t: SystemTime) -> String {
-    format_time(
-        t.duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64),
-    )
+fn time(t: SystemTime, zone: Zone) -> String {
+    format_time(unix(Ok(t)).unwrap_or(0), zone)
 }
 
-fn note_out(open: OpenNote) -> OpenNoteOut {
+fn note_out(open: OpenNote, zone: Zone) -> OpenNoteOut {
     OpenNoteOut {
         path: open.path,
         title: open.title,
         unsaved: open.unsaved,
-        opened: time(open.opened),
-        edited: open.edited.map(time),
+        opened: time(open.opened, zone),
+        edited: open.edited.map(|t| time(t, zone)),
         last_edit: open.last_edit.map(|p| LastEdit {
             line: p.line,
             section: p.section,

@@ -17,7 +17,6 @@ use super::format::{Reply, ToolError, ToolResult, escape, plural};
 use super::retrieval::{Matching, ask, how, meaning_passage};
 use super::search_notes::{FilterArgs, filters, note_filter, passes};
 use super::state::ToolState;
-use weft_search::dates::now;
 use weft_search::index::{body_start, sha256_hex};
 use weft_search::names::match_names;
 use weft_search::passages::best_passages;
@@ -186,7 +185,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
                 }
                 if let Ok(expr) = search.parse_query(
                     &weft_semantic::retrieve::any_words(q).unwrap_or_default(),
-                    now(),
+                    state.now(),
                     &filters.keys,
                 ) {
                     terms = search.body_terms(&expr);

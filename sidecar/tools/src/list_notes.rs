@@ -14,7 +14,7 @@ use super::args::{choice, lenient};
 use super::common::{cursor_offset, limit, next_cursor, page_line, tags_of, tags_text, time_text};
 use super::format::{Reply, ToolError, ToolResult, escape, plural};
 use super::state::ToolState;
-use weft_search::dates::{End, now, parse_time};
+use weft_search::dates::{End, parse_time};
 use weft_search::index::{tag_key, tag_prefixes};
 use weft_vault::key::path_key;
 
@@ -146,7 +146,7 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
         .filter(|s| !s.is_empty())
     {
         Some(s) => Some(
-            parse_time(s, now(), End::Start)
+            parse_time(s, state.now(), End::Start)
                 .map_err(|m| ToolError::new(format!("`modified_since`: {m}.")))?,
         ),
         None => None,
@@ -259,7 +259,7 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
         NoteItem {
             path: note.id().to_string(),
             title: note.title.to_string(),
-            modified: time_text(modified),
+            modified: time_text(modified, state.zone()),
             tags: tags_of(note),
         }
     });
@@ -308,16 +308,20 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
     }
 
     let total = entries.len();
+    let zone = state.zone();
     let page: Vec<NoteItem> = entries
         .into_iter()
         .skip(offset)
         .take(limit)
         .map(|e| NoteItem {
-            modified: time_text(if timed {
-                e.modified
-            } else {
-                state.modified(&e.file)
-            }),
+            modified: time_text(
+                if timed {
+                    e.modified
+                } else {
+                    state.modified(&e.file)
+                },
+                zone,
+            ),
             path: e.path,
             title: e.title,
             tags: e.tags,

@@ -14,7 +14,7 @@ use super::state::ToolState;
 use super::versions::{
     VersionOut, for_agent, history, history_error, history_note, kind_text, shown, version_line,
 };
-use weft_search::dates::{End, now, parse_time};
+use weft_search::dates::{End, parse_time};
 use weft_workspace::history::HistoryError;
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -72,7 +72,7 @@ pub fn run(state: &ToolState, args: NoteHistoryArgs) -> ToolResult {
         .filter(|s| !s.is_empty())
     {
         Some(s) => {
-            let t = parse_time(s, now(), End::Start)
+            let t = parse_time(s, state.now(), End::Start)
                 .map_err(|m| ToolError::new(format!("`since`: {m}.")))?;
             Some(chrono::DateTime::from_timestamp(t, 0).unwrap_or_default())
         }
@@ -110,9 +110,10 @@ pub fn run(state: &ToolState, args: NoteHistoryArgs) -> ToolResult {
                 .filter(|v| note.is_some() || !listed || !v.changes.is_empty())
         })
         .collect();
+    let zone = state.zone();
     for version in &page_items {
-        let out = VersionOut::of(version);
-        let mut line = format!("- {}", version_line(version));
+        let out = VersionOut::of(version, zone);
+        let mut line = format!("- {}", version_line(version, zone));
         if note.is_none() {
             let shown_changes: Vec<String> = out
                 .changes

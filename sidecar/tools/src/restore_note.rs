@@ -78,7 +78,7 @@ pub fn run(state: &ToolState, actor: &str, args: RestoreNoteArgs) -> ToolResult 
     }
     plan.version = for_agent(&policy, plan.version)
         .ok_or_else(|| hidden_version(&shown(&note.path), version))?;
-    let restored = VersionOut::of(&plan.version);
+    let restored = VersionOut::of(&plan.version, state.zone());
     let content = String::from_utf8(plan.bytes).map_err(|_| {
         ToolError::new(format!(
             "Version `{}` of `{}` is not valid UTF-8 text; Weft does not restore it, since bytes could be lost.",
@@ -109,7 +109,7 @@ pub fn run(state: &ToolState, actor: &str, args: RestoreNoteArgs) -> ToolResult 
             .and_then(|page| page.items.into_iter().next())
             .filter(|v| v.message.starts_with("restore_note:"))
             .and_then(|v| for_agent(&policy, v))
-            .map(|v| VersionOut::of(&v))
+            .map(|v| VersionOut::of(&v, state.zone()))
     };
     let label = id_text(&restored);
     let when = restored

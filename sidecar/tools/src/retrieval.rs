@@ -4,7 +4,6 @@
 //! broken: by words, saying so), and each note's passage found by meaning.
 
 use weft_search::Filters;
-use weft_search::dates::now;
 use weft_search::find::FindError;
 use weft_semantic::{Close, Found, Mode, Question, retrieve};
 use weft_vault::headings::heading_path;
@@ -111,7 +110,7 @@ pub fn ask(
         filters,
         keep,
         files: &state.files,
-        now: now(),
+        now: state.now(),
     })
     .map_err(|e| match e {
         FindError::Query(q) => ToolError::new(q.message).hint(q.hint),

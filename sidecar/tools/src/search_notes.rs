@@ -21,7 +21,7 @@ use super::common::{
 use super::format::{Reply, ToolError, ToolResult, escape};
 use super::retrieval::{Matching, ask, how, meaning_passage};
 use super::state::ToolState;
-use weft_search::dates::{End, now, parse_time};
+use weft_search::dates::{End, parse_time};
 use weft_search::find::{Filters, FindError, Request, Sort};
 use weft_search::names::match_names;
 use weft_vault::filter::{FileMeta, Filter, Folder, TimeRange, Value as FilterValue};
@@ -172,7 +172,7 @@ pub fn filters(
     };
     if let Some(since) = modified_since.map(str::trim).filter(|s| !s.is_empty()) {
         filters.modified_since = Some(
-            parse_time(since, now(), End::Start)
+            parse_time(since, state.now(), End::Start)
                 .map_err(|m| ToolError::new(format!("`modified_since`: {m}.")))?,
         );
     }
@@ -427,7 +427,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
                 score: (found.score * 100.0).round() / 100.0,
                 snippet,
                 tags: tags_of(note),
-                modified: time_text(state.modified(&note.path)),
+                modified: time_text(state.modified(&note.path), state.zone()),
                 why: Some(how(found).to_string()),
             });
         }
@@ -439,7 +439,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
             offset,
             limit,
             snippet_chars: SNIPPET_CHARS,
-            now: now(),
+            now: state.now(),
         };
         let page = search.find(&request, &state.files).map_err(|e| match e {
             FindError::Query(q) => ToolError::new(q.message).hint(q.hint),
@@ -458,7 +458,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
                 score: (hit.score * 100.0).round() / 100.0,
                 snippet: hit.snippet,
                 tags: tags_of(note),
-                modified: time_text(state.modified(&note.path)),
+                modified: time_text(state.modified(&note.path), state.zone()),
                 why: None,
             });
         }
@@ -500,7 +500,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
                 score: ((score * 100.0).round() / 100.0) as f32,
                 snippet: None,
                 tags: tags_of(note),
-                modified: time_text(state.modified(&note.path)),
+                modified: time_text(state.modified(&note.path), state.zone()),
                 why,
             });
         }

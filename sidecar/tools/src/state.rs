@@ -16,7 +16,8 @@ use tokio::sync::broadcast;
 
 use super::format::ToolError;
 use super::policy::{Needs, Policy, Profile};
-use weft_search::dates::{format_time, now, unix};
+use weft_search::clock::unix_now;
+use weft_search::dates::{Now, Zone, format_time, unix};
 use weft_search::{DiskFiles, FileSource, SearchIndex};
 use weft_vault::VaultIndex;
 use weft_workspace::config::Config;
@@ -115,6 +116,17 @@ impl ToolState {
     /// The configuration now.
     pub fn config(&self) -> Arc<Config> {
         self.hub.config()
+    }
+
+    /// Now, in the vault's zone: what `now`, `today` and `7d` mean in a
+    /// request (THE clock, `weft_search::clock`).
+    pub fn now(&self) -> Now {
+        self.config().now()
+    }
+
+    /// The vault's zone, in which the agent reads every time.
+    pub fn zone(&self) -> Zone {
+        self.config().zone()
     }
 
     /// Why `.weft.toml` does not load now, when it does not.
@@ -443,7 +455,7 @@ impl ToolState {
             failures.pop_front();
         }
         failures.push_back(Failure {
-            time: now(),
+            time: unix_now(),
             tool: tool.to_string(),
             input,
             error: error.lines().next().unwrap_or("").to_string(),
@@ -462,6 +474,9 @@ impl ToolState {
 
     /// When the server started, as ISO text.
     pub(crate) fn started_at(&self) -> String {
-        format_time(now() - self.started.elapsed().as_secs() as i64)
+        format_time(
+            unix_now() - self.started.elapsed().as_secs() as i64,
+            self.zone(),
+        )
     }
 }

@@ -12,7 +12,8 @@ use super::context::auto_context;
 use super::format::{Reply, ToolResult, code_list};
 use super::guide::GUIDE;
 use super::state::{Phase, ToolState};
-use weft_search::dates::format_time;
+use weft_search::clock::unix_now;
+use weft_search::dates::{Zone, format_time};
 use weft_workspace::config::{HistoryMode, TagPolicy};
 use weft_workspace::hub::SemanticStatus;
 
@@ -101,6 +102,9 @@ pub struct ConfigOut {
     pub templates_folder: String,
     pub daily_folder: String,
     pub daily_format: String,
+    /// The zone "today" and every time shown are in: `Europe/Berlin`, or
+    /// `system (+01:00)`.
+    pub timezone: String,
     /// `.weft.toml` failed to load.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -147,6 +151,7 @@ pub fn run(state: &ToolState, offered_tools: Vec<String>) -> ToolResult {
     };
     let (notes_ms, fulltext_ms) = state.timings();
     let config = state.config();
+    let zone = config.zone();
     let out = VaultInfoOut {
         root: state.root().display().to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -202,6 +207,7 @@ pub fn run(state: &ToolState, offered_tools: Vec<String>) -> ToolResult {
             templates_folder: config.templates_folder.clone(),
             daily_folder: config.daily.folder.clone(),
             daily_format: config.daily.format.clone(),
+            timezone: zone_text(zone),
             error: state.config_error().clone(),
         },
         guide: GUIDE.to_string(),
@@ -210,7 +216,7 @@ pub fn run(state: &ToolState, offered_tools: Vec<String>) -> ToolResult {
             .failures(10)
             .into_iter()
             .map(|f| FailureOut {
-                time: format_time(f.time),
+                time: format_time(f.time, zone),
                 tool: f.tool,
                 input: f.input,
                 error: f.error,
@@ -351,11 +357,12 @@ fn render(out: &VaultInfoOut) -> String {
     }
     let cfg = &out.config;
     text.push_str(&format!(
-        "\n\n## Configuration\nNew notes in `{}`, templates in `{}`, daily notes in `{}` as `{}`. History: {} ({}).",
+        "\n\n## Configuration\nNew notes in `{}`, templates in `{}`, daily notes in `{}` as `{}`, days and times in {}. History: {} ({}).",
         if cfg.new_notes_folder.is_empty() { "/" } else { &cfg.new_notes_folder },
         cfg.templates_folder,
         if cfg.daily_folder.is_empty() { "/" } else { &cfg.daily_folder },
         cfg.daily_format,
+        cfg.timezone,
         out.history.mode,
         out.history.note
     ));
@@ -380,4 +387,11 @@ fn render(out: &VaultInfoOut) -> String {
     }
     text.push_str(&format!("\n\n{}", out.guide));
     text
+}
+/// The zone by name, or the system's with its offset now.
+fn zone_text(zone: Zone) -> String {
+    match zone {
+        Zone::System => format!("the system's zone ({})", zone.offset_at(unix_now())),
+        Zone::Named(_) => zone.name().to_string(),
+    }
 }

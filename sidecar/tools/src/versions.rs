@@ -19,6 +19,7 @@ use super::format::ToolError;
 use super::format::ToolResult;
 use super::policy::Policy;
 use super::state::ToolState;
+use weft_search::dates::Zone;
 use weft_vault::note::{is_note_path, strip_md};
 use weft_vault::query::{Lookup, lookup};
 use weft_workspace::history::{
@@ -219,7 +220,7 @@ pub struct VersionOut {
     /// Full id; any unambiguous prefix (such as `short_id`) works too.
     pub id: String,
     pub short_id: String,
-    /// ISO 8601 with the author's UTC offset.
+    /// RFC 3339 with the offset of the vault's zone.
     pub time: String,
     pub author: String,
     pub message: String,
@@ -250,11 +251,11 @@ pub struct ChangeOut {
 }
 
 impl VersionOut {
-    pub fn of(version: &Version) -> VersionOut {
+    pub fn of(version: &Version, zone: Zone) -> VersionOut {
         VersionOut {
             id: version.id.clone(),
             short_id: version.short_id.clone(),
-            time: version.time.to_rfc3339(),
+            time: time_text(version, zone),
             author: version.author.clone(),
             message: version.message.clone(),
             source: source_name(version.source).into(),
@@ -283,9 +284,11 @@ pub(crate) fn id_text(version: &VersionOut) -> String {
     }
 }
 
-/// `2026-11-22 10:31 +01:00`.
-pub(crate) fn time_text(version: &Version) -> String {
-    version.time.format("%Y-%m-%d %H:%M %:z").to_string()
+/// When a version was made, as the agent reads every time: RFC 3339 in
+/// the vault's zone (`2026-11-22T10:31:00+01:00`), whatever zone its
+/// author was in.
+pub(crate) fn time_text(version: &Version, zone: Zone) -> String {
+    zone.rfc3339_of(&version.time)
 }
 
 /// `weft`, `external` or `vault_git`.
@@ -307,12 +310,12 @@ pub(crate) fn source_text(source: VersionSource) -> &'static str {
 }
 
 /// One line for a version: id, time, author, message, source.
-pub(crate) fn version_line(version: &Version) -> String {
-    let out = VersionOut::of(version);
+pub(crate) fn version_line(version: &Version, zone: Zone) -> String {
+    let out = VersionOut::of(version, zone);
     format!(
         "`{}` {} · {} · {} ({})",
         id_text(&out),
-        time_text(version),
+        time_text(version, zone),
         version.author,
         version.message.lines().next().unwrap_or(""),
         source_text(version.source)

@@ -38,7 +38,7 @@ async fn create_missing_notes_headings_and_daily_notes_and_pick_candidates() {
     ))
     .await;
     client.open("a.md").await;
-    let today = crate::clock::today();
+    let today = weft_workspace::config::Config::default().now().today();
     let date = weft_vault::daily::format_date(today, "YYYY-MM-DD");
 
     let found = actions(&client, "a.md", "[[Gho$0st").await;

@@ -137,10 +137,15 @@ async fn unresolved_targets_tags_and_markdown_paths() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn daily_notes_use_the_configured_folder_and_format() {
     let client = TestClient::start(
-        "//- /.weft.toml\n[daily]\nfolder = \"journal\"\nformat = \"YYYY/DD.MM.YYYY\"\n//- /a.md\n",
+        "//- /.weft.toml\ntimezone = \"Pacific/Kiritimati\"\n[daily]\nfolder = \"journal\"\nformat = \"YYYY/DD.MM.YYYY\"\n//- /a.md\n",
     )
     .await;
-    let today = crate::clock::today();
+    // Today in the configured zone (UTC+14), not the machine's.
+    let kiritimati = weft_workspace::config::Config {
+        timezone: Some("Pacific/Kiritimati".into()),
+        ..Default::default()
+    };
+    let today = kiritimati.now().today();
     let name = weft_vault::daily::format_date(today, "DD.MM.YYYY");
     let yesterday = weft_vault::daily::format_date(today.add_days(-1), "DD.MM.YYYY");
     let result = complete_in(&client, "a.md", "[[tod$0", "[[tod$0").await;

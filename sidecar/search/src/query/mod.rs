@@ -39,7 +39,7 @@ mod tests {
         parse(
             input,
             &Context {
-                now: 1_705_314_600,
+                now: crate::clock::Now::utc(1_705_314_600),
                 keys: &keys,
             },
         )

@@ -12,7 +12,7 @@ use std::ops::Bound;
 
 use super::expr::{DateField, Expr, QueryError, Target, error};
 use super::lex::{Tok, lex};
-use crate::dates::{End, parse_time};
+use crate::dates::{End, Now, parse_time};
 use crate::schema::QUERY_FIELDS;
 use weft_vault::key::name_key;
 
@@ -27,8 +27,8 @@ const SYNTAX_HINT: &str = "Syntax: words, \"a phrase\", title:x, tag:x, folder:x
 
 /// What a query may refer to besides the fixed fields.
 pub struct Context<'a> {
-    /// Unix seconds, for `now`.
-    pub now: i64,
+    /// The moment and zone `now`, `today` and dates are read at.
+    pub now: Now,
     /// Frontmatter keys in use, as written.
     pub keys: &'a [String],
 }

@@ -142,7 +142,7 @@ fn read_one(
     let text = String::from_utf8_lossy(&bytes);
     let links_in = index.backlinks(id).len();
     let modified = state.modified(&indexed.path);
-    let mut out = NoteOut::of(&note, &bytes, time_text(modified), view);
+    let mut out = NoteOut::of(&note, &bytes, time_text(modified, state.zone()), view);
     out.links_in = links_in;
     out.unsaved = state.unsaved(&indexed.path);
     match view {
@@ -303,7 +303,7 @@ fn read_version(state: &ToolState, args: &ReadNoteArgs, version: &str) -> ToolRe
         .ok_or_else(|| hidden_version(&shown(&note_ref.path), version))?;
     let note = old.note();
     let view = view_of(args);
-    let version_out = VersionOut::of(&old.version);
+    let version_out = VersionOut::of(&old.version, state.zone());
     let mut out = NoteOut::of(&note, &old.bytes, Some(version_out.time.clone()), view);
     out.version = Some(version_out);
     let offset = args.offset.unwrap_or(0);

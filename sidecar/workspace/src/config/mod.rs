@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use weft_search::dates::{Now, Zone};
 use weft_semantic::PinnedModel;
 
 pub use live::{LiveConfig, Reloaded, Snapshot};
@@ -33,6 +34,10 @@ pub struct Config {
     pub new_notes_folder: String,
     /// Vault folder holding note templates.
     pub templates_folder: String,
+    /// The IANA time zone days are counted in (`Europe/Berlin`): "today",
+    /// relative dates, daily notes and the times an agent reads. Unset: the
+    /// system's zone.
+    pub timezone: Option<String>,
     pub daily: DailyConfig,
     pub history: HistoryConfig,
     pub agent: AgentConfig,
@@ -47,6 +52,7 @@ impl Default for Config {
             exclude: Vec::new(),
             new_notes_folder: String::new(),
             templates_folder: "templates".into(),
+            timezone: None,
             daily: DailyConfig::default(),
             history: HistoryConfig::default(),
             agent: AgentConfig::default(),
@@ -320,6 +326,19 @@ struct ObsidianDailyNotes {
 }
 
 impl Config {
+    /// The zone days are counted in: `timezone`, or the system's.
+    pub fn zone(&self) -> Zone {
+        self.timezone
+            .as_deref()
+            .and_then(|name| Zone::named(name).ok())
+            .unwrap_or_default()
+    }
+
+    /// Now, in the vault's zone: what "today" is for this vault.
+    pub fn now(&self) -> Now {
+        Now::read(self.zone())
+    }
+
     /// Reads `.weft.toml` at `root` (defaults when it does not exist) and,
     /// when it has no `[daily]` table, Obsidian's daily-note settings.
     pub fn load(root: &Path) -> Result<Config, ConfigError> {
@@ -475,6 +494,10 @@ impl Config {
             if template.is_empty() {
                 self.daily.template = None;
             }
+        }
+        if let Some(name) = &mut self.timezone {
+            let zone = Zone::named(name).map_err(|m| invalid("timezone", m))?;
+            *name = zone.name().to_string();
         }
         if self.daily.format.trim().is_empty() {
             return Err(invalid(
@@ -693,6 +716,7 @@ mod tests {
         assert_eq!(config.diagnostics.ambiguous, Severity::Warning);
         assert_eq!(config.diagnostics.broken_fragment, Severity::Warning);
         assert!(!config.agent.read_only);
+        assert_eq!(config.zone(), Zone::System);
     }
 
     #[test]
@@ -705,6 +729,7 @@ mod tests {
 exclude = ["drafts/", "*.tmp"]
 new_notes_folder = "inbox/"
 templates_folder = "/meta/templates"
+timezone = "europe/berlin"
 
 [daily]
 folder = "journal"
@@ -742,6 +767,9 @@ broken_fragment = "hint"
         assert_eq!(config.exclude, ["drafts/", "*.tmp"]);
         assert_eq!(config.new_notes_folder, "inbox");
         assert_eq!(config.templates_folder, "meta/templates");
+        // A zone's name as the database spells it.
+        assert_eq!(config.timezone.as_deref(), Some("Europe/Berlin"));
+        assert_eq!(config.zone(), Zone::named("Europe/Berlin").unwrap());
         assert_eq!(
             config.daily,
             DailyConfig {
@@ -839,6 +867,22 @@ broken_fragment = "hint"
         );
         let message = load_err("[tags]\nrules = [{ require_keys = [] }]\n");
         assert!(message.contains("missing field `tag`"), "{message}");
+        let message = load_err("timezone = \"Berlin\"\n");
+        assert!(
+            message.contains(".weft.toml: `timezone`: `Berlin` is not a time zone name")
+                && message.contains("\"Europe/Berlin\""),
+            "{message}"
+        );
+        let mut config = Config::default();
+        let error = config
+            .merge_json(&serde_json::json!({"timezone": "Mars/Olympus"}))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("settings: `timezone`: `Mars/Olympus` is not a time zone name"),
+            "{error}"
+        );
+        assert_eq!(config, Config::default());
         let message = load_err("this is not toml");
         assert!(message.contains(".weft.toml:1:"), "{message}");
     }

@@ -92,7 +92,8 @@ pub struct DailyReport {
 impl Ops<'_> {
     /// Reads or adds to the daily note of a day.
     pub fn daily_note(&self, request: &DailyNote) -> Result<DailyReport, OpError> {
-        let (today, time) = template::now();
+        let now = self.now();
+        let (today, time) = (now.today(), now.time());
         let date = template::parse_day(request.date.as_deref(), today)?;
         let daily = &self.config().daily;
         let wanted = daily_note_path(&daily.folder, &daily.format, date);

@@ -45,6 +45,7 @@ use std::sync::{Arc, RwLockReadGuard};
 use crate::config::Config;
 use crate::io::LiveVault;
 use crate::sync::read;
+use weft_search::dates::Now;
 use weft_vault::VaultIndex;
 
 pub use daily_note::{DailyNote, DailyOp, DailyReport};
@@ -102,6 +103,12 @@ impl<'a> Ops<'a> {
     pub fn with_log(mut self, log: &'a dyn WriteLog) -> Ops<'a> {
         self.log = Some(log);
         self
+    }
+
+    /// Now, in the vault's zone (THE clock, `weft_search::clock`): what
+    /// today is for daily notes and templates.
+    pub(crate) fn now(&self) -> Now {
+        self.config().now()
     }
 
     pub(crate) fn config(&self) -> &Config {

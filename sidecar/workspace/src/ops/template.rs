@@ -1,25 +1,15 @@
-//! Dates and templates for new notes: the clock, day names a caller types
-//! (`today`, `yesterday`, `2024-05-01`), moment.js formats with times
-//! (`YYYY-MM-DD HH:mm`) and template variables (`{{title}}`, `{{date}}`,
-//! `{{time}}`, `{{date:FORMAT}}`, `{{time:FORMAT}}`). Pure text; no IO
-//! beyond reading the clock, no protocol.
+//! Dates and templates for new notes: day names a caller types (`today`,
+//! `yesterday`, `2024-05-01`) against a today given by the clock
+//! (`weft_search::clock`), moment.js formats with times (`YYYY-MM-DD
+//! HH:mm`) and template variables (`{{title}}`, `{{date}}`, `{{time}}`,
+//! `{{date:FORMAT}}`, `{{time:FORMAT}}`). Pure text; no IO, no clock, no
+//! protocol.
 
-use chrono::{Datelike, NaiveTime};
+use chrono::Datelike;
 
 use super::error::OpError;
 use weft_vault::daily::{Date, format_date};
 pub use weft_vault::template::{fill, format_moment};
-
-/// The local date and time now.
-pub fn now() -> (Date, NaiveTime) {
-    let now = chrono::Local::now();
-    let date = Date {
-        year: now.year(),
-        month: now.month() as u8,
-        day: now.day() as u8,
-    };
-    (date, now.time())
-}
 
 /// A date as a caller gives it: `today` (or nothing), `yesterday`,
 /// `tomorrow`, or `YYYY-MM-DD`.
@@ -51,6 +41,8 @@ pub fn iso_date(date: Date) -> String {
 
 #[cfg(test)]
 mod tests {
+    use chrono::NaiveTime;
+
     use super::*;
 
     fn day() -> Date {

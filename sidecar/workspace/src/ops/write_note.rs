@@ -183,7 +183,8 @@ impl Ops<'_> {
             None => request.content.clone(),
             Some(name) => {
                 let template_text = self.read_template(name)?;
-                let (date, time) = template::now();
+                let now = self.now();
+                let (date, time) = (now.today(), now.time());
                 let title = request.title.as_deref().unwrap_or(stem);
                 let filled = template::fill(&template_text, title, date, time);
                 // The content's properties go into the template's

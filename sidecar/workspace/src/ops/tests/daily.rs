@@ -1,8 +1,9 @@
 //! `daily_note`: the configured folder, format and template; ops; dates.
 
 use super::TestVault;
-use crate::ops::template::{iso_date, now};
+use crate::ops::template::iso_date;
 use crate::ops::{DailyNote, DailyOp, OpError, WriteOptions};
+use weft_search::dates::{Now, Zone};
 
 const CONFIG: &str = "[daily]\nfolder = \"journal\"\nformat = \"YYYY/MM/YYYY-MM-DD\"\ntemplate = \"templates/day\"\n";
 const TEMPLATE: &str = "# {{date:dddd D MMMM}}\n## Log\n\n## Tasks\n";
@@ -59,7 +60,7 @@ fn a_missing_daily_note_is_made_from_the_template() {
 #[test]
 fn reads_create_the_note_unless_nothing_may_be_written() {
     let v = TestVault::new(&[]);
-    let (today, _) = now();
+    let today = Now::read(Zone::System).today();
     let report = v.ops().daily_note(&DailyNote::default()).expect("reads");
     assert_eq!(report.path, format!("{}.md", iso_date(today)));
     assert!(report.exists && report.created);
@@ -109,4 +110,29 @@ fn errors_create_nothing() {
         ))
     });
     assert!(error.to_string().contains("no template"), "{error}");
+}
+
+/// A vault synced between machines in different zones names its daily
+/// notes by its configured zone, whatever the machine's: Kiritimati (UTC+14)
+/// and Pago Pago (UTC−11) are 25 hours apart, never on the same day.
+#[test]
+fn daily_notes_are_named_by_the_configured_zone() {
+    let mut paths = Vec::new();
+    for name in ["Pacific/Kiritimati", "Pacific/Pago_Pago"] {
+        let zone = Zone::named(name).unwrap();
+        let config = format!("timezone = \"{name}\"\n");
+        let v = TestVault::new(&[(".weft.toml", config.as_str())]);
+        let before = Now::read(zone).today();
+        let report = v.ops().daily_note(&DailyNote::default()).expect("reads");
+        let after = Now::read(zone).today();
+        assert!(
+            [before, after]
+                .map(|d| format!("{}.md", iso_date(d)))
+                .contains(&report.path),
+            "{name}: {} is not {before:?}",
+            report.path
+        );
+        paths.push(report.path);
+    }
+    assert_ne!(paths[0], paths[1]);
 }

@@ -204,7 +204,9 @@ fn templates_fill_variables_and_merge_the_content() {
         ..WriteNote::default()
     };
     v.ops().write_note(&request).expect("writes");
-    let year = chrono::Local::now().format("%Y").to_string();
+    let year = weft_search::dates::Now::read(weft_search::dates::Zone::System)
+        .today()
+        .year;
     assert_eq!(
         v.read("Standup.md"),
         format!(
