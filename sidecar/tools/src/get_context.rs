@@ -32,16 +32,14 @@ pub struct GetContextArgs {
     pub query: Option<String>,
     #[serde(default, alias = "matching")]
     pub mode: Option<Matching>,
-    /// All of these tags.
+    // The filters are search_notes' (their docs there: each doc comment
+    // here would be in the schema every agent reads).
     #[serde(default, alias = "tags", deserialize_with = "lenient::strings")]
     pub tags_all: Option<Vec<String>>,
-    /// Any of these tags.
     #[serde(default, deserialize_with = "lenient::strings")]
     pub tags_any: Option<Vec<String>>,
-    /// Folder.
     #[serde(default, alias = "folder")]
     pub path_prefix: Option<String>,
-    // As search_notes' (no doc comments: they would be in the schema).
     #[serde(default, alias = "links_to")]
     pub backlinks_to: Option<String>,
     #[serde(default, alias = "linked_from")]
