@@ -59,7 +59,25 @@ ERROR_CALLS = [
     ("search_notes", {}, "at least one criterion"),
     ("search_notes", {"query": '"unclosed'}, "unclosed quote"),
     ("get_links", {"path": "Hub", "direction": "sideways"}, "expected one of"),
+    # Issue 39: a query of symbols only names no note, in either tool.
+    ("search_notes", {"query": "- [ ]"}, "nothing to search for"),
+    ("get_context", {"query": "???"}, "nothing to search for"),
+    # A property compared with a date that is none says so.
+    ("search_notes", {"query": "part_of:<2026-13-01"}, "cannot read `2026-13-01` as a date"),
 ]
+
+# Issue 39: THE note filter answers alike in every tool and mode — the same
+# notes for the same filter, however the folder is written, a [[link]]
+# property compared by where it leads.
+ALIKE_CALLS = [
+    ("search_notes", {"frontmatter": {"part_of": "Hub"}}),
+    ("search_notes", {"query": "projects", "mode": "name", "frontmatter": {"part_of": "Hub"}}),
+    ("search_notes", {"query": "part_of:Hub"}),
+    ("search_notes", {"query": 'part_of:"[[Hub]]"', "sort": "alpha"}),
+    ("search_notes", {"path_prefix": "projects\\", "frontmatter": {"part_of": "*"}}),
+    ("get_context", {"query": "part_of:Hub", "top_k": 10}),
+]
+ALIKE_PATHS = ["projects", "projects/weft"]
 
 
 def fail(message):
@@ -145,6 +163,15 @@ async def main(weft, vault, mode):
             if not result.is_error or expect not in text:
                 fail(f"{name} {args}: expected a tool error containing {expect!r}, got is_error={result.is_error}: {text}")
             report["errors"].append({"tool": name, "message": text.splitlines()[0]})
+
+        for name, args in ALIKE_CALLS:
+            result = await client.call_tool(name, args)
+            if result.is_error:
+                fail(f"{name} {args} failed: {text_of(result)}")
+            content = result.structured_content
+            found = sorted(h["path"] for h in content.get("hits", content.get("notes", [])))
+            if found != ALIKE_PATHS:
+                fail(f"{name} {args}: found {found}, not {ALIKE_PATHS}")
 
         prompts = (await client.list_prompts()).prompts
         names = [p.name for p in prompts]

@@ -171,22 +171,26 @@ pub fn search_bench(
     let mut engine = Vec::new();
     for q in &queries {
         let text = q["query"].as_str().unwrap_or_default().to_string();
-        let filters = weft_search::Filters {
-            tags_any: q["tags_any"]
+        let filter = weft_vault::filter::Filter::all_of(
+            q["tags_any"]
                 .as_array()
                 .map(|a| {
-                    a.iter()
-                        .filter_map(|t| t.as_str().map(str::to_string))
-                        .collect()
+                    vec![weft_vault::filter::Filter::any_of(
+                        a.iter()
+                            .filter_map(|t| t.as_str())
+                            .map(|t| weft_vault::filter::Filter::Tag(t.into()))
+                            .collect(),
+                    )]
                 })
                 .unwrap_or_default(),
-            ..Default::default()
-        };
+        );
         let t = Instant::now();
         let _ = search.find(
             &weft_search::Request {
                 query: Some(&text),
-                filters: &filters,
+                filter: &filter,
+                judge: &|_, _| true,
+                keys: &[],
                 sort: weft_search::Sort::Relevance,
                 offset: 0,
                 limit: 10,

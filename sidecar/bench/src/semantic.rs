@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::index::Summary;
 use weft_search::dates::{Now, Zone};
-use weft_search::{DiskFiles, Filters, SearchIndex};
+use weft_search::{DiskFiles, SearchIndex};
 use weft_semantic::{Mode, Model, Question, SemanticIndex, Wanted, retrieve};
 use weft_workspace::io::LiveVault;
 use weft_workspace::sync::read;
@@ -172,8 +172,8 @@ pub fn semantic_bench(
         questions.iter().map(|q| q.question.clone()).collect()
     };
     let index = read(&live.index);
-    let filters = Filters::default();
-    let keep = |_: &weft_vault::Note| true;
+    let keep = |_: weft_vault::NoteId| true;
+    let judge = |_: &str, _: &weft_vault::filter::Filter| true;
     for mode in [Mode::Lexical, Mode::Semantic, Mode::Hybrid] {
         let mut times = Vec::new();
         let mut ranks: Vec<Option<usize>> = Vec::new();
@@ -186,7 +186,9 @@ pub fn semantic_bench(
                 index: &index,
                 search: Some(&search),
                 semantic: Some(&semantic),
-                filters: &filters,
+                filter: &weft_vault::filter::Filter::All,
+                judge: &judge,
+                keys: &[],
                 keep: &keep,
                 files: &files,
                 now: Now::read(Zone::System),

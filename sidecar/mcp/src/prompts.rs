@@ -260,15 +260,9 @@ fn context(state: &ToolState, topic: Option<&str>) -> Result<String, ToolError> 
                 state,
                 get_context::GetContextArgs {
                     query: Some(topic.to_string()),
-                    mode: None,
-                    tags_all: None,
-                    tags_any: None,
-                    path_prefix: None,
-                    around: None,
-                    depth: None,
                     top_k: Some(5),
                     max_chars: Some(4_000),
-                    window: None,
+                    ..Default::default()
                 },
             )?;
             text.push_str(&format!("\n\n## Notes about “{topic}”\n{}", evidence.text));

@@ -14,6 +14,7 @@
 
 mod complete;
 mod edit;
+mod filter;
 mod frontmatter;
 mod headings;
 mod input;
@@ -26,6 +27,7 @@ mod wire;
 
 pub use complete::complete_context;
 pub use edit::text_edit;
+pub use filter::filter;
 pub use frontmatter::frontmatter_edit;
 pub use headings::headings;
 pub use parse::parse_note;

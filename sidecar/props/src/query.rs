@@ -12,7 +12,8 @@ use std::sync::atomic::AtomicUsize;
 use weft_search::find::{FindError, Request, Sort};
 use weft_search::query::{Compiler, Context, parse};
 use weft_search::schema::schema;
-use weft_search::{DocSource, FileSource, Filters, NoteFile, SearchIndex};
+use weft_search::{DocSource, FileSource, NoteFile, SearchIndex};
+use weft_vault::filter::Filter;
 use weft_vault::parse::parse_text;
 
 use crate::input::lossy;
@@ -121,13 +122,11 @@ pub fn search_query(data: &[u8]) {
         ),
     }
     let sort = [Sort::Relevance, Sort::Modified, Sort::Created, Sort::Alpha][data.len() % 4];
-    let filters = Filters {
-        keys: vault.keys.clone(),
-        ..Filters::default()
-    };
     let request = Request {
         query: Some(query),
-        filters: &filters,
+        filter: &Filter::All,
+        judge: &|_, _| true,
+        keys: &vault.keys,
         sort,
         offset: 0,
         limit: 2,

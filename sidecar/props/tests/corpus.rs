@@ -70,6 +70,7 @@ macro_rules! targets {
 
 targets!(
     complete_context,
+    filter,
     frontmatter_edit,
     headings,
     parse_note,

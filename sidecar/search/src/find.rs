@@ -1,61 +1,26 @@
-//! Running a search: a query and structured filters combined into one
+//! Running a search: a query and a note filter combined into one
 //! tantivy query, counted, sorted, paged, with snippets marking the match.
 //!
-//! Must not know the vault index's locking or any protocol; restrictions
-//! that come from the link graph (`backlinks_to`) or from policy arrive as
-//! path sets.
+//! Which notes qualify is THE note filter (`vault::filter`), compiled by
+//! `filter`; the query's own filter parts join it. Must not know the vault
+//! index's locking or any protocol: what the full text cannot answer, the
+//! caller's judge does.
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
-use std::ops::Bound;
 
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{EmptyQuery, Query, RangeQuery, TermSetQuery};
+use tantivy::query::{AllQuery, Query};
 use tantivy::schema::Value;
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Order, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, Order, Searcher, TantivyDocument};
 
 use super::clock::Now;
-use super::index::{FileSource, SearchError, SearchIndex, body_start, tag_key};
-use super::query::{Compiler, Context, Expr, QueryError, boolean, keyword, parse};
-use weft_vault::key::{name_key, path_key};
-
-/// Structured filters; each one narrows the results.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Filters {
-    /// Every one of these tags (hierarchical: `a` matches `a/b`).
-    pub tags_all: Vec<String>,
-    /// At least one of these tags.
-    pub tags_any: Vec<String>,
-    /// Under this folder (or this note path).
-    pub path_prefix: Option<String>,
-    /// Modified at or after (Unix seconds).
-    pub modified_since: Option<i64>,
-    /// Frontmatter key with a value (any of the values), or present (`None`).
-    pub frontmatter: Vec<(String, Option<Vec<String>>)>,
-    /// Only these vault paths (as indexed); `Some(empty)` matches nothing.
-    pub within: Option<Vec<String>>,
-    /// Never these vault paths.
-    pub exclude: Vec<String>,
-    /// The frontmatter keys a query may name (those of the notes the
-    /// caller may see, as written): `key:` fields and "did you mean" come
-    /// from these.
-    pub keys: Vec<String>,
-}
-
-impl Filters {
-    pub fn is_empty(&self) -> bool {
-        self.tags_all.is_empty()
-            && self.tags_any.is_empty()
-            && self
-                .path_prefix
-                .as_deref()
-                .is_none_or(|p| p.trim().is_empty())
-            && self.modified_since.is_none()
-            && self.frontmatter.is_empty()
-            && self.within.is_none()
-    }
-}
+use super::filter::{Judge, settle};
+use super::index::{FileSource, SearchError, SearchIndex, body_start};
+use super::query::{Compiler, Context, Expr, QueryError, boolean, parse};
+use super::schema::{Fields, terms};
+use weft_vault::filter::Filter;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Sort {
@@ -69,11 +34,18 @@ pub enum Sort {
     Alpha,
 }
 
-#[derive(Debug, Clone)]
 pub struct Request<'a> {
-    /// The query text; `None` or blank to use only filters.
+    /// The query text; `None` or blank to use only the filter.
     pub query: Option<&'a str>,
-    pub filters: &'a Filters,
+    /// Which notes qualify (THE note filter, `vault::filter`; the access
+    /// rule included): the query's own filter parts join it.
+    pub filter: &'a Filter,
+    /// The vault index's say on what the full text cannot answer itself.
+    pub judge: Judge<'a>,
+    /// The frontmatter keys a query may name (those of the notes the
+    /// caller may see, as written): `key:` fields and "did you mean" come
+    /// from these.
+    pub keys: &'a [String],
     pub sort: Sort,
     pub offset: usize,
     pub limit: usize,
@@ -127,97 +99,82 @@ impl From<tantivy::TantivyError> for FindError {
 
 impl SearchIndex {
     /// Parses `query` against `keys` (the frontmatter keys the caller may
-    /// name).
+    /// name). A query that constrains nothing (only symbols, such as
+    /// `- [ ]` or `???`, which no note's words hold) is an error that says
+    /// so, not every note in no order.
     pub fn parse_query(&self, query: &str, now: Now, keys: &[String]) -> Result<Expr, QueryError> {
-        parse(query, &Context { now, keys })
+        let expr = parse(query, &Context { now, keys })?;
+        if !constrains(&expr) {
+            return Err(QueryError {
+                message: format!(
+                    "`{}` has nothing to search for: the full text holds words (letters and digits), not symbols or punctuation.",
+                    query.trim()
+                ),
+                hint: "Search for a word, or use a filter: tag:x, folder:x, a property such as status:active or due:<2026-12-31.".into(),
+            });
+        }
+        Ok(expr)
     }
 
-    /// The combined tantivy query of a request; `None` when it can match
-    /// nothing (an empty `within`).
-    pub fn compile(&self, expr: Option<&Expr>, filters: &Filters) -> Option<Box<dyn Query>> {
+    /// The tantivy query of a parsed query and a filter, settled so that the
+    /// full text answers all of it exactly (`filter::settle`).
+    fn settled_query(
+        &self,
+        searcher: &Searcher,
+        expr: Option<&Expr>,
+        filter: &Filter,
+        judge: Judge<'_>,
+    ) -> Result<Box<dyn Query>, FindError> {
+        filter.check().map_err(|e| {
+            FindError::Query(QueryError {
+                message: format!("{e}."),
+                hint: String::new(),
+            })
+        })?;
         let f = &self.fields;
+        // The query's filter parts at its top level join the filter: judged
+        // together, on the candidates of everything else.
+        let mut all = vec![filter.clone()];
+        let mut text = Vec::new();
+        match expr {
+            Some(Expr::And(items)) => {
+                for item in items {
+                    match item {
+                        Expr::Filter(part) => all.push(part.clone()),
+                        other => text.push(settle_expr(f, searcher, other, judge)?),
+                    }
+                }
+            }
+            Some(Expr::Filter(part)) => all.push(part.clone()),
+            Some(other) => text.push(settle_expr(f, searcher, other, judge)?),
+            None => {}
+        }
+        let combined = settle(f, searcher, &Filter::all_of(all), judge)?;
         let compiler = Compiler { fields: f };
         let mut must: Vec<Box<dyn Query>> = Vec::new();
         let mut must_not: Vec<Box<dyn Query>> = Vec::new();
-        if let Some(expr) = expr {
-            must.extend(compiler.compile(expr));
-        }
-        for tag in &filters.tags_all {
-            let key = tag_key(tag);
-            if !key.is_empty() {
-                must.push(keyword(f.tags, &key));
+        for part in &text {
+            match part {
+                Expr::Not(inner) => must_not.extend(compiler.compile(inner)),
+                other => must.extend(compiler.compile(other)),
             }
         }
-        let any: Vec<Term> = filters
-            .tags_any
-            .iter()
-            .map(|t| tag_key(t))
-            .filter(|k| !k.is_empty())
-            .map(|k| Term::from_field_text(f.tags, &k))
-            .collect();
-        if !any.is_empty() {
-            must.push(Box::new(TermSetQuery::new(any)));
+        if !combined.is_all() {
+            must.push(crate::filter::compile(f, &combined).query);
         }
-        if let Some(prefix) = &filters.path_prefix {
-            let key = path_key(prefix.trim().trim_matches('/'));
-            if !key.is_empty() {
-                must.push(keyword(f.folders, &key));
-            }
-        }
-        if let Some(since) = filters.modified_since {
-            must.push(Box::new(RangeQuery::new(
-                Bound::Included(Term::from_field_i64(f.modified, since)),
-                Bound::Included(Term::from_field_i64(f.modified, i64::MAX)),
-            )));
-        }
-        for (key, values) in &filters.frontmatter {
-            let key = name_key(key);
-            match values {
-                None => must.push(keyword(f.properties, &key)),
-                Some(values) => {
-                    let terms: Vec<Term> = values
-                        .iter()
-                        .flat_map(|v| super::index::property_values(v))
-                        .map(|v| Term::from_field_text(f.properties, &format!("{key}={v}")))
-                        .collect();
-                    if terms.is_empty() {
-                        return None;
-                    }
-                    must.push(Box::new(TermSetQuery::new(terms)));
-                }
-            }
-        }
-        if let Some(within) = &filters.within {
-            if within.is_empty() {
-                return None;
-            }
-            must.push(Box::new(TermSetQuery::new(
-                within.iter().map(|p| Term::from_field_text(f.path, p)),
-            )));
-        }
-        if !filters.exclude.is_empty() {
-            must_not.push(Box::new(TermSetQuery::new(
-                filters
-                    .exclude
-                    .iter()
-                    .map(|p| Term::from_field_text(f.path, p)),
-            )));
-        }
-        Some(boolean(must, must_not).unwrap_or_else(|| Box::new(tantivy::query::AllQuery)))
+        Ok(boolean(must, must_not).unwrap_or_else(|| Box::new(AllQuery)))
     }
 
     /// Runs a search.
     pub fn find(&self, request: &Request<'_>, files: &dyn FileSource) -> Result<Page, FindError> {
         let expr = match request.query.map(str::trim).filter(|q| !q.is_empty()) {
-            Some(q) => Some(self.parse_query(q, request.now, &request.filters.keys)?),
+            Some(q) => Some(self.parse_query(q, request.now, request.keys)?),
             None => None,
         };
         let searcher = self.reader.searcher();
-        let query: Box<dyn Query> = self
-            .compile(expr.as_ref(), request.filters)
-            .unwrap_or_else(|| Box::new(EmptyQuery));
+        let query = self.settled_query(&searcher, expr.as_ref(), request.filter, request.judge)?;
         let limit = request.limit.max(1);
-        let scored = expr.is_some();
+        let scored = expr.as_ref().is_some_and(has_text);
         let sort = match request.sort {
             Sort::Relevance if !scored => Sort::Modified,
             s => s,
@@ -456,4 +413,51 @@ pub fn fingerprint(value: &impl Hash) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     value.hash(&mut h);
     h.finish()
+}
+
+/// Whether a query constrains anything: a word the full text can hold, or
+/// a filter. `???` or `- [ ]` constrain nothing.
+fn constrains(expr: &Expr) -> bool {
+    match expr {
+        Expr::And(items) | Expr::Or(items) => items.iter().any(constrains),
+        Expr::Not(inner) => constrains(inner),
+        Expr::Text { text, .. } => !terms(text).is_empty(),
+        Expr::Filter(_) => true,
+    }
+}
+
+/// Whether a query has words to score (else its hits are ordered by time).
+fn has_text(expr: &Expr) -> bool {
+    match expr {
+        Expr::And(items) | Expr::Or(items) => items.iter().any(has_text),
+        Expr::Not(_) | Expr::Filter(_) => false,
+        Expr::Text { .. } => true,
+    }
+}
+
+/// `expr` with each filter inside it settled (`filter::settle`), so that
+/// its compiled query answers them exactly, under `or` and `not` too.
+fn settle_expr(
+    fields: &Fields,
+    searcher: &Searcher,
+    expr: &Expr,
+    judge: Judge<'_>,
+) -> Result<Expr, FindError> {
+    Ok(match expr {
+        Expr::And(items) => Expr::And(
+            items
+                .iter()
+                .map(|item| settle_expr(fields, searcher, item, judge))
+                .collect::<Result<_, _>>()?,
+        ),
+        Expr::Or(items) => Expr::Or(
+            items
+                .iter()
+                .map(|item| settle_expr(fields, searcher, item, judge))
+                .collect::<Result<_, _>>()?,
+        ),
+        Expr::Not(inner) => Expr::Not(Box::new(settle_expr(fields, searcher, inner, judge)?)),
+        Expr::Filter(filter) => Expr::Filter(settle(fields, searcher, filter, judge)?),
+        text @ Expr::Text { .. } => text.clone(),
+    })
 }

@@ -490,11 +490,7 @@ pub(crate) fn property_values(text: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut out = vec![name_key(trimmed)];
-    if let Some(inner) = trimmed
-        .strip_prefix("[[")
-        .and_then(|s| s.strip_suffix("]]"))
-    {
-        let target = inner.split(['|', '#']).next().unwrap_or(inner).trim();
+    if let Some(target) = weft_vault::parse::wikilink_target(trimmed) {
         let key = path_key(target);
         if !out.contains(&key) {
             out.push(key);

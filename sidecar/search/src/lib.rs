@@ -1,7 +1,7 @@
 //! Full-text search over the vault: a tantivy index (one document per note,
 //! kept in step note by note; in memory, or on disk to be reused by the
-//! next start), the query language, structured
-//! filters, snippets, cursors, related notes (more-like-this with link and
+//! next start), the query language, THE note
+//! filter compiled (`filter`), snippets, cursors, related notes (more-like-this with link and
 //! tag signals) and evidence passages.
 //!
 //! Above the domain (`weft-vault`) only. Protocol-free: the agent's tools
@@ -12,6 +12,7 @@
 pub mod clock;
 pub mod dates;
 pub mod disk;
+pub mod filter;
 pub mod find;
 pub mod index;
 pub mod names;
@@ -22,7 +23,8 @@ pub mod related;
 pub mod schema;
 
 pub use disk::DiskFiles;
-pub use find::{Filters, FindError, Hit, Page, Request, Sort};
+pub use filter::Judge;
+pub use find::{FindError, Hit, Page, Request, Sort};
 pub use index::{Change, DocSource, FileSource, NoteFile, NoteMeta, SearchError, SearchIndex};
 pub use persist::Unusable;
 pub use query::{Expr, QueryError};

@@ -12,8 +12,8 @@ use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, MoreLikeThisQuery, Occur, Query};
 use tantivy::schema::OwnedValue;
 
+use super::filter::keyword;
 use super::index::{FileSource, SearchIndex, body_start, tag_key};
-use super::query::keyword;
 use weft_vault::parse::parse_text;
 use weft_vault::related::link_affinity;
 use weft_vault::{NoteId, VaultIndex};

@@ -18,9 +18,9 @@ use tantivy::tokenizer::{
 /// The version of what an index holds, persisted or not; bumped whenever
 /// the schema, the analyzer or the stored encoding (`NoteMeta`)
 /// changes: an index of another version is never reused.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// Every commit is marked with it (and, persisted, the build that wrote it).
-pub(crate) const FORMAT_TAG: &str = "weft-fulltext/2";
+pub(crate) const FORMAT_TAG: &str = "weft-fulltext/3";
 
 /// The analyzer of every text field.
 pub(crate) const ANALYZER: &str = "weft";
@@ -28,7 +28,8 @@ pub(crate) const ANALYZER: &str = "weft";
 /// The fields of a note document.
 #[derive(Debug, Clone, Copy)]
 pub struct Fields {
-    /// The vault path as indexed (`a/b.md`): the document's key.
+    /// The vault path as indexed (`a/b.md`): the document's key (a fast
+    /// field too: a filter's candidates are read by it).
     pub path: Field,
     /// The path's comparison key, for alphabetical order.
     pub sort: Field,
@@ -86,7 +87,7 @@ pub fn schema() -> (Schema, Fields) {
         )
     };
     let fields = Fields {
-        path: builder.add_text_field("path", STRING | STORED),
+        path: builder.add_text_field("path", STRING | STORED | FAST),
         sort: builder.add_text_field("sort", STRING | FAST),
         title: builder.add_text_field("title", text()),
         aliases: builder.add_text_field("aliases", text()),

@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicUsize;
 
-use super::find::{Filters, Request, Sort, cursor_for, fingerprint, offset_of};
+use super::find::{Request, Sort, cursor_for, fingerprint, offset_of};
 use super::index::{Change, DocSource, FileSource, NoteFile, SearchIndex};
 use super::related::{Subject, related};
 use weft_vault::VaultIndex;
+use weft_vault::filter::{FileMeta, Filter, Folder, TimeRange, Value};
 use weft_vault::parse::parse_text;
 use weft_vault::stamp::Stamp;
 
@@ -126,18 +127,32 @@ Obsolete.
 The lazy dog runs to the kitchen. #vc
 "#;
 
-/// The paths `query` finds; the frontmatter keys it may name are the
-/// vault's.
-fn paths(f: &Fixture, query: Option<&str>, filters: &Filters, sort: Sort) -> Vec<String> {
-    let filters = &Filters {
-        keys: f.vault.frontmatter_keys(),
-        ..filters.clone()
-    };
+/// The vault index's say on a note the full text cannot decide (what the
+/// tools pass: `Filter::matches` with the file's times).
+pub(crate) fn judge(f: &Fixture) -> impl Fn(&str, &Filter) -> bool + '_ {
+    move |path, filter| {
+        let file = f.files.read(path);
+        let meta = FileMeta {
+            modified: file.as_ref().and_then(|n| n.modified),
+            created: file.as_ref().and_then(|n| n.created),
+        };
+        f.vault
+            .id_of(path)
+            .is_some_and(|id| filter.matches(&f.vault, id, &meta))
+    }
+}
+
+/// The paths `query` finds among the notes `filter` passes; the
+/// frontmatter keys it may name are the vault's.
+fn paths(f: &Fixture, query: Option<&str>, filter: &Filter, sort: Sort) -> Vec<String> {
+    let keys = f.vault.frontmatter_keys();
     f.search
         .find(
             &Request {
                 query,
-                filters,
+                filter,
+                judge: &judge(f),
+                keys: &keys,
                 sort,
                 offset: 0,
                 limit: 50,
@@ -154,7 +169,7 @@ fn paths(f: &Fixture, query: Option<&str>, filters: &Filters, sort: Sort) -> Vec
 }
 
 pub(crate) fn q(f: &Fixture, query: &str) -> Vec<String> {
-    let mut out = paths(f, Some(query), &Filters::default(), Sort::Relevance);
+    let mut out = paths(f, Some(query), &Filter::All, Sort::Relevance);
     out.sort();
     out
 }
@@ -182,7 +197,7 @@ fn words_phrases_fields_and_stems() {
     assert_eq!(q(&f, "wiki"), ["projects/wiki-ai/mcp-ideas.md"]);
     assert_eq!(q(&f, "file:wiki-ai"), ["projects/wiki-ai/mcp-ideas.md"]);
     // Title matches rank first.
-    let ranked = paths(&f, Some("protocol"), &Filters::default(), Sort::Relevance);
+    let ranked = paths(&f, Some("protocol"), &Filter::All, Sort::Relevance);
     assert_eq!(ranked[0], "research/protocols.md");
 }
 
@@ -276,55 +291,120 @@ fn an_excluded_phrase_leaves_the_other_notes() {
 #[test]
 fn filters_combine_with_the_query() {
     let f = fixture(VAULT);
-    let filters = Filters {
-        tags_all: vec!["mcp".into()],
-        ..Filters::default()
-    };
-    let mut got = paths(&f, Some("protocol"), &filters, Sort::Relevance);
+    let filter = Filter::Tag("mcp".into());
+    let mut got = paths(&f, Some("protocol"), &filter, Sort::Relevance);
     got.sort();
     assert_eq!(got, ["projects/wiki-ai/mcp-ideas.md"]);
-    let filters = Filters {
-        tags_any: vec!["research".into(), "archived".into()],
-        modified_since: Some(1_650_000_000),
-        ..Filters::default()
-    };
+    let filter = Filter::And(vec![
+        Filter::any_of(vec![
+            Filter::Tag("research".into()),
+            Filter::Tag("archived".into()),
+        ]),
+        Filter::Modified(TimeRange {
+            from: Some(1_650_000_000),
+            to: None,
+        }),
+    ]);
     assert_eq!(
-        paths(&f, None, &filters, Sort::Modified),
+        paths(&f, None, &filter, Sort::Modified),
         ["research/protocols.md"]
     );
-    let filters = Filters {
-        frontmatter: vec![("Status".into(), Some(vec!["DONE".into(), "x".into()]))],
-        ..Filters::default()
-    };
+    let filter = Filter::property_in("Status", &[Value::of_text("DONE"), Value::of_text("x")]);
     assert_eq!(
-        paths(&f, None, &filters, Sort::Alpha),
+        paths(&f, None, &filter, Sort::Alpha),
         ["research/protocols.md"]
     );
-    let filters = Filters {
-        path_prefix: Some("/meetings/".into()),
-        ..Filters::default()
-    };
+    let filter = Filter::Folder(Folder::new("/meetings/").unwrap());
     assert_eq!(
-        paths(&f, Some("mcp"), &filters, Sort::Relevance),
+        paths(&f, Some("mcp"), &filter, Sort::Relevance),
         ["meetings/2024-01-15.md"]
     );
-    let filters = Filters {
-        within: Some(vec!["cooking.md".into(), "archive/old.md".into()]),
-        exclude: vec!["archive/old.md".into()],
-        ..Filters::default()
-    };
-    assert_eq!(paths(&f, None, &filters, Sort::Alpha), ["cooking.md"]);
-    let nothing = Filters {
-        within: Some(Vec::new()),
-        ..Filters::default()
-    };
+    let filter = Filter::And(vec![
+        Filter::Paths(["cooking.md".into(), "archive/old.md".into()].into()),
+        Filter::Not(Box::new(Filter::Paths(["archive/old.md".into()].into()))),
+    ]);
+    assert_eq!(paths(&f, None, &filter, Sort::Alpha), ["cooking.md"]);
+    let nothing = Filter::Paths(Default::default());
     assert!(paths(&f, Some("mcp"), &nothing, Sort::Relevance).is_empty());
+}
+
+/// What the full text cannot answer (a property's value by type, under
+/// `or` and `not` too) the judge decides, the same as everywhere.
+#[test]
+fn property_comparisons_are_judged_by_the_one_filter() {
+    let f = fixture(
+        r#"
+//- /a.md
+---
+due: 2026-12-01
+priority: 3
+part_of: "[[Hub]]"
+---
+//- /b.md
+---
+due: 2027-01-15
+priority: 1
+part_of: "[[projects/Hub|the hub]]"
+---
+//- /c.md
+---
+due: soon
+---
+//- /projects/Hub.md
+# Hub
+"#,
+    );
+    let all = |q: &str| {
+        let mut out = paths(&f, Some(q), &Filter::All, Sort::Alpha);
+        out.sort();
+        out
+    };
+    assert_eq!(all("due:<2026-12-28"), ["a.md"]);
+    assert_eq!(all("due:>=2026-12-01"), ["a.md", "b.md"]);
+    assert_eq!(all("due:[2026-12-01 TO 2026-12-31]"), ["a.md"]);
+    assert_eq!(all("priority:>=2"), ["a.md"]);
+    assert_eq!(all("-priority:>=2 due:*"), ["b.md", "c.md"]);
+    assert_eq!(all("priority:>=2 OR due:soon"), ["a.md", "c.md"]);
+    // Both lead to `projects/Hub.md`, however written.
+    assert_eq!(all("part_of:Hub"), ["a.md", "b.md"]);
+    assert_eq!(all("part_of:\"[[projects/hub]]\""), ["a.md", "b.md"]);
+}
+
+#[test]
+fn a_query_of_symbols_only_is_an_error() {
+    let f = fixture(VAULT);
+    let keys = f.vault.frontmatter_keys();
+    for query in ["- [ ]", "📅", "???", "-- ??"] {
+        let error = f
+            .search
+            .find(
+                &Request {
+                    query: Some(query),
+                    filter: &Filter::All,
+                    judge: &judge(&f),
+                    keys: &keys,
+                    sort: Sort::Relevance,
+                    offset: 0,
+                    limit: 5,
+                    snippet_chars: 0,
+                    now: crate::clock::Now::utc(NOW),
+                },
+                &f.files,
+            )
+            .unwrap_err();
+        match error {
+            super::find::FindError::Query(q) => {
+                assert!(q.message.contains("nothing to search for"), "{q}")
+            }
+            other => panic!("{query}: {other:?}"),
+        }
+    }
 }
 
 #[test]
 fn sorting_paging_and_cursors() {
     let f = fixture(VAULT);
-    let all = Filters::default();
+    let all = Filter::All;
     assert_eq!(
         paths(&f, None, &all, Sort::Modified),
         [
@@ -341,7 +421,9 @@ fn sorting_paging_and_cursors() {
             .find(
                 &Request {
                     query: Some("mcp"),
-                    filters: &all,
+                    filter: &all,
+                    judge: &judge(&f),
+                    keys: &[],
                     sort: Sort::Relevance,
                     offset,
                     limit: 3,
@@ -375,7 +457,9 @@ fn snippets_mark_the_match() {
         .find(
             &Request {
                 query: Some("kitchen"),
-                filters: &Filters::default(),
+                filter: &Filter::All,
+                judge: &judge(&f),
+                keys: &[],
                 sort: Sort::Relevance,
                 offset: 0,
                 limit: 5,
@@ -395,7 +479,9 @@ fn snippets_mark_the_match() {
         .find(
             &Request {
                 query: Some("tag:research"),
-                filters: &Filters::default(),
+                filter: &Filter::All,
+                judge: &judge(&f),
+                keys: &[],
                 sort: Sort::Relevance,
                 offset: 0,
                 limit: 5,
@@ -419,10 +505,9 @@ fn query_errors_reach_the_caller() {
         .find(
             &Request {
                 query: Some("statsu:draft"),
-                filters: &Filters {
-                    keys: f.vault.frontmatter_keys(),
-                    ..Filters::default()
-                },
+                filter: &Filter::All,
+                judge: &judge(&f),
+                keys: &f.vault.frontmatter_keys(),
                 sort: Sort::Relevance,
                 offset: 0,
                 limit: 5,

@@ -15,9 +15,10 @@
 use std::collections::HashMap;
 
 use weft_search::find::{FindError, Request, Sort};
-use weft_search::{FileSource, Filters, SearchIndex};
+use weft_search::{FileSource, Judge, SearchIndex};
+use weft_vault::filter::Filter;
 use weft_vault::graph::{Direction, GraphNode, walk};
-use weft_vault::{Note, NoteId, VaultIndex};
+use weft_vault::{NoteId, VaultIndex};
 
 use crate::semantic::SemanticIndex;
 use crate::store::Close;
@@ -61,11 +62,15 @@ pub struct Question<'a> {
     pub index: &'a VaultIndex,
     pub search: Option<&'a SearchIndex>,
     pub semantic: Option<&'a SemanticIndex>,
-    /// The full-text filters (tags, folder, policy as path sets, …).
-    pub filters: &'a Filters,
+    /// Which notes qualify (THE note filter, the access rule included).
+    pub filter: &'a Filter,
+    /// The vault index's say on what the full text cannot decide.
+    pub judge: Judge<'a>,
+    /// The frontmatter keys a query may name.
+    pub keys: &'a [String],
     /// Whether a note may be returned (the same filters and the access
     /// policy, for what the full text does not filter itself).
-    pub keep: &'a dyn Fn(&Note) -> bool,
+    pub keep: &'a dyn Fn(NoteId) -> bool,
     pub files: &'a dyn FileSource,
     /// The moment and zone `now` and dates in the question are read at.
     pub now: weft_search::dates::Now,
@@ -95,7 +100,9 @@ pub fn retrieve(q: &Question<'_>) -> Result<Vec<Found>, FindError> {
         let page = search.find(
             &Request {
                 query: Some(&words),
-                filters: q.filters,
+                filter: q.filter,
+                judge: q.judge,
+                keys: q.keys,
                 sort: Sort::Relevance,
                 offset: 0,
                 limit: depth,
@@ -108,18 +115,14 @@ pub fn retrieve(q: &Question<'_>) -> Result<Vec<Found>, FindError> {
             .hits
             .into_iter()
             .filter_map(|h| Some((q.index.id_of(&h.path)?, h.score)))
-            .filter(|(id, _)| (q.keep)(q.index.note(*id)))
+            .filter(|(id, _)| (q.keep)(*id))
             .collect();
     }
     let mut semantic: Vec<(NoteId, Close)> = Vec::new();
     if q.mode != Mode::Lexical
         && let Some(vectors) = q.semantic
     {
-        let keep = |path: &str| {
-            q.index
-                .id_of(path)
-                .is_some_and(|id| (q.keep)(q.index.note(id)))
-        };
+        let keep = |path: &str| q.index.id_of(path).is_some_and(|id| (q.keep)(id));
         semantic = vectors
             .closest(q.text, depth, &keep)
             .into_iter()
@@ -191,7 +194,7 @@ fn lend_to_neighbours(q: &Question<'_>, ranked: &mut Vec<Found>) {
         .take(LINK_SEEDS)
         .map(|f| (f.note, f.score))
         .collect();
-    let hidden = |id: NoteId| !(q.keep)(q.index.note(id));
+    let hidden = |id: NoteId| !(q.keep)(id);
     let mut lent: HashMap<NoteId, (f32, NoteId)> = HashMap::new();
     for (seed, score) in seeds {
         let graph = walk(

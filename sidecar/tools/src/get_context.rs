@@ -15,7 +15,7 @@ use super::args::lenient;
 use super::common::{Target, find_target, limit};
 use super::format::{Reply, ToolError, ToolResult, escape, plural};
 use super::retrieval::{Matching, ask, how, meaning_passage};
-use super::search_notes::{FilterArgs, filters, note_filter, passes};
+use super::scope::{filter_args, passes, scope};
 use super::state::ToolState;
 use weft_search::index::{body_start, sha256_hex};
 use weft_search::names::match_names;
@@ -24,22 +24,29 @@ use weft_semantic::Found;
 use weft_vault::NoteId;
 use weft_vault::graph::{Direction, GraphNode, walk};
 
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetContextArgs {
     #[serde(default, alias = "q", alias = "question", alias = "topic")]
     pub query: Option<String>,
     #[serde(default, alias = "matching")]
     pub mode: Option<Matching>,
-    /// All of these tags.
+    // The filters are search_notes' (their docs there: each doc comment
+    // here would be in the schema every agent reads).
     #[serde(default, alias = "tags", deserialize_with = "lenient::strings")]
     pub tags_all: Option<Vec<String>>,
-    /// Any of these tags.
     #[serde(default, deserialize_with = "lenient::strings")]
     pub tags_any: Option<Vec<String>>,
-    /// Folder.
     #[serde(default, alias = "folder")]
     pub path_prefix: Option<String>,
+    #[serde(default, alias = "links_to")]
+    pub backlinks_to: Option<String>,
+    #[serde(default, alias = "linked_from")]
+    pub links_from: Option<String>,
+    #[serde(default, alias = "properties")]
+    pub frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default, alias = "since")]
+    pub modified_since: Option<String>,
     /// A note.
     #[serde(default, alias = "note", alias = "path")]
     pub around: Option<String>,
@@ -151,17 +158,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
     let tags_all = args.tags_all.clone().unwrap_or_default();
     let tags_any = args.tags_any.clone().unwrap_or_default();
     let index = state.index();
-    let filters = filters(
-        state,
-        &index,
-        &FilterArgs {
-            tags_all: &tags_all,
-            tags_any: &tags_any,
-            path_prefix: args.path_prefix.as_deref(),
-            ..FilterArgs::default()
-        },
-    )?;
-    let note_filter = note_filter(&filters)?;
+    let scope = scope(state, &index, &filter_args!(args, &tags_all, &tags_any))?;
     let mut remarks = Vec::new();
     let mut picked: Vec<Picked> = Vec::new();
     let mut terms = std::collections::BTreeMap::new();
@@ -169,10 +166,9 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
     if let Some(q) = &query {
         match state.search() {
             Some(search) => {
-                let answer = ask(state, &index, q, args.mode, top_k, &filters, &|n| {
-                    passes(state, &index, n, &note_filter)
-                })?;
+                let answer = ask(state, &index, q, args.mode, top_k, &scope)?;
                 remarks.extend(answer.remarks);
+                let words = answer.words;
                 for found in answer.found {
                     let score = found.score;
                     picked.push(Picked {
@@ -184,9 +180,9 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
                     });
                 }
                 if let Ok(expr) = search.parse_query(
-                    &weft_semantic::retrieve::any_words(q).unwrap_or_default(),
+                    &weft_semantic::retrieve::any_words(&words).unwrap_or_default(),
                     state.now(),
-                    &filters.keys,
+                    &scope.keys,
                 ) {
                     terms = search.body_terms(&expr);
                 }
@@ -198,9 +194,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
                         .into(),
                 );
                 for m in match_names(&index, q, top_k * 4) {
-                    if picked.len() < top_k
-                        && passes(state, &index, index.note(m.note), &note_filter)
-                    {
+                    if picked.len() < top_k && passes(state, &index, m.note, &scope.filter) {
                         picked.push(Picked {
                             note: m.note,
                             source: "words",
@@ -241,7 +235,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
             if picked.iter().any(|p| p.note == id) {
                 continue;
             }
-            if distance > 0 && !passes(state, &index, index.note(id), &note_filter) {
+            if distance > 0 && !passes(state, &index, id, &scope.filter) {
                 continue;
             }
             if picked.iter().filter(|p| p.source == "links").count() >= top_k {

@@ -16,6 +16,7 @@ pub mod policy;
 pub mod query;
 pub mod registry;
 pub mod retrieval;
+pub mod scope;
 pub mod state;
 pub mod versions;
 pub mod writing;

@@ -3,16 +3,17 @@
 //! (no model configured: by words, as without this; a model loading or
 //! broken: by words, saying so), and each note's passage found by meaning.
 
-use weft_search::Filters;
-use weft_search::find::FindError;
+use weft_search::find::{FindError, Request, Sort};
 use weft_semantic::{Close, Found, Mode, Question, retrieve};
+use weft_vault::filter::Filter;
 use weft_vault::headings::heading_path;
 use weft_vault::lines::line_of;
-use weft_vault::{Note, VaultIndex};
+use weft_vault::{Note, NoteId, VaultIndex};
 use weft_workspace::hub::SemanticStatus;
 
 use super::args::choice;
 use super::format::ToolError;
+use super::scope::{Scope, judge, passes};
 use super::state::ToolState;
 
 // How a question is matched (no doc comment: it would be in the schema).
@@ -40,6 +41,8 @@ pub struct Answer {
     /// The mode that ran (hybrid falls back to lexical without a model).
     pub mode: Mode,
     pub remarks: Vec<String>,
+    /// The question's words (the query less its filters).
+    pub words: String,
 }
 
 /// Why finding by meaning is not available now, when it is not, and
@@ -75,18 +78,91 @@ pub fn meaning_unavailable(state: &ToolState) -> Option<(String, bool)> {
     }
 }
 
-/// Finds the `k` best notes for `text` among those `filters` pass (the
-/// full text applies them itself; `keep` tells for the rest).
+/// Finds the `k` best notes for `text` among those `scope` passes. `text`
+/// is read with the query language: its filters at the top level
+/// (`tag:work status:active`) join the scope, its words are the question;
+/// a question that does not read as a query is taken as plain words, and
+/// the answer says so.
 pub fn ask(
     state: &ToolState,
     index: &VaultIndex,
     text: &str,
     asked: Option<Matching>,
     k: usize,
-    filters: &Filters,
-    keep: &dyn Fn(&Note) -> bool,
+    scope: &Scope,
 ) -> Result<Answer, ToolError> {
     let mut remarks = Vec::new();
+    let search = state.search().map(|s| &**s);
+    let (filter, question) = match search.map(|s| s.parse_query(text, state.now(), &scope.keys)) {
+        Some(Ok(expr)) => {
+            let question = expr.question();
+            if question.not_a_question {
+                return Err(ToolError::new(
+                    "A question reads words and filters joined by AND; `NOT`, `-` and filters inside `OR` are for search_notes.",
+                )
+                .hint("Write the filters at the top level, like `tag:work status:active budget`, or use search_notes."));
+            }
+            let mut all = vec![scope.filter.clone()];
+            all.extend(question.filters);
+            (Filter::all_of(all), question.words.join(" "))
+        }
+        Some(Err(e)) if e.message.contains("nothing to search for") => {
+            return Err(ToolError::new(e.message).hint(e.hint));
+        }
+        Some(Err(e)) => {
+            remarks.push(format!("Read as plain words: {}", e.message));
+            (scope.filter.clone(), text.to_string())
+        }
+        None => (scope.filter.clone(), text.to_string()),
+    };
+    let judge = judge(state, index);
+    let keep = |id: NoteId| passes(state, index, id, &filter);
+    if question.trim().is_empty() {
+        // Only filters: the notes they select, newest first.
+        let Some(search) = search else {
+            return Ok(Answer {
+                found: Vec::new(),
+                mode: Mode::Lexical,
+                remarks,
+                words: question,
+            });
+        };
+        let page = search
+            .find(
+                &Request {
+                    query: None,
+                    filter: &filter,
+                    judge: &judge,
+                    keys: &scope.keys,
+                    sort: Sort::Modified,
+                    offset: 0,
+                    limit: k,
+                    snippet_chars: 0,
+                    now: state.now(),
+                },
+                &state.files,
+            )
+            .map_err(find_error)?;
+        let found = page
+            .hits
+            .iter()
+            .filter_map(|hit| index.id_of(&hit.path))
+            .enumerate()
+            .map(|(rank, note)| Found {
+                note,
+                score: 1.0 / (1.0 + rank as f32),
+                lexical: Some((rank, 0.0)),
+                semantic: None,
+                linked: None,
+            })
+            .collect();
+        return Ok(Answer {
+            found,
+            mode: Mode::Lexical,
+            remarks,
+            words: question,
+        });
+    }
     let semantic = state.hub().semantic();
     let mut mode = asked.unwrap_or(Matching::Hybrid).mode();
     if mode != Mode::Lexical && semantic.is_none() {
@@ -101,26 +177,33 @@ pub fn ask(
         mode = Mode::Lexical;
     }
     let found = retrieve(&Question {
-        text,
+        text: &question,
         mode,
         k,
         index,
-        search: state.search().map(|s| &**s),
+        search,
         semantic: semantic.as_deref(),
-        filters,
-        keep,
+        filter: &filter,
+        judge: &judge,
+        keys: &scope.keys,
+        keep: &keep,
         files: &state.files,
         now: state.now(),
     })
-    .map_err(|e| match e {
-        FindError::Query(q) => ToolError::new(q.message).hint(q.hint),
-        FindError::Internal(e) => ToolError::new(e.to_string()),
-    })?;
+    .map_err(find_error)?;
     Ok(Answer {
         found,
         mode,
         remarks,
+        words: question,
     })
+}
+
+fn find_error(e: FindError) -> ToolError {
+    match e {
+        FindError::Query(q) => ToolError::new(q.message).hint(q.hint),
+        FindError::Internal(e) => ToolError::new(e.to_string()),
+    }
 }
 
 /// What found a note, in a word or two.

@@ -2,11 +2,10 @@
 //! `search::query`, structured filters, name and tag modes, snippets with
 //! the match marked, sorting and cursors.
 //!
-//! An adapter: arguments become `search::Filters` and a request; the link
-//! filters (`backlinks_to`, `links_from`) and the path policy become path
-//! sets. Before the full-text index is built, names are searched instead.
+//! An adapter: arguments and the access rule become THE note filter
+//! (`vault::filter`, [`scope`]) and a request; the link filters
+//! (`backlinks_to`, `links_from`) become path sets. Before the full-text index is built, names are searched instead.
 
-use std::collections::BTreeSet;
 use std::hash::Hash;
 
 use schemars::JsonSchema;
@@ -14,20 +13,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::args::{choice, lenient};
-use super::common::{
-    Target, cursor_offset, find_target, limit, next_cursor, page_line, tags_of, tags_text,
-    time_text,
-};
+use super::common::{cursor_offset, limit, next_cursor, page_line, tags_of, tags_text, time_text};
 use super::format::{Reply, ToolError, ToolResult, escape};
 use super::retrieval::{Matching, ask, how, meaning_passage};
+use super::scope::{filter_args, judge, passes, scope};
 use super::state::ToolState;
-use weft_search::dates::{End, parse_time};
-use weft_search::find::{Filters, FindError, Request, Sort};
+use weft_search::find::{FindError, Request, Sort};
 use weft_search::names::match_names;
-use weft_vault::filter::{FileMeta, Filter, Folder, TimeRange, Value as FilterValue};
+use weft_vault::Note;
 use weft_vault::key::path_key;
-use weft_vault::query::outgoing;
-use weft_vault::{Note, VaultIndex};
 
 choice! {
     pub enum Mode {
@@ -117,190 +111,6 @@ pub struct SearchHit {
 
 const SNIPPET_CHARS: usize = 160;
 
-/// The structured filters of a request, with link and policy restrictions
-/// turned into path sets.
-/// The filter parameters `search_notes` and `get_context` share.
-#[derive(Debug, Default)]
-pub struct FilterArgs<'a> {
-    pub tags_all: &'a [String],
-    pub tags_any: &'a [String],
-    pub path_prefix: Option<&'a str>,
-    pub backlinks_to: Option<&'a str>,
-    pub links_from: Option<&'a str>,
-    pub frontmatter: Option<&'a serde_json::Map<String, Value>>,
-    pub modified_since: Option<&'a str>,
-}
-
-/// Builds the search filters: link filters and the path policy become
-/// path sets.
-pub fn filters(
-    state: &ToolState,
-    index: &VaultIndex,
-    args: &FilterArgs<'_>,
-) -> Result<Filters, ToolError> {
-    let FilterArgs {
-        tags_all,
-        tags_any,
-        path_prefix,
-        backlinks_to,
-        links_from,
-        frontmatter,
-        modified_since,
-    } = *args;
-    let mut filters = Filters {
-        tags_all: tags_all
-            .iter()
-            .map(|t| t.trim().trim_start_matches('#').to_string())
-            .filter(|t| !t.is_empty())
-            .collect(),
-        tags_any: tags_any
-            .iter()
-            .map(|t| t.trim().trim_start_matches('#').to_string())
-            .filter(|t| !t.is_empty())
-            .collect(),
-        // A folder however it is written (`projects\\`, `/projects/`),
-        // by the one rule, `vault::filter`.
-        path_prefix: match path_prefix {
-            Some(written) => {
-                let folder = Folder::new(written)
-                    .map_err(|e| ToolError::new(format!("`path_prefix`: {e}.")))?;
-                (!folder.is_root()).then(|| folder.shown().to_string())
-            }
-            None => None,
-        },
-        ..Filters::default()
-    };
-    if let Some(since) = modified_since.map(str::trim).filter(|s| !s.is_empty()) {
-        filters.modified_since = Some(
-            parse_time(since, state.now(), End::Start)
-                .map_err(|m| ToolError::new(format!("`modified_since`: {m}.")))?,
-        );
-    }
-    if let Some(map) = frontmatter {
-        for (key, value) in map {
-            let values = match value {
-                Value::Null => None,
-                Value::String(s) if s.trim() == "*" => None,
-                Value::Array(items) => Some(items.iter().map(value_text).collect()),
-                other => Some(vec![value_text(other)]),
-            };
-            filters.frontmatter.push((key.clone(), values));
-        }
-    }
-    let mut within: Option<BTreeSet<String>> = None;
-    if let Some(target) = backlinks_to.map(str::trim).filter(|t| !t.is_empty()) {
-        let sources: BTreeSet<String> = match find_target(state, index, target, "backlinks_to")? {
-            Target::Note(id) => index
-                .backlinks(id)
-                .into_iter()
-                .map(|r| index.note(r.source).path.to_string())
-                .collect(),
-            Target::Missing { links, .. } => links
-                .into_iter()
-                .map(|r| index.note(r.source).path.to_string())
-                .collect(),
-        };
-        within = Some(sources);
-    }
-    if let Some(source) = links_from.map(str::trim).filter(|t| !t.is_empty()) {
-        let Target::Note(id) = find_target(state, index, source, "links_from")? else {
-            return Err(ToolError::new(format!(
-                "`links_from`: no note `{source}` exists, so it links nowhere."
-            )));
-        };
-        let targets: BTreeSet<String> = outgoing(index, id)
-            .into_iter()
-            .filter_map(|o| o.resolution.note())
-            .map(|t| index.note(t).path.to_string())
-            .collect();
-        within = Some(match within {
-            Some(w) => w.intersection(&targets).cloned().collect(),
-            None => targets,
-        });
-    }
-    filters.within = within.map(|w| w.into_iter().collect());
-    let policy = state.policy();
-    filters.exclude = policy.hidden_paths(index).as_ref().clone();
-    // Keys only hidden notes have are no fields to the agent.
-    filters.keys = if policy.restricts() {
-        index.frontmatter_keys_of(&|n| policy.visible(&n.path))
-    } else {
-        index.frontmatter_keys()
-    };
-    Ok(filters)
-}
-
-fn value_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// The note filter of `filters` (THE rule for which notes qualify,
-/// `vault::filter`), for the notes the vault index answers alone: name
-/// search, hits found by meaning, and before the full-text index exists.
-pub fn note_filter(filters: &Filters) -> Result<Filter, ToolError> {
-    let paths = |paths: &[String]| Filter::Paths(paths.iter().map(|p| p.as_str().into()).collect());
-    let mut all = Vec::new();
-    if !filters.exclude.is_empty() {
-        all.push(Filter::Not(Box::new(paths(&filters.exclude))));
-    }
-    if let Some(within) = &filters.within {
-        all.push(paths(within));
-    }
-    all.extend(
-        filters
-            .tags_all
-            .iter()
-            .map(|t| Filter::Tag(t.as_str().into())),
-    );
-    if !filters.tags_any.is_empty() {
-        all.push(Filter::any_of(
-            filters
-                .tags_any
-                .iter()
-                .map(|t| Filter::Tag(t.as_str().into()))
-                .collect(),
-        ));
-    }
-    if let Some(prefix) = &filters.path_prefix {
-        all.push(Filter::Folder(
-            Folder::new(prefix).map_err(|e| ToolError::new(format!("`path_prefix`: {e}.")))?,
-        ));
-    }
-    for (key, values) in &filters.frontmatter {
-        let values: Vec<FilterValue> = values
-            .iter()
-            .flatten()
-            .map(|v| FilterValue::of_text(v))
-            .collect();
-        all.push(Filter::property_in(key, &values));
-    }
-    if let Some(since) = filters.modified_since {
-        all.push(Filter::Modified(TimeRange {
-            from: Some(since),
-            to: None,
-        }));
-    }
-    Ok(Filter::all_of(all))
-}
-
-/// Whether a note passes `filter` (see [`note_filter`]).
-pub fn passes(state: &ToolState, index: &VaultIndex, note: &Note, filter: &Filter) -> bool {
-    let Some(id) = index.id_of(&note.path) else {
-        return false;
-    };
-    let file = FileMeta {
-        modified: filter
-            .reads_file_times()
-            .then(|| state.modified(&note.path))
-            .flatten(),
-        created: None,
-    };
-    filter.matches(index, id, &file)
-}
-
 pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
     let mode = args.mode.unwrap_or(Mode::Fulltext);
     let query = args
@@ -333,25 +143,8 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
         }
         text_query = None;
     }
-    let has_filters = !tags_all.is_empty()
-        || !tags_any.is_empty()
-        || args
-            .path_prefix
-            .as_deref()
-            .is_some_and(|p| !p.trim().trim_matches('/').is_empty())
-        || args
-            .backlinks_to
-            .as_deref()
-            .is_some_and(|p| !p.trim().is_empty())
-        || args
-            .links_from
-            .as_deref()
-            .is_some_and(|p| !p.trim().is_empty())
-        || args.frontmatter.as_ref().is_some_and(|f| !f.is_empty())
-        || args
-            .modified_since
-            .as_deref()
-            .is_some_and(|p| !p.trim().is_empty());
+    let filter_args = filter_args!(args, &tags_all, &tags_any);
+    let has_filters = filter_args.any();
     if query.is_none() && !has_filters {
         return Err(ToolError::new("search_notes needs at least one criterion.").hint(
             "Pass `query`, or a filter: tags_all, tags_any, path_prefix, backlinks_to, links_from, frontmatter, modified_since. list_notes browses without criteria.",
@@ -370,27 +163,15 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
     }
     let limit = limit(args.limit, 10, 100);
     let index = state.index();
-    let filters = filters(
-        state,
-        &index,
-        &FilterArgs {
-            tags_all: &tags_all,
-            tags_any: &tags_any,
-            path_prefix: args.path_prefix.as_deref(),
-            backlinks_to: args.backlinks_to.as_deref(),
-            links_from: args.links_from.as_deref(),
-            frontmatter: args.frontmatter.as_ref(),
-            modified_since: args.modified_since.as_deref(),
-        },
-    )?;
-    let note_filter = note_filter(&filters)?;
+    let scope = scope(state, &index, &filter_args)?;
     let sort = match args.sort.unwrap_or(SearchSort::Relevance) {
         SearchSort::Relevance => Sort::Relevance,
         SearchSort::Modified => Sort::Modified,
         SearchSort::Created => Sort::Created,
         SearchSort::Alpha => Sort::Alpha,
     };
-    let fingerprint = (&text_query, mode, &filters, sort, &args.query);
+    let filter_key = format!("{:?}", scope.filter);
+    let fingerprint = (&text_query, mode, &filter_key, sort, &args.query);
     let offset = cursor_offset(args.cursor.as_deref(), &fingerprint)?;
     let mut notes = Vec::new();
     let mut hits = Vec::new();
@@ -403,15 +184,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
             Matching::Hybrid
         };
         // One more than the page, to know whether another follows.
-        let answer = ask(
-            state,
-            &index,
-            q,
-            Some(matching),
-            offset + limit + 1,
-            &filters,
-            &|n| passes(state, &index, n, &note_filter),
-        )?;
+        let answer = ask(state, &index, q, Some(matching), offset + limit + 1, &scope)?;
         notes.extend(answer.remarks);
         total = answer.found.len();
         for found in answer.found.iter().skip(offset).take(limit) {
@@ -432,9 +205,12 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
             });
         }
     } else if let Some(search) = search {
+        let judge = judge(state, &index);
         let request = Request {
             query: text_query.as_deref(),
-            filters: &filters,
+            filter: &scope.filter,
+            judge: &judge,
+            keys: &scope.keys,
             sort,
             offset,
             limit,
@@ -469,11 +245,15 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
         let mut found: Vec<(f64, &Note, Option<String>)> = match &text_query {
             Some(q) => match_names(&index, q, usize::MAX)
                 .into_iter()
+                .filter(|m| passes(state, &index, m.note, &scope.filter))
                 .map(|m| (m.score, index.note(m.note), Some(m.why)))
                 .collect(),
-            None => index.notes().map(|(_, n)| (0.0, n, None)).collect(),
+            None => index
+                .notes()
+                .filter(|(id, _)| passes(state, &index, *id, &scope.filter))
+                .map(|(_, n)| (0.0, n, None))
+                .collect(),
         };
-        found.retain(|(_, n, _)| passes(state, &index, n, &note_filter));
         match sort {
             Sort::Relevance if text_query.is_some() => {}
             Sort::Alpha | Sort::Relevance => found.sort_by_key(|a| path_key(&a.1.path)),

@@ -10,7 +10,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::get_context::*;
 
-const DESCRIPTION: &str = "Evidence for a question: the notes best answering `query` (words; meaning too with a model), their best passages within max_chars. around: a note's links too (depth).";
+const DESCRIPTION: &str = "Evidence for a question: the best notes for `query` (words, meaning with a model; search_notes' syntax, filters), best passages within max_chars. around: a note's links.";
 
 #[tool_router(router = get_context_router, vis = "pub(crate)")]
 impl Server {

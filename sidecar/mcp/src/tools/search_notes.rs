@@ -10,7 +10,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::search_notes::*;
 
-const DESCRIPTION: &str = "Full-text search with snippets. query: words, \"phrase\", title:x, tag:x (x/y too), folder:x, key:value (frontmatter), AND, OR, -x, ( ), modified:[now-7d TO now]. Filters combine with it. mode name: fuzzy names; mode tag: lists tags.";
+const DESCRIPTION: &str = "Search with snippets. query: words, \"phrase\", title:x, tag:x, folder:x, key:value|*|>=2|[a TO b] (frontmatter), AND, OR, -x, ( ), modified:>=now-7d. mode name: fuzzy names; tag: lists tags.";
 
 #[tool_router(router = search_notes_router, vis = "pub(crate)")]
 impl Server {

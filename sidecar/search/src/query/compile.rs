@@ -7,18 +7,15 @@
 //! It must not read the query's text: it compiles the parsed tree only, so
 //! the syntax and its errors stay in the parser.
 
-use std::ops::Bound;
-
 use tantivy::Term;
-use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery,
-};
+use tantivy::query::{AllQuery, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 
-use super::expr::{DateField, Expr, Target};
-use crate::index::{path_prefixes, property_values, tag_key};
+use super::expr::{Expr, Target};
+use crate::filter::keyword;
+use crate::index::{path_prefixes, tag_key};
 use crate::schema::{Fields, terms};
-use weft_vault::key::{name_key, path_key};
+use weft_vault::key::path_key;
 
 /// Compiles expressions into tantivy queries over [`Fields`].
 pub struct Compiler<'a> {
@@ -58,54 +55,9 @@ impl Compiler<'_> {
                 text,
                 phrase,
             } => self.text(*target, text, *phrase),
-            Expr::Tag(tag) => {
-                let key = tag_key(tag);
-                (!key.is_empty()).then(|| keyword(self.fields.tags, &key))
-            }
-            Expr::Path(path) => {
-                let key = path_key(path.trim().trim_matches('/'));
-                (!key.is_empty()).then(|| keyword(self.fields.folders, &key))
-            }
-            Expr::Property { key, value } => {
-                let key = name_key(key);
-                match value {
-                    None => Some(keyword(self.fields.properties, &key)),
-                    Some(value) => {
-                        let mut should: Vec<(Occur, Box<dyn Query>)> = property_values(value)
-                            .into_iter()
-                            .map(|v| {
-                                (
-                                    Occur::Should,
-                                    keyword(self.fields.properties, &format!("{key}={v}")),
-                                )
-                            })
-                            .collect();
-                        if should.len() == 1 {
-                            should.pop().map(|(_, q)| q)
-                        } else {
-                            Some(Box::new(BooleanQuery::new(should)))
-                        }
-                    }
-                }
-            }
-            Expr::Range { field, lo, hi } => {
-                let field = match field {
-                    DateField::Modified => self.fields.modified,
-                    DateField::Created => self.fields.created,
-                };
-                let term = |v: &i64| Term::from_field_i64(field, *v);
-                let lo = match lo {
-                    Bound::Included(v) => Bound::Included(term(v)),
-                    Bound::Excluded(v) => Bound::Excluded(term(v)),
-                    Bound::Unbounded => Bound::Included(term(&i64::MIN)),
-                };
-                let hi = match hi {
-                    Bound::Included(v) => Bound::Included(term(v)),
-                    Bound::Excluded(v) => Bound::Excluded(term(v)),
-                    Bound::Unbounded => Bound::Included(term(&i64::MAX)),
-                };
-                Some(Box::new(RangeQuery::new(lo, hi)))
-            }
+            // Settled by the caller first when the full text cannot answer
+            // it exactly (`search::filter::settle`).
+            Expr::Filter(filter) => Some(crate::filter::compile(self.fields, filter).query),
         }
     }
 
@@ -170,13 +122,6 @@ fn words(field: Field, tokens: &[String]) -> Box<dyn Query> {
             .iter()
             .map(|t| Term::from_field_text(field, t))
             .collect(),
-    ))
-}
-
-pub(crate) fn keyword(field: Field, key: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(
-        Term::from_field_text(field, key),
-        IndexRecordOption::Basic,
     ))
 }
 

@@ -6,7 +6,7 @@
 //! between the parser and the compiler, so that each can change without the
 //! other and tests can state what a query means.
 
-use std::ops::Bound;
+use weft_vault::filter::Filter;
 
 /// A parsed query.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,19 +19,10 @@ pub enum Expr {
         text: String,
         phrase: bool,
     },
-    Tag(String),
-    /// A folder or note path prefix.
-    Path(String),
-    /// A frontmatter key, with a value or (None) just present.
-    Property {
-        key: String,
-        value: Option<String>,
-    },
-    Range {
-        field: DateField,
-        lo: Bound<i64>,
-        hi: Bound<i64>,
-    },
+    /// Which notes qualify: a tag, a folder, a property's test, a file
+    /// time — THE note filter (`vault::filter`), compiled by
+    /// `search::filter`.
+    Filter(Filter),
 }
 
 /// Where free text is looked for.
@@ -69,5 +60,47 @@ pub(super) fn error(message: impl Into<String>, hint: impl Into<String>) -> Quer
     QueryError {
         message: message.into(),
         hint: hint.into(),
+    }
+}
+
+/// A query read as a question: its words, and the filters that stand at
+/// its top level (`tag:work status:active budget` → the two filters, and
+/// `budget`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Question {
+    pub filters: Vec<Filter>,
+    /// Words and phrases as written, in order.
+    pub words: Vec<String>,
+    /// A filter or a word stands under `NOT`, or a filter under `OR`: not
+    /// a question's shape (a search is).
+    pub not_a_question: bool,
+}
+
+impl Expr {
+    /// The query as a question (see [`Question`]).
+    pub fn question(&self) -> Question {
+        let mut out = Question::default();
+        let top: &[Expr] = match self {
+            Expr::And(items) => items,
+            one => std::slice::from_ref(one),
+        };
+        for item in top {
+            match item {
+                Expr::Filter(filter) => out.filters.push(filter.clone()),
+                other => words(other, &mut out),
+            }
+        }
+        out
+    }
+}
+
+fn words(expr: &Expr, out: &mut Question) {
+    let mut stack = vec![expr];
+    while let Some(expr) = stack.pop() {
+        match expr {
+            Expr::And(items) | Expr::Or(items) => stack.extend(items.iter().rev()),
+            Expr::Text { text, .. } => out.words.push(text.clone()),
+            Expr::Not(_) | Expr::Filter(_) => out.not_a_question = true,
+        }
     }
 }

@@ -23,16 +23,15 @@ mod expr;
 mod lex;
 mod parse;
 
+pub(crate) use compile::boolean;
 pub use compile::{Compiler, folder_terms};
-pub(crate) use compile::{boolean, keyword};
-pub use expr::{DateField, Expr, QueryError, Target};
+pub use expr::{DateField, Expr, QueryError, Question, Target};
 pub use parse::{Context, MAX_DEPTH, parse};
 
 #[cfg(test)]
 mod tests {
-    use std::ops::Bound;
-
     use super::*;
+    use weft_vault::filter::{Cmp, Filter, Folder, Test, TimeRange, Value};
 
     fn p(input: &str) -> Result<Expr, QueryError> {
         let keys = vec!["status".to_string(), "type".to_string()];
@@ -43,6 +42,14 @@ mod tests {
                 keys: &keys,
             },
         )
+    }
+
+    fn tag(t: &str) -> Expr {
+        Expr::Filter(Filter::Tag(t.into()))
+    }
+
+    fn modified(from: Option<i64>, to: Option<i64>) -> Expr {
+        Expr::Filter(Filter::Modified(TimeRange { from, to }))
     }
 
     fn text(t: &str) -> Expr {
@@ -60,18 +67,15 @@ mod tests {
             p("mcp tag:research -tag:archived").unwrap(),
             Expr::And(vec![
                 text("mcp"),
-                Expr::Tag("research".into()),
-                Expr::Not(Box::new(Expr::Tag("archived".into())))
+                tag("research"),
+                Expr::Not(Box::new(tag("archived")))
             ])
         );
         assert_eq!(
             p("(tag:urgent OR tag:priority) folder:projects").unwrap(),
             Expr::And(vec![
-                Expr::Or(vec![
-                    Expr::Tag("urgent".into()),
-                    Expr::Tag("priority".into())
-                ]),
-                Expr::Path("projects".into())
+                Expr::Or(vec![tag("urgent"), tag("priority")]),
+                Expr::Filter(Filter::Folder(Folder::new("projects").unwrap()))
             ])
         );
         assert_eq!(
@@ -104,17 +108,14 @@ mod tests {
         assert_eq!(
             p("status:draft type:*").unwrap(),
             Expr::And(vec![
-                Expr::Property {
-                    key: "status".into(),
-                    value: Some("draft".into())
-                },
-                Expr::Property {
-                    key: "type".into(),
-                    value: None
-                }
+                Expr::Filter(Filter::Property(
+                    "status".into(),
+                    Test::Equals(Value::Text("draft".into()))
+                )),
+                Expr::Filter(Filter::Property("type".into(), Test::Exists))
             ])
         );
-        assert_eq!(p("#vc/project").unwrap(), Expr::Tag("vc/project".into()));
+        assert_eq!(p("#vc/project").unwrap(), tag("vc/project"));
         // A URL is a word, not a field.
         assert_eq!(
             p("https://example.com").unwrap(),
@@ -130,36 +131,65 @@ mod tests {
         let now = 1_705_314_600;
         assert_eq!(
             p("modified:[now-7d TO now]").unwrap(),
-            Expr::Range {
-                field: DateField::Modified,
-                lo: Bound::Included(now - 7 * day),
-                hi: Bound::Included(now)
-            }
+            modified(Some(now - 7 * day), Some(now + 1))
         );
         assert_eq!(
             p("created:>=2024-01-01").unwrap(),
-            Expr::Range {
-                field: DateField::Created,
-                lo: Bound::Included(1_704_067_200),
-                hi: Bound::Unbounded
-            }
+            Expr::Filter(Filter::Created(TimeRange {
+                from: Some(1_704_067_200),
+                to: None
+            }))
         );
         assert_eq!(
             p("modified:{* TO 2024-01-01}").unwrap(),
-            Expr::Range {
-                field: DateField::Modified,
-                lo: Bound::Unbounded,
-                hi: Bound::Excluded(1_704_067_200)
-            }
+            modified(None, Some(1_704_067_200))
         );
         assert_eq!(
             p("modified:7d").unwrap(),
-            Expr::Range {
-                field: DateField::Modified,
-                lo: Bound::Included(now - 7 * day),
-                hi: Bound::Unbounded
-            }
+            modified(Some(now - 7 * day), None)
         );
+    }
+
+    #[test]
+    fn properties_compare_by_type() {
+        let date = |d: &str| Value::of_text(d);
+        assert_eq!(
+            p("status:<2026-12-28").unwrap(),
+            Expr::Filter(Filter::Property(
+                "status".into(),
+                Test::Compare(Cmp::Less, date("2026-12-28"))
+            ))
+        );
+        assert_eq!(
+            p("type:>=2").unwrap(),
+            Expr::Filter(Filter::Property(
+                "type".into(),
+                Test::Compare(Cmp::GreaterOrEqual, Value::Number(2.0))
+            ))
+        );
+        assert_eq!(
+            p("status:{2026-12-01 TO *]").unwrap(),
+            Expr::Filter(Filter::Property(
+                "status".into(),
+                Test::Compare(Cmp::Greater, date("2026-12-01"))
+            ))
+        );
+        assert_eq!(
+            p("status:\"[[Hub]]\"").unwrap(),
+            Expr::Filter(Filter::Property(
+                "status".into(),
+                Test::Equals(Value::Link("Hub".into()))
+            ))
+        );
+        let e = p("status:<2026-13-01").unwrap_err();
+        assert!(
+            e.message.contains("cannot read `2026-13-01` as a date"),
+            "{e}"
+        );
+        let e = p("status:<").unwrap_err();
+        assert!(e.message.contains("needs a value"), "{e}");
+        let e = p("folder:../x").unwrap_err();
+        assert!(e.message.contains("names no folder"), "{e}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use super::expr::{DateField, Expr, QueryError, Target, error};
 use super::lex::{Tok, lex};
 use crate::dates::{End, Now, parse_time};
 use crate::schema::QUERY_FIELDS;
+use weft_vault::filter::{Cmp, Filter, Folder, Test, TimeRange, Value};
 use weft_vault::key::name_key;
 
 /// How deeply groups, negations and field groups may nest. The parser, the
@@ -218,13 +219,18 @@ impl Parser<'_> {
                         else {
                             unreachable!("peeked a range")
                         };
-                        let FieldKind::Date(field) = kind else {
-                            return Err(error(
+                        match kind {
+                            FieldKind::Date(field) => {
+                                self.range(field, &lo, lo_inclusive, &hi, hi_inclusive)
+                            }
+                            FieldKind::Property(key) => {
+                                property_range(key, &lo, lo_inclusive, &hi, hi_inclusive)
+                            }
+                            _ => Err(error(
                                 format!("`{name}:` does not take a range."),
-                                "Ranges work on modified: and created:.",
-                            ));
-                        };
-                        self.range(field, &lo, lo_inclusive, &hi, hi_inclusive)
+                                "Ranges work on modified:, created: and properties (due:[2026-12-01 TO 2026-12-31]).",
+                            )),
+                        }
                     }
                     _ => {
                         let saved = self.field.replace(kind);
@@ -253,7 +259,7 @@ impl Parser<'_> {
         match self.field.clone() {
             None => {
                 if !phrase && text.len() > 1 && text.starts_with('#') {
-                    return Ok(Expr::Tag(text[1..].to_string()));
+                    return Ok(Expr::Filter(Filter::Tag(text[1..].into())));
                 }
                 Ok(Expr::Text {
                     target: Target::Default,
@@ -266,12 +272,16 @@ impl Parser<'_> {
                 text,
                 phrase,
             }),
-            Some(FieldKind::Tag) => Ok(Expr::Tag(text)),
-            Some(FieldKind::Path) => Ok(Expr::Path(text)),
-            Some(FieldKind::Property(key)) => Ok(Expr::Property {
-                key,
-                value: (text != "*").then_some(text),
-            }),
+            Some(FieldKind::Tag) => Ok(Expr::Filter(Filter::Tag(text.into()))),
+            Some(FieldKind::Path) => Folder::new(&text)
+                .map(|folder| Expr::Filter(Filter::Folder(folder)))
+                .map_err(|e| {
+                    error(
+                        format!("{e}."),
+                        "Write folder:projects or folder:projects/weft.",
+                    )
+                }),
+            Some(FieldKind::Property(key)) => property(key, &text, phrase),
             Some(FieldKind::Date(field)) => self.date_value(field, &text),
         }
     }
@@ -349,7 +359,7 @@ impl Parser<'_> {
                 Bound::Included(time(text, End::Finish)?),
             )
         };
-        Ok(Expr::Range { field, lo, hi })
+        Ok(times(field, lo, hi))
     }
 
     fn range(
@@ -378,7 +388,7 @@ impl Parser<'_> {
             s if hi_inclusive => Bound::Included(time(s, End::Finish)?),
             s => Bound::Excluded(time(s, End::Start)?),
         };
-        Ok(Expr::Range { field, lo, hi })
+        Ok(times(field, lo, hi))
     }
 }
 
@@ -389,4 +399,115 @@ fn is_relative(text: &str) -> bool {
             && t.chars().last().is_some_and(|c| c.is_ascii_alphabetic())
             && !t.contains('-')
     }
+}
+
+/// A file-time filter from a range's bounds (Unix seconds).
+fn times(field: DateField, lo: Bound<i64>, hi: Bound<i64>) -> Expr {
+    let range = TimeRange {
+        from: match lo {
+            Bound::Included(v) => Some(v),
+            Bound::Excluded(v) => Some(v.saturating_add(1)),
+            Bound::Unbounded => None,
+        },
+        to: match hi {
+            Bound::Included(v) => Some(v.saturating_add(1)),
+            Bound::Excluded(v) => Some(v),
+            Bound::Unbounded => None,
+        },
+    };
+    Expr::Filter(match field {
+        DateField::Modified => Filter::Modified(range),
+        DateField::Created => Filter::Created(range),
+    })
+}
+
+const PROPERTY_HINT: &str = "Properties: status:active, status:*, priority:>=2, \
+     due:<2026-12-28, due:[2026-12-01 TO 2026-12-31], part_of:\"[[Hub]]\".";
+
+/// A property test: `key:*` (has it), `key:value` (equals, by the value's
+/// type), `key:<value` (and `<=`, `>`, `>=`: compares, by type).
+fn property(key: String, text: &str, phrase: bool) -> Result<Expr, QueryError> {
+    let test = if phrase {
+        Test::Equals(Value::of_text(text))
+    } else if text == "*" {
+        Test::Exists
+    } else if let Some((cmp, rest)) = comparison(text) {
+        Test::Compare(cmp, literal(&key, rest)?)
+    } else {
+        Test::Equals(literal(&key, text)?)
+    };
+    Ok(Expr::Filter(Filter::Property(key.into(), test)))
+}
+
+/// `<v`, `<=v`, `>v`, `>=v`.
+fn comparison(text: &str) -> Option<(Cmp, &str)> {
+    [
+        ("<=", Cmp::LessOrEqual),
+        (">=", Cmp::GreaterOrEqual),
+        ("<", Cmp::Less),
+        (">", Cmp::Greater),
+    ]
+    .into_iter()
+    .find_map(|(op, cmp)| text.strip_prefix(op).map(|rest| (cmp, rest)))
+}
+
+/// A property's value as a query writes it, typed as property values are
+/// (`vault::filter::Value`); a value that looks like a date and is none is
+/// an error, not a text that silently compares with nothing.
+fn literal(key: &str, text: &str) -> Result<Value, QueryError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(error(
+            format!("`{key}:` needs a value after its comparison."),
+            PROPERTY_HINT,
+        ));
+    }
+    let value = Value::of_text(text);
+    let dated = text.len() >= 8
+        && text.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+        && text.as_bytes()[4] == b'-';
+    if dated && !matches!(value, Value::Date(_)) {
+        return Err(error(
+            format!("`{key}:` cannot read `{text}` as a date."),
+            "Write dates as YYYY-MM-DD, or YYYY-MM-DDTHH:MM.",
+        ));
+    }
+    Ok(value)
+}
+
+/// `key:[lo TO hi]` (`{ }` to leave an end out; `*` for no end).
+fn property_range(
+    key: String,
+    lo: &str,
+    lo_inclusive: bool,
+    hi: &str,
+    hi_inclusive: bool,
+) -> Result<Expr, QueryError> {
+    let mut tests = Vec::new();
+    if !matches!(lo.trim(), "*" | "") {
+        let cmp = if lo_inclusive {
+            Cmp::GreaterOrEqual
+        } else {
+            Cmp::Greater
+        };
+        tests.push(Filter::Property(
+            key.as_str().into(),
+            Test::Compare(cmp, literal(&key, lo)?),
+        ));
+    }
+    if !matches!(hi.trim(), "*" | "") {
+        let cmp = if hi_inclusive {
+            Cmp::LessOrEqual
+        } else {
+            Cmp::Less
+        };
+        tests.push(Filter::Property(
+            key.as_str().into(),
+            Test::Compare(cmp, literal(&key, hi)?),
+        ));
+    }
+    if tests.is_empty() {
+        tests.push(Filter::Property(key.into(), Test::Exists));
+    }
+    Ok(Expr::Filter(Filter::all_of(tests)))
 }

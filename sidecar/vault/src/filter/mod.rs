@@ -14,7 +14,7 @@ mod folder;
 mod value;
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 pub use folder::{Folder, FolderError};
 pub use value::{Place, Value, compare, contains, equals};
@@ -59,7 +59,7 @@ pub enum Filter {
     Size(SizeRange),
     /// Exactly these notes (vault paths as indexed; `within` a set the
     /// caller computed, such as another query's answer).
-    Paths(HashSet<Box<str>>),
+    Paths(BTreeSet<Box<str>>),
 }
 
 /// A property test.

@@ -48,7 +48,7 @@ fn wiki_parts(inner: &str) -> (&str, Option<&str>, Option<&str>) {
 
 /// The target of `text` when all of it is one `[[wikilink]]` (a property
 /// such as `part_of: "[[Hub|the hub]]"`): `Hub`.
-pub(crate) fn wikilink_target(text: &str) -> Option<&str> {
+pub fn wikilink_target(text: &str) -> Option<&str> {
     let inner = text.trim().strip_prefix("[[")?.strip_suffix("]]")?;
     if inner.contains("[[") || inner.contains("]]") || inner.contains('\n') {
         return None;

@@ -17,7 +17,7 @@ mod properties;
 
 use crate::lines::{last_break_end, line_of};
 use crate::note::{Note, NoteDiagnostic};
-pub(crate) use links::wikilink_target;
+pub use links::wikilink_target;
 pub(crate) use markdown::Body;
 use markdown::NoteParser;
 

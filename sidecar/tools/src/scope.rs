@@ -1,0 +1,197 @@
+//! Which notes a tool may answer with: its filter arguments and the
+//! agent's access rule as THE note filter (`vault::filter`), the frontmatter
+//! keys its query may name, and the judge the full text asks about what it
+//! cannot decide alone. Shared by `search_notes`, `get_context` and
+//! `retrieval`.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::common::{Target, find_target};
+use super::format::ToolError;
+use super::state::ToolState;
+use weft_search::dates::{End, parse_time};
+use weft_vault::filter::{FileMeta, Filter, Folder, TimeRange, Value as FilterValue};
+use weft_vault::query::outgoing;
+use weft_vault::{NoteId, VaultIndex};
+
+/// The [`FilterArgs`] of a tool's arguments, whose filter fields have the
+/// same names in every tool that takes them.
+macro_rules! filter_args {
+    ($args:expr, $tags_all:expr, $tags_any:expr) => {
+        $crate::scope::FilterArgs {
+            tags_all: $tags_all,
+            tags_any: $tags_any,
+            path_prefix: $args.path_prefix.as_deref(),
+            backlinks_to: $args.backlinks_to.as_deref(),
+            links_from: $args.links_from.as_deref(),
+            frontmatter: $args.frontmatter.as_ref(),
+            modified_since: $args.modified_since.as_deref(),
+        }
+    };
+}
+pub(crate) use filter_args;
+
+/// The filter parameters `search_notes` and `get_context` share.
+#[derive(Debug, Default)]
+pub struct FilterArgs<'a> {
+    pub tags_all: &'a [String],
+    pub tags_any: &'a [String],
+    pub path_prefix: Option<&'a str>,
+    pub backlinks_to: Option<&'a str>,
+    pub links_from: Option<&'a str>,
+    pub frontmatter: Option<&'a serde_json::Map<String, Value>>,
+    pub modified_since: Option<&'a str>,
+}
+
+impl FilterArgs<'_> {
+    /// Whether any filter is given.
+    pub fn any(&self) -> bool {
+        let given = |s: Option<&str>| s.is_some_and(|s| !s.trim().is_empty());
+        self.tags_all
+            .iter()
+            .chain(self.tags_any)
+            .any(|t| !t.trim().is_empty())
+            || self
+                .path_prefix
+                .is_some_and(|p| Folder::new(p).map_or(true, |f| !f.is_root()))
+            || given(self.backlinks_to)
+            || given(self.links_from)
+            || self.frontmatter.is_some_and(|f| !f.is_empty())
+            || given(self.modified_since)
+    }
+}
+
+/// Which notes a request may answer with: its filters and the agent's
+/// access rule as THE note filter (`vault::filter`), and the frontmatter
+/// keys its query may name.
+#[derive(Debug)]
+pub struct Scope {
+    pub filter: Filter,
+    /// The keys of the notes the agent may see, as written.
+    pub keys: Vec<String>,
+}
+
+/// The scope of a request's filter arguments.
+pub fn scope(
+    state: &ToolState,
+    index: &VaultIndex,
+    args: &FilterArgs<'_>,
+) -> Result<Scope, ToolError> {
+    let FilterArgs {
+        tags_all,
+        tags_any,
+        path_prefix,
+        backlinks_to,
+        links_from,
+        frontmatter,
+        modified_since,
+    } = *args;
+    let tag = |t: &String| {
+        let t = t.trim().trim_start_matches('#');
+        (!t.is_empty()).then(|| Filter::Tag(t.into()))
+    };
+    let mut all: Vec<Filter> = tags_all.iter().filter_map(tag).collect();
+    let any: Vec<Filter> = tags_any.iter().filter_map(tag).collect();
+    if !any.is_empty() {
+        all.push(Filter::any_of(any));
+    }
+    if let Some(written) = path_prefix {
+        // A folder however it is written (`projects\\`, `/projects/`).
+        let folder =
+            Folder::new(written).map_err(|e| ToolError::new(format!("`path_prefix`: {e}.")))?;
+        all.push(Filter::Folder(folder));
+    }
+    if let Some(since) = modified_since.map(str::trim).filter(|s| !s.is_empty()) {
+        let from = parse_time(since, state.now(), End::Start)
+            .map_err(|m| ToolError::new(format!("`modified_since`: {m}.")))?;
+        all.push(Filter::Modified(TimeRange {
+            from: Some(from),
+            to: None,
+        }));
+    }
+    if let Some(map) = frontmatter {
+        for (key, value) in map {
+            let values: Vec<FilterValue> = match value {
+                Value::Null => Vec::new(),
+                Value::String(s) if s.trim() == "*" => Vec::new(),
+                Value::Array(items) => items.iter().map(FilterValue::of_json).collect(),
+                other => vec![FilterValue::of_json(other)],
+            };
+            all.push(Filter::property_in(key, &values));
+        }
+    }
+    if let Some(target) = backlinks_to.map(str::trim).filter(|t| !t.is_empty()) {
+        let sources: BTreeSet<Box<str>> = match find_target(state, index, target, "backlinks_to")? {
+            Target::Note(id) => index
+                .backlinks(id)
+                .into_iter()
+                .map(|r| index.note(r.source).path.clone())
+                .collect(),
+            Target::Missing { links, .. } => links
+                .into_iter()
+                .map(|r| index.note(r.source).path.clone())
+                .collect(),
+        };
+        all.push(Filter::Paths(sources));
+    }
+    if let Some(source) = links_from.map(str::trim).filter(|t| !t.is_empty()) {
+        let Target::Note(id) = find_target(state, index, source, "links_from")? else {
+            return Err(ToolError::new(format!(
+                "`links_from`: no note `{source}` exists, so it links nowhere."
+            )));
+        };
+        all.push(Filter::Paths(
+            outgoing(index, id)
+                .into_iter()
+                .filter_map(|o| o.resolution.note())
+                .map(|t| index.note(t).path.clone())
+                .collect(),
+        ));
+    }
+    let policy = state.policy();
+    let hidden = policy.hidden_paths(index);
+    if !hidden.is_empty() {
+        all.push(Filter::Not(Box::new(Filter::Paths(
+            hidden.iter().map(|p| p.as_str().into()).collect(),
+        ))));
+    }
+    // Keys only hidden notes have are no fields to the agent.
+    let keys = if policy.restricts() {
+        index.frontmatter_keys_of(&|n| policy.visible(&n.path))
+    } else {
+        index.frontmatter_keys()
+    };
+    Ok(Scope {
+        filter: Filter::all_of(all),
+        keys,
+    })
+}
+
+/// Whether the note `id` passes `filter` (THE rule, `vault::filter`), with
+/// its file's times when the filter asks for them.
+pub fn passes(state: &ToolState, index: &VaultIndex, id: NoteId, filter: &Filter) -> bool {
+    let file = if filter.reads_file_times() {
+        let path = &index.note(id).path;
+        FileMeta {
+            modified: state.modified(path),
+            created: state.created(path),
+        }
+    } else {
+        FileMeta::default()
+    };
+    filter.matches(index, id, &file)
+}
+
+/// The judge the full text asks about the notes it cannot decide alone.
+pub fn judge<'a>(
+    state: &'a ToolState,
+    index: &'a VaultIndex,
+) -> impl Fn(&str, &Filter) -> bool + 'a {
+    move |path, filter| {
+        index
+            .id_of(path)
+            .is_some_and(|id| passes(state, index, id, filter))
+    }
+}
