@@ -1,5 +1,6 @@
 //! `search_query`: any text as a search query (`search::query`). It parses
-//! or fails with a message; what parses compiles; searching a small
+//! or fails with a message (a query of symbols only, which constrains
+//! nothing, fails too); what parses compiles; searching a small
 //! in-memory index with it gives a page or, exactly when it does not
 //! parse, the parser's error, never an index failure. Every hit is a note
 //! of the index, and no more hits than asked or found. Nesting is bounded
@@ -104,13 +105,22 @@ pub fn search_query(data: &[u8]) {
     let query = lossy(data, MAX_QUERY);
     let query = query.trim();
     let vault = vault();
-    let parsed = parse(
+    let grammar = parse(
         query,
         &Context {
             now: now(),
             keys: &vault.keys,
         },
     );
+    // What the search reads: the grammar, and a query that constrains
+    // something (`???` parses and names no note: an error too).
+    let parsed = vault.search.parse_query(query, now(), &vault.keys);
+    if grammar.is_err() {
+        assert!(
+            parsed.is_err(),
+            "the search read a query the grammar refuses"
+        );
+    }
     match &parsed {
         Ok(expr) => {
             let (_, fields) = schema();
