@@ -172,7 +172,6 @@ pub fn semantic_bench(
         questions.iter().map(|q| q.question.clone()).collect()
     };
     let index = read(&live.index);
-    let keep = |_: weft_vault::NoteId| true;
     let judge = |_: &str, _: &weft_vault::filter::Filter| true;
     for mode in [Mode::Lexical, Mode::Semantic, Mode::Hybrid] {
         let mut times = Vec::new();
@@ -189,7 +188,6 @@ pub fn semantic_bench(
                 filter: &weft_vault::filter::Filter::All,
                 judge: &judge,
                 keys: &[],
-                keep: &keep,
                 files: &files,
                 now: Now::read(Zone::System),
             })

@@ -214,8 +214,8 @@ fn daily(state: &ToolState, date: Option<&str>) -> Result<String, ToolError> {
             .map(|id| index.note(id).path.to_string())
     };
     let policy = state.policy();
-    let Some(path) = path.filter(|p| policy.visible(p)) else {
-        return Ok(match policy.visible(&wanted) {
+    let Some(path) = path.filter(|p| policy.access.sees(p)) else {
+        return Ok(match policy.access.sees(&wanted) {
             true => format!(
                 "There is no daily note for {iso} yet (it would be `{}`).",
                 weft_vault::note::strip_md(&wanted)
@@ -351,7 +351,7 @@ fn note_names(state: &ToolState, value: &str) -> Vec<String> {
     if value.is_empty() {
         let mut all: Vec<String> = index
             .notes()
-            .filter(|(_, n)| policy.visible(&n.path))
+            .filter(|(_, n)| policy.access.sees(&n.path))
             .map(|(_, n)| n.id().to_string())
             .collect();
         all.sort_by_key(|p| path_key(p));
@@ -359,7 +359,7 @@ fn note_names(state: &ToolState, value: &str) -> Vec<String> {
     }
     match_names(&index, value, 300)
         .into_iter()
-        .filter(|m| policy.visible(&index.note(m.note).path))
+        .filter(|m| policy.access.sees(&index.note(m.note).path))
         .map(|m| index.note(m.note).id().to_string())
         .collect()
 }

@@ -156,7 +156,7 @@ fn read_note(state: &ToolState, uri: &str, rest: &str) -> Result<ReadResourceRes
         }
     };
     let note = index.note(id);
-    if !policy.visible(&note.path) {
+    if !policy.access.sees(&note.path) {
         return Err(McpError::invalid_params(
             policy.hidden_message(&note.path, &name),
             None,
@@ -220,7 +220,7 @@ fn index_json(state: &ToolState) -> Value {
     // is let go, as they read every file.
     let mut notes: Vec<(String, Box<str>, Value)> = Vec::new();
     for (id, note) in index.notes() {
-        if !policy.visible(&note.path) {
+        if !policy.access.sees(&note.path) {
             continue;
         }
         let mut outlinks: Vec<String> = Vec::new();
@@ -229,7 +229,9 @@ fn index_json(state: &ToolState) -> Value {
             // A note the agent may not see is no answer to a link: the
             // link shows as written, as an unresolved one does.
             let target = match o.resolution.note() {
-                Some(t) if policy.visible(&index.note(t).path) => index.note(t).id().to_string(),
+                Some(t) if policy.access.sees(&index.note(t).path) => {
+                    index.note(t).id().to_string()
+                }
                 _ => path_key(link.target().trim_start_matches('/')),
             };
             if target.is_empty() || outlinks.contains(&target) {

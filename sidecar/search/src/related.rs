@@ -53,8 +53,8 @@ struct Signals {
     reasons: Vec<String>,
 }
 
-/// The notes related to `subject`, best first, at most `limit`; notes for
-/// which `hidden` is true are left out. Without a full-text index only
+/// The notes related to `subject`, best first, at most `limit`; only notes
+/// the caller `sees` (the agent's access rule) are in it. Without a full-text index only
 /// links and tags count.
 pub fn related(
     vault: &VaultIndex,
@@ -63,7 +63,7 @@ pub fn related(
     subject: Subject<'_>,
     meaning: &[(NoteId, f64)],
     limit: usize,
-    hidden: &dyn Fn(NoteId) -> bool,
+    sees: &dyn Fn(NoteId) -> bool,
 ) -> Vec<Related> {
     let mut found: HashMap<NoteId, Signals> = HashMap::new();
     // Similarities of meaning spread over 0..=1 among the candidates.
@@ -93,7 +93,7 @@ pub fn related(
     let (self_id, tags, text): (Option<NoteId>, Vec<String>, String) = match subject {
         Subject::Note(id) => {
             let note = vault.note(id);
-            for (other, a) in link_affinity(vault, id, hidden) {
+            for (other, a) in link_affinity(vault, id, sees) {
                 let s = found.entry(other).or_default();
                 s.links = a.score;
                 match (a.links_to, a.linked_from) {
@@ -142,7 +142,7 @@ pub fn related(
     if let Some(id) = self_id {
         found.remove(&id);
     }
-    found.retain(|id, _| !hidden(*id));
+    found.retain(|id, _| sees(*id));
     let max = |f: fn(&Signals) -> f64| {
         found
             .values()

@@ -612,7 +612,7 @@ Links to [[a]] and [[c]].
         Subject::Note(a),
         &[],
         10,
-        &|_| false,
+        &|_| true,
     );
     let names: Vec<(String, Vec<String>)> = found
         .iter()
@@ -645,7 +645,7 @@ Links to [[a]] and [[c]].
         Subject::Text("A search engine in Java, like [[e]]. #search"),
         &[],
         10,
-        &|id| f.vault.note(id).id() == "a",
+        &|id| f.vault.note(id).id() != "a",
     );
     let names: Vec<String> = found
         .iter()
@@ -665,7 +665,7 @@ Links to [[a]] and [[c]].
         Subject::Note(a),
         &[(e, 0.9), (b, 0.5)],
         10,
-        &|_| false,
+        &|_| true,
     );
     let e_found = found.iter().find(|r| r.note == e).expect("e by meaning");
     assert_eq!(e_found.meaning, 1.0);

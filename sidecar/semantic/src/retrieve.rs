@@ -68,12 +68,18 @@ pub struct Question<'a> {
     pub judge: Judge<'a>,
     /// The frontmatter keys a query may name.
     pub keys: &'a [String],
-    /// Whether a note may be returned (the same filters and the access
-    /// policy, for what the full text does not filter itself).
-    pub keep: &'a dyn Fn(NoteId) -> bool,
     pub files: &'a dyn FileSource,
     /// The moment and zone `now` and dates in the question are read at.
     pub now: weft_search::dates::Now,
+}
+
+impl Question<'_> {
+    /// Whether the note `id` passes the question's filter (THE note
+    /// filter: its filters and the agent's sight), asked of the judge for
+    /// the notes the full text did not filter itself.
+    fn passes(&self, id: NoteId) -> bool {
+        (self.judge)(&self.index.note(id).path, self.filter)
+    }
 }
 
 /// A note found, with what found it.
@@ -115,16 +121,16 @@ pub fn retrieve(q: &Question<'_>) -> Result<Vec<Found>, FindError> {
             .hits
             .into_iter()
             .filter_map(|h| Some((q.index.id_of(&h.path)?, h.score)))
-            .filter(|(id, _)| (q.keep)(*id))
+            .filter(|(id, _)| q.passes(*id))
             .collect();
     }
     let mut semantic: Vec<(NoteId, Close)> = Vec::new();
     if q.mode != Mode::Lexical
         && let Some(vectors) = q.semantic
     {
-        let keep = |path: &str| q.index.id_of(path).is_some_and(|id| (q.keep)(id));
+        let passes = |path: &str| (q.judge)(path, q.filter);
         semantic = vectors
-            .closest(q.text, depth, &keep)
+            .closest(q.text, depth, &passes)
             .into_iter()
             .filter_map(|c| Some((q.index.id_of(&c.path)?, c)))
             .collect();
@@ -194,7 +200,7 @@ fn lend_to_neighbours(q: &Question<'_>, ranked: &mut Vec<Found>) {
         .take(LINK_SEEDS)
         .map(|f| (f.note, f.score))
         .collect();
-    let hidden = |id: NoteId| !(q.keep)(id);
+    let passes = |id: NoteId| q.passes(id);
     let mut lent: HashMap<NoteId, (f32, NoteId)> = HashMap::new();
     for (seed, score) in seeds {
         let graph = walk(
@@ -203,7 +209,7 @@ fn lend_to_neighbours(q: &Question<'_>, ranked: &mut Vec<Found>) {
             Direction::Both,
             1,
             256,
-            &hidden,
+            &passes,
         );
         for (node, distance) in graph.nodes {
             let GraphNode::Note(id) = node else { continue };

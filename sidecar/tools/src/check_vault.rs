@@ -96,12 +96,12 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
     let fingerprint = (folder.key(), &kinds);
     let offset = cursor_offset(args.cursor.as_deref(), &fingerprint)?;
     let index = state.index();
-    let visible = |note: &Note| policy.visible(&note.path);
+    let sees = |note: &Note| policy.access.sees(&note.path);
     let mut issues: Vec<Issue> = Vec::new();
     let wants = |k: Kind| kinds.contains(&k);
     for problem in check(&index, &folder) {
         let note = index.note(problem.note());
-        if !visible(note) {
+        if !sees(note) {
             continue;
         }
         let line = Some(problem.line(&index) + 1);
@@ -130,7 +130,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
                 // Candidates the agent may not see are counted, not named.
                 let paths: Vec<String> = candidates
                     .iter()
-                    .filter(|c| visible(index.note(**c)))
+                    .filter(|c| sees(index.note(**c)))
                     .map(|c| index.note(*c).id().to_string())
                     .collect();
                 let unseen = candidates.len() - paths.len();
@@ -145,7 +145,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
                         }
                     ),
                 };
-                let resolves = match visible(index.note(chosen)) {
+                let resolves = match sees(index.note(chosen)) {
                     true => format!("`{}`", index.note(chosen).id()),
                     false => "a note outside this agent's access".to_string(),
                 };
@@ -171,7 +171,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
             }
             // A note the agent may not see: nothing of it is told.
             Problem::BrokenFragment { target, .. } | Problem::AmbiguousFragment { target, .. }
-                if !visible(index.note(target)) => {}
+                if !sees(index.note(target)) => {}
             Problem::BrokenFragment { link, target } if wants(Kind::Fragment) => {
                 let l = index.link(link);
                 let t = index.note(target);
@@ -283,7 +283,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
     }
     let mut notes: Vec<(NoteId, &Note)> = index
         .notes()
-        .filter(|(_, n)| folder.contains(&n.path) && visible(n))
+        .filter(|(_, n)| folder.contains(&n.path) && sees(n))
         .collect();
     notes.sort_by(|a, b| a.1.path.cmp(&b.1.path));
     if wants(Kind::Orphan) {
@@ -348,7 +348,7 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
         if let Some(target) = issue.suggest_for.take()
             && let Some(found) = match_names(&index, &target, 3)
                 .into_iter()
-                .find(|m| visible(index.note(m.note)))
+                .find(|m| sees(index.note(m.note)))
         {
             issue.fix = format!(
                 "did you mean [[{}]]? Otherwise {}",

@@ -26,17 +26,17 @@ pub fn visible_tags<'a>(
     policy: &super::policy::Policy,
     index: &'a VaultIndex,
 ) -> std::borrow::Cow<'a, HashMap<Box<str>, TagStat>> {
-    if !policy.restricts() {
+    if !policy.access.restricts() {
         return std::borrow::Cow::Borrowed(index.tags());
     }
-    std::borrow::Cow::Owned(index.tags_of(&|n| policy.visible(&n.path)))
+    std::borrow::Cow::Owned(index.tags_of(&|n| policy.access.sees(&n.path)))
 }
 
 /// Vault counts as the agent may see them (see [`stats_of`]).
 pub fn visible_stats(policy: &super::policy::Policy, index: &VaultIndex) -> Stats {
-    match policy.restricts() {
+    match policy.access.restricts() {
         false => stats_of(index, None),
-        true => stats_of(index, Some(&|path: &str| policy.visible(path))),
+        true => stats_of(index, Some(&|path: &str| policy.access.sees(path))),
     }
 }
 
@@ -148,7 +148,7 @@ pub(crate) fn find_target(
     match lookup(index, &name) {
         Lookup::Found(id) => {
             let note = index.note(id);
-            if !policy.visible(&note.path) {
+            if !policy.access.sees(&note.path) {
                 return Err(ToolError::new(policy.hidden_message(&note.path, &name)));
             }
             Ok(Target::Note(id))
@@ -156,7 +156,7 @@ pub(crate) fn find_target(
         Lookup::Ambiguous(ids) => {
             let visible: Vec<NoteId> = ids
                 .into_iter()
-                .filter(|id| policy.visible(&index.note(*id).path))
+                .filter(|id| policy.access.sees(&index.note(*id).path))
                 .collect();
             if visible.len() == 1 {
                 return Ok(Target::Note(visible[0]));
@@ -175,7 +175,7 @@ pub(crate) fn find_target(
         Lookup::Unresolved { target, links } => {
             let links: Vec<LinkRef> = links
                 .into_iter()
-                .filter(|r| policy.visible(&index.note(r.source).path))
+                .filter(|r| policy.access.sees(&index.note(r.source).path))
                 .collect();
             if links.is_empty() {
                 return Err(not_found(state, index, &name));
@@ -190,7 +190,7 @@ fn not_found(state: &ToolState, index: &VaultIndex, name: &str) -> ToolError {
     let policy = state.policy();
     let suggestions: Vec<String> = weft_search::names::match_names(index, name, 12)
         .into_iter()
-        .filter(|m| policy.visible(&index.note(m.note).path))
+        .filter(|m| policy.access.sees(&index.note(m.note).path))
         .take(5)
         .map(|m| note_label(index.note(m.note)))
         .collect();

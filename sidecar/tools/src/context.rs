@@ -21,7 +21,7 @@ pub fn auto_context(state: &ToolState) -> Option<String> {
     let index = state.index();
     let mut notes: Vec<(String, String, Option<String>)> = index
         .notes()
-        .filter(|(_, n)| policy.visible(&n.path))
+        .filter(|(_, n)| policy.access.sees(&n.path))
         .filter(|(_, n)| {
             n.tags.iter().any(|t| {
                 let key = tag_key(&t.name);

@@ -82,8 +82,8 @@ pub fn run(state: &ToolState, args: DiffNoteArgs) -> ToolResult {
     // Versions in which the note was where the agent may not see it are
     // not its to compare.
     let policy = state.policy();
-    let hidden = |path: &Option<String>| path.as_deref().is_some_and(|p| !policy.visible(p));
-    if hidden(&result.from_path) || hidden(&result.to_path) {
+    let seen = |path: &Option<String>| path.as_deref().is_none_or(|p| policy.access.sees(p));
+    if !seen(&result.from_path) || !seen(&result.to_path) {
         return Err(hidden_version(&shown(&note.path), from));
     }
     result.from =

@@ -74,7 +74,7 @@ pub fn run(state: &ToolState, args: EditorStateArgs) -> ToolResult {
     let open = state
         .hub()
         .buffers
-        .activity(state.root(), |path| policy.visible(path), limit);
+        .activity(state.root(), |path| policy.access.sees(path), limit);
     let out = EditorStateOut {
         notes: open
             .into_iter()

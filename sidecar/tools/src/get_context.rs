@@ -15,7 +15,7 @@ use super::args::lenient;
 use super::common::{Target, find_target, limit};
 use super::format::{Reply, ToolError, ToolResult, escape, plural};
 use super::retrieval::{Matching, ask, how, meaning_passage};
-use super::scope::{filter_args, passes, scope};
+use super::scope::{filter_args, passes, scope, sees_note};
 use super::state::ToolState;
 use weft_search::index::{body_start, sha256_hex};
 use weft_search::names::match_names;
@@ -220,15 +220,14 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
                 "`around`: no note `{name}` exists yet."
             )));
         };
-        let policy = state.policy();
-        let hidden = |id: NoteId| !policy.visible(&index.note(id).path);
+        let sees = sees_note(state, &index);
         let graph = walk(
             &index,
             GraphNode::Note(center),
             Direction::Both,
             depth,
             top_k * 4 + 1,
-            &hidden,
+            &sees,
         );
         for (node, distance) in graph.nodes {
             let GraphNode::Note(id) = node else { continue };

@@ -13,6 +13,7 @@ use super::common::{
     NoteRef, Target, cursor_offset, find_target, limit, link_contexts, next_cursor,
 };
 use super::format::{Reply, ToolError, ToolResult, escape, plural};
+use super::scope::sees_note;
 use super::state::ToolState;
 use weft_vault::graph::{Direction, GraphNode, walk};
 use weft_vault::headings::heading_paths;
@@ -249,7 +250,7 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
         truncated: false,
         next_cursor: None,
     };
-    let visible = |path: &str| policy.visible(path);
+    let sees = |path: &str| policy.access.sees(path);
     let mut more = false;
     if format != LinksFormat::Graph {
         if direction != LinkDirection::Out {
@@ -259,7 +260,7 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
             };
             let refs: Vec<LinkRef> = refs
                 .into_iter()
-                .filter(|r| visible(&index.note(r.source).path))
+                .filter(|r| sees(&index.note(r.source).path))
                 .filter(|r| rel_matches(rel, index.link(*r).rel()))
                 .filter(|r| match place {
                     Some((id, wanted)) => index
@@ -321,8 +322,8 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
             LinkDirection::Out => Direction::Out,
             LinkDirection::Both => Direction::Both,
         };
-        let hidden = |id: weft_vault::NoteId| !policy.visible(&index.note(id).path);
-        let graph = walk(&index, start, walk_direction, depth, limit, &hidden);
+        let sees = sees_note(state, &index);
+        let graph = walk(&index, start, walk_direction, depth, limit, &sees);
         out.truncated = graph.truncated;
         let shown: Vec<Option<usize>> = {
             let mut next = 0;
@@ -330,7 +331,7 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
                 .nodes
                 .iter()
                 .map(|(node, d)| {
-                    let keep = *d == 0 || node_visible(state, &index, node);
+                    let keep = *d == 0 || node_seen(state, &index, node);
                     keep.then(|| {
                         next += 1;
                         next - 1
@@ -390,10 +391,10 @@ pub fn run(state: &ToolState, args: GetLinksArgs) -> ToolResult {
     Ok(Reply::new(text, &out))
 }
 
-fn node_visible(state: &ToolState, index: &VaultIndex, node: &GraphNode) -> bool {
+fn node_seen(state: &ToolState, index: &VaultIndex, node: &GraphNode) -> bool {
     let policy = state.policy();
     match node {
-        GraphNode::Note(id) => policy.visible(&index.note(*id).path),
+        GraphNode::Note(id) => policy.access.sees(&index.note(*id).path),
         GraphNode::Unresolved(_) => true,
     }
 }
@@ -431,7 +432,7 @@ fn outgoing_links(
                 ),
                 Resolution::Note(t) => {
                     let n = index.note(*t);
-                    if !policy.visible(&n.path) {
+                    if !policy.access.sees(&n.path) {
                         return None;
                     }
                     ("note", Some(n.id().to_string()), Some(n.title.to_string()))

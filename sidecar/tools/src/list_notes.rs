@@ -185,7 +185,7 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
     let mut below: Vec<Entry> = Vec::new();
     let mut all_folders: Vec<String> = Vec::new();
     for (_, note) in index.notes() {
-        if !policy.visible(&note.path) {
+        if !policy.access.sees(&note.path) {
             continue;
         }
         let key = path_key(&note.path);

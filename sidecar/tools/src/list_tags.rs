@@ -122,7 +122,7 @@ pub fn run(state: &ToolState, args: ListTagsArgs) -> ToolResult {
     let index = state.index();
     let mut counts: BTreeMap<String, Count> = BTreeMap::new();
     for (i, (_, note)) in index.notes().enumerate() {
-        if !policy.visible(&note.path) {
+        if !policy.access.sees(&note.path) {
             continue;
         }
         let i = i as u32;

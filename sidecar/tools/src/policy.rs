@@ -5,12 +5,9 @@
 //! Must not know how tools work; tools ask it about names and paths.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 
-use weft_vault::VaultIndex;
 use weft_workspace::access::Access;
 use weft_workspace::config::AgentConfig;
-use weft_workspace::sync::lock;
 
 /// Which tools a server offers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -83,9 +80,9 @@ pub struct Policy {
     pub tools: ToolSet,
     /// Set by `--read-only` or `[agent] read_only`.
     pub read_only: bool,
+    /// THE rule for what the agent may see: [`Access::sees`], and
+    /// [`Access::sight`] where notes are listed.
     pub access: Access,
-    /// Hidden paths by index generation, for filtering queries.
-    hidden: Mutex<Option<(u64, Arc<Vec<String>>)>>,
 }
 
 impl std::fmt::Debug for Policy {
@@ -107,7 +104,6 @@ impl Policy {
             tools: if read_only { ToolSet::Read } else { tools },
             read_only,
             access,
-            hidden: Mutex::new(None),
         }
     }
 
@@ -125,47 +121,6 @@ impl Policy {
         }
     }
 
-    /// Whether the agent may see the note or file at this vault path.
-    pub fn visible(&self, path: &str) -> bool {
-        self.access.visible(path)
-    }
-
-    /// Whether the agent may see the entry at `path`, whether a file or a
-    /// folder (for paths whose kind is not known, such as one that could
-    /// not be read).
-    pub fn visible_entry(&self, path: &str) -> bool {
-        self.access.refusal(path, false).is_none() && self.access.refusal(path, true).is_none()
-    }
-
-    /// Whether any path is hidden at all.
-    pub fn restricts(&self) -> bool {
-        self.access.restricts()
-    }
-
-    /// The vault paths of hidden notes (as indexed), cached per index
-    /// generation.
-    pub(crate) fn hidden_paths(&self, index: &VaultIndex) -> Arc<Vec<String>> {
-        if !self.restricts() {
-            return Arc::new(Vec::new());
-        }
-        let mut cache = lock(&self.hidden);
-        if let Some((generation, paths)) = &*cache
-            && *generation == index.generation()
-        {
-            return paths.clone();
-        }
-        let paths: Arc<Vec<String>> = Arc::new(
-            index
-                .notes()
-                .map(|(_, n)| &*n.path)
-                .filter(|p| !self.visible(p))
-                .map(str::to_string)
-                .collect(),
-        );
-        *cache = Some((index.generation(), paths.clone()));
-        paths
-    }
-
     /// The sentence explaining that `path` is hidden, naming `shown` (what
     /// the agent gave, never where a name of its led).
     pub fn hidden_message(&self, path: &str, shown: &str) -> String {
@@ -181,49 +136,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn allow_and_deny_globs() {
+    fn the_hidden_message_names_what_the_agent_gave() {
         let agent = AgentConfig {
             read_only: false,
             allow: vec!["notes/".into(), "*.md".into()],
             deny: vec!["private/".into(), "secret*.md".into()],
         };
         let policy = Policy::new(Path::new("/vault"), &agent, ToolSet::Full, false);
-        assert!(policy.visible("notes/a.md"));
-        assert!(policy.visible("top.md"));
-        assert!(!policy.visible("private/x.md"));
-        assert!(!policy.visible("notes/secret-plan.md"));
         assert!(
             policy
                 .hidden_message("private/x.md", "x")
                 .contains("`x` is outside what this agent may access (`[agent] deny`")
-        );
-        let open = Policy::new(
-            Path::new("/vault"),
-            &AgentConfig::default(),
-            ToolSet::Full,
-            false,
-        );
-        assert!(open.visible("anything/at/all.md") && !open.restricts());
-    }
-
-    /// Regression: `vault_info` named every file the scan could not read,
-    /// those of a denied folder too (an unreadable folder, the folder
-    /// itself). An entry of unknown kind is shown only when neither as a
-    /// file nor as a folder is it out of reach.
-    #[test]
-    fn an_entry_of_unknown_kind_is_visible_only_both_ways() {
-        let agent = AgentConfig {
-            read_only: false,
-            allow: Vec::new(),
-            deny: vec!["private/".into()],
-        };
-        let policy = Policy::new(Path::new("/vault"), &agent, ToolSet::Full, false);
-        assert!(policy.visible_entry("notes/a.md") && policy.visible_entry("notes"));
-        assert!(!policy.visible_entry("private/x.md"));
-        assert!(!policy.visible_entry("private"), "the denied folder itself");
-        assert!(
-            policy.visible("private"),
-            "(as a file, the name alone passes)"
         );
     }
 

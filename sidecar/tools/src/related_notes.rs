@@ -11,6 +11,7 @@ use super::args::lenient;
 use super::common::{NoteRef, find_note, limit};
 use super::format::{Reply, ToolError, ToolResult, escape};
 use super::retrieval::{meaning_passage, meaning_unavailable};
+use super::scope::sees_note;
 use super::state::ToolState;
 use weft_search::related::{Subject, related};
 use weft_semantic::Close;
@@ -92,17 +93,19 @@ pub fn run(state: &ToolState, args: RelatedNotesArgs) -> ToolResult {
     if search.is_none() {
         remarks.push("The full-text index is still being built: links and tags only, no text similarity yet.".to_string());
     }
-    let hidden = |id| !policy.visible(&index.note(id).path);
+    let sees = sees_note(state, &index);
     // Similar meaning: the notes closest to the note as a whole, or to
     // the text, with their closest passage.
     let mut passages = std::collections::HashMap::new();
     let mut meaning = Vec::new();
     match (state.hub().semantic(), meaning_unavailable(state)) {
         (Some(semantic), _) => {
-            let visible = |p: &str| policy.visible(p);
+            let sees_path = |p: &str| policy.access.sees(p);
             let close = match subject {
-                Subject::Note(id) => semantic.similar_to(&index.note(id).path, limit * 3, &visible),
-                Subject::Text(text) => semantic.closest(text, limit * 3, &visible),
+                Subject::Note(id) => {
+                    semantic.similar_to(&index.note(id).path, limit * 3, &sees_path)
+                }
+                Subject::Text(text) => semantic.closest(text, limit * 3, &sees_path),
             };
             for c in close {
                 if let Some(id) = index.id_of(&c.path) {
@@ -121,7 +124,7 @@ pub fn run(state: &ToolState, args: RelatedNotesArgs) -> ToolResult {
         subject,
         &meaning,
         limit,
-        &hidden,
+        &sees,
     );
     let round = |x: f64| (x * 100.0).round() / 100.0;
     let related: Vec<RelatedOut> = found
@@ -148,6 +151,7 @@ pub fn run(state: &ToolState, args: RelatedNotesArgs) -> ToolResult {
             }
         })
         .collect();
+    drop(sees);
     drop(index);
     let out = RelatedNotesOut {
         note,

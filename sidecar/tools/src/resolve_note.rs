@@ -58,11 +58,11 @@ pub fn run(state: &ToolState, args: ResolveNoteArgs) -> ToolResult {
     let query = check_name(&args.query, "query")?;
     let limit = limit(args.limit, 10, 50);
     let index = state.index();
-    let visible = |id| policy.visible(&index.note(id).path);
+    let sees = |id| policy.access.sees(&index.note(id).path);
     let (resolves_to, ambiguous, unresolved_links) = match lookup(&index, &query) {
-        Lookup::Found(id) if visible(id) => (Some(id), false, 0),
+        Lookup::Found(id) if sees(id) => (Some(id), false, 0),
         Lookup::Ambiguous(ids) => {
-            let shown: Vec<_> = ids.iter().copied().filter(|id| visible(*id)).collect();
+            let shown: Vec<_> = ids.iter().copied().filter(|id| sees(*id)).collect();
             let chosen = index
                 .resolve(
                     "",
@@ -70,19 +70,17 @@ pub fn run(state: &ToolState, args: ResolveNoteArgs) -> ToolResult {
                     weft_vault::LinkKind::Wiki,
                 )
                 .note()
-                .filter(|id| visible(*id));
+                .filter(|id| sees(*id));
             (chosen.or(shown.first().copied()), shown.len() > 1, 0)
         }
-        Lookup::Unresolved { links, .. } => (
-            None,
-            false,
-            links.iter().filter(|r| visible(r.source)).count(),
-        ),
+        Lookup::Unresolved { links, .. } => {
+            (None, false, links.iter().filter(|r| sees(r.source)).count())
+        }
         _ => (None, false, 0),
     };
     let candidates: Vec<Candidate> = match_names(&index, &query, limit * 3)
         .into_iter()
-        .filter(|m| visible(m.note))
+        .filter(|m| sees(m.note))
         .take(limit)
         .map(|m| {
             let note = index.note(m.note);

@@ -73,7 +73,7 @@ pub fn run(state: &ToolState, actor: &str, args: RestoreNoteArgs) -> ToolResult 
         .restore_plan(&note.path, version)
         .map_err(history_error)?;
     let policy = state.policy();
-    if !policy.visible(&plan.path) {
+    if !policy.access.sees(&plan.path) {
         return Err(hidden_version(&shown(&note.path), version));
     }
     plan.version = for_agent(&policy, plan.version)

@@ -8,12 +8,12 @@ use weft_semantic::{Close, Found, Mode, Question, retrieve};
 use weft_vault::filter::Filter;
 use weft_vault::headings::heading_path;
 use weft_vault::lines::line_of;
-use weft_vault::{Note, NoteId, VaultIndex};
+use weft_vault::{Note, VaultIndex};
 use weft_workspace::hub::SemanticStatus;
 
 use super::args::choice;
 use super::format::ToolError;
-use super::scope::{Scope, judge, passes};
+use super::scope::{Scope, judge};
 use super::state::ToolState;
 
 // How a question is matched (no doc comment: it would be in the schema).
@@ -116,7 +116,6 @@ pub fn ask(
         None => (scope.filter.clone(), text.to_string()),
     };
     let judge = judge(state, index);
-    let keep = |id: NoteId| passes(state, index, id, &filter);
     if question.trim().is_empty() {
         // Only filters: the notes they select, newest first.
         let Some(search) = search else {
@@ -186,7 +185,6 @@ pub fn ask(
         filter: &filter,
         judge: &judge,
         keys: &scope.keys,
-        keep: &keep,
         files: &state.files,
         now: state.now(),
     })

@@ -150,16 +150,12 @@ pub fn scope(
                 .collect(),
         ));
     }
+    // The agent's sight joins the tool's filters: one filter, one pass.
     let policy = state.policy();
-    let hidden = policy.hidden_paths(index);
-    if !hidden.is_empty() {
-        all.push(Filter::Not(Box::new(Filter::Paths(
-            hidden.iter().map(|p| p.as_str().into()).collect(),
-        ))));
-    }
-    // Keys only hidden notes have are no fields to the agent.
-    let keys = if policy.restricts() {
-        index.frontmatter_keys_of(&|n| policy.visible(&n.path))
+    all.push(Filter::clone(&policy.access.sight(index)));
+    // Keys only unseen notes have are no fields to the agent.
+    let keys = if policy.access.restricts() {
+        index.frontmatter_keys_of(&|n| policy.access.sees(&n.path))
     } else {
         index.frontmatter_keys()
     };
@@ -167,6 +163,16 @@ pub fn scope(
         filter: Filter::all_of(all),
         keys,
     })
+}
+
+/// Whether the agent sees the note `id`: its sight ([`Access::sight`], THE
+/// note filter of the notes it sees, built once per index generation) as
+/// the predicate walks and lists ask.
+///
+/// [`Access::sight`]: weft_workspace::access::Access::sight
+pub fn sees_note<'a>(state: &ToolState, index: &'a VaultIndex) -> impl Fn(NoteId) -> bool + 'a {
+    let sight = state.policy().access.sight(index);
+    move |id| sight.matches(index, id, &FileMeta::default())
 }
 
 /// Whether the note `id` passes `filter` (THE rule, `vault::filter`), with

@@ -172,7 +172,7 @@ pub fn run(state: &ToolState, offered_tools: Vec<String>) -> ToolResult {
                     // unreadable.
                     l.errors()
                         .into_iter()
-                        .filter(|(p, _)| policy.visible_entry(p))
+                        .filter(|(p, _)| policy.access.sees_unknown_kind(p))
                         .take(20)
                         .map(|(p, m)| format!("{p}: {m}"))
                         .collect()

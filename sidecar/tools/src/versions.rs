@@ -79,7 +79,7 @@ pub(crate) fn history_note(
             let visible: Vec<String> = ids
                 .into_iter()
                 .map(|id| index.note(id).path.to_string())
-                .filter(|p| policy.visible(p))
+                .filter(|p| policy.access.sees(p))
                 .collect();
             match visible.as_slice() {
                 [one] => Some(one.clone()),
@@ -106,7 +106,7 @@ pub(crate) fn history_note(
     } else {
         format!("{path}.md")
     };
-    if !policy.visible(&file) {
+    if !policy.access.sees(&file) {
         return Err(ToolError::new(policy.hidden_message(&file, &name)));
     }
     Ok(HistoryNote { path, current })
@@ -149,28 +149,28 @@ pub(crate) fn for_agent(policy: &Policy, mut version: Version) -> Option<Version
     if version
         .path_at_version
         .as_deref()
-        .is_some_and(|p| !policy.visible(p))
+        .is_some_and(|p| !policy.access.sees(p))
     {
         return None;
     }
-    let mut hidden: Vec<String> = Vec::new();
+    let mut unseen: Vec<String> = Vec::new();
     let listed = version.changes.len();
     version.changes.retain_mut(|change| {
-        if let Some(from) = change.from.as_deref().filter(|f| !policy.visible(f)) {
-            hidden.push(from.to_string());
+        if let Some(from) = change.from.as_deref().filter(|f| !policy.access.sees(f)) {
+            unseen.push(from.to_string());
             change.from = None;
             change.kind = ChangeKind::Added;
         }
-        let keep = policy.visible(&change.path);
-        if !keep {
-            hidden.push(change.path.clone());
+        let seen = policy.access.sees(&change.path);
+        if !seen {
+            unseen.push(change.path.clone());
         }
-        keep
+        seen
     });
     version.changes_total -= listed - version.changes.len();
-    if !hidden.is_empty() {
+    if !unseen.is_empty() {
         // Longest first, so that `a/b.md` goes before `a/b`.
-        let mut names: Vec<String> = hidden
+        let mut names: Vec<String> = unseen
             .iter()
             .flat_map(|p| [p.clone(), strip_md(p).to_string()])
             .collect();

@@ -309,7 +309,7 @@ pub(crate) fn visible_links(
 ) -> Vec<LinksInOut> {
     let policy = state.policy();
     let (shown_links, hidden): (Vec<&LinksIn>, Vec<&LinksIn>) =
-        links.iter().partition(|l| policy.visible(&l.path));
+        links.iter().partition(|l| policy.access.sees(&l.path));
     if !hidden.is_empty() {
         let count: usize = hidden.iter().map(|l| l.count).sum();
         warnings.push(format!(

@@ -32,7 +32,7 @@ pub struct Graph {
 /// Walks links both ways from `start` up to `depth` steps, at most
 /// `max_nodes` nodes, hiding nothing.
 pub fn graph(index: &VaultIndex, start: GraphNode, depth: u32, max_nodes: usize) -> Graph {
-    walk(index, start, Direction::Both, depth, max_nodes, &|_| false)
+    walk(index, start, Direction::Both, depth, max_nodes, &|_| true)
 }
 
 /// Which links a walk follows.
@@ -47,16 +47,16 @@ pub enum Direction {
 
 /// Walks links in `direction` from `start` up to `depth` steps, at most
 /// `max_nodes` nodes; edges are every link between reached notes (as in
-/// [`graph`], which walks both ways). A `hidden` note is
-/// neither reached nor walked through, so nothing only it links to is
-/// reached either.
+/// [`graph`], which walks both ways). Only notes the caller `sees` (the
+/// agent's access rule, or every note) are reached and walked through, so
+/// nothing only an unseen note links to is reached either.
 pub fn walk(
     index: &VaultIndex,
     start: GraphNode,
     direction: Direction,
     depth: u32,
     max_nodes: usize,
-    hidden: &dyn Fn(NoteId) -> bool,
+    sees: &dyn Fn(NoteId) -> bool,
 ) -> Graph {
     let mut order: Vec<(GraphNode, u32)> = vec![(start.clone(), 0)];
     let mut seen: HashMap<GraphNode, usize> = HashMap::from([(start.clone(), 0)]);
@@ -67,7 +67,7 @@ pub fn walk(
             continue;
         }
         for next in neighbours(index, &node, direction) {
-            if seen.contains_key(&next) || matches!(next, GraphNode::Note(n) if hidden(n)) {
+            if seen.contains_key(&next) || matches!(next, GraphNode::Note(n) if !sees(n)) {
                 continue;
             }
             if order.len() >= max_nodes {
@@ -180,7 +180,7 @@ mod tests {
                 })
                 .collect()
         };
-        let back = walk(&index, c.clone(), Direction::In, 2, 100, &|_| false);
+        let back = walk(&index, c.clone(), Direction::In, 2, 100, &|_| true);
         assert_eq!(
             names(&back),
             [
@@ -190,9 +190,9 @@ mod tests {
                 ("d".into(), 1)
             ]
         );
-        let out = walk(&index, c.clone(), Direction::Out, 3, 100, &|_| false);
+        let out = walk(&index, c.clone(), Direction::Out, 3, 100, &|_| true);
         assert_eq!(names(&out), [("c".into(), 0), ("hub".into(), 1)]);
-        let capped = walk(&index, c, Direction::Both, 3, 3, &|_| false);
+        let capped = walk(&index, c, Direction::Both, 3, 3, &|_| true);
         assert!(capped.truncated);
         assert_eq!(capped.nodes.len(), 3);
     }

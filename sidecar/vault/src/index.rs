@@ -260,11 +260,11 @@ impl VaultIndex {
         &self.tags
     }
 
-    /// [`VaultIndex::tags`] counted over the notes `keep` keeps (what an
-    /// agent may see).
-    pub fn tags_of(&self, keep: &dyn Fn(&Note) -> bool) -> HashMap<Box<str>, TagStat> {
+    /// [`VaultIndex::tags`] counted over the notes the caller `sees` (the
+    /// agent's access rule).
+    pub fn tags_of(&self, sees: &dyn Fn(&Note) -> bool) -> HashMap<Box<str>, TagStat> {
         let mut tags = HashMap::new();
-        for (_, note) in self.notes().filter(|(_, n)| keep(n)) {
+        for (_, note) in self.notes().filter(|(_, n)| sees(n)) {
             count_tags(&mut tags, note);
         }
         tags
@@ -276,11 +276,11 @@ impl VaultIndex {
         displays(&self.keys)
     }
 
-    /// [`VaultIndex::frontmatter_keys`] of the notes `keep` keeps (what an
-    /// agent may see).
-    pub fn frontmatter_keys_of(&self, keep: &dyn Fn(&Note) -> bool) -> Vec<String> {
+    /// [`VaultIndex::frontmatter_keys`] of the notes the caller `sees`
+    /// (the agent's access rule).
+    pub fn frontmatter_keys_of(&self, sees: &dyn Fn(&Note) -> bool) -> Vec<String> {
         let mut keys = HashMap::new();
-        for (_, note) in self.notes().filter(|(_, n)| keep(n)) {
+        for (_, note) in self.notes().filter(|(_, n)| sees(n)) {
             count_keys(&mut keys, note);
         }
         displays(&keys)

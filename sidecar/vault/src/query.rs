@@ -362,38 +362,38 @@ pub fn stats(index: &VaultIndex) -> Stats {
     stats_of(index, None)
 }
 
-/// [`stats`] of what `visible` keeps (vault paths; what an agent may see):
-/// its notes, attachments and tags, links from its notes only, and a link
-/// to a note it does not keep counted as unresolved.
-pub fn stats_of(index: &VaultIndex, visible: Option<&dyn Fn(&str) -> bool>) -> Stats {
-    let keep = |path: &str| visible.is_none_or(|v| v(path));
+/// [`stats`] of what the caller `sees` (vault paths; the agent's access
+/// rule): its notes, attachments and tags, links from its notes only, and a
+/// link to a note it does not see counted as unresolved.
+pub fn stats_of(index: &VaultIndex, sees: Option<&dyn Fn(&str) -> bool>) -> Stats {
+    let seen = |path: &str| sees.is_none_or(|s| s(path));
     let mut s = Stats {
-        attachments: index.attachments().filter(|p| keep(p)).count(),
+        attachments: index.attachments().filter(|p| seen(p)).count(),
         ..Stats::default()
     };
     let mut tags = std::collections::HashMap::new();
     let mut unresolved_targets = std::collections::HashSet::new();
     let mut linked: std::collections::HashSet<NoteId> = std::collections::HashSet::new();
-    for (id, note) in index.notes().filter(|(_, n)| keep(&n.path)) {
+    for (id, note) in index.notes().filter(|(_, n)| seen(&n.path)) {
         s.notes += 1;
         s.bytes += u64::from(note.len);
         s.headings += note.headings.len();
         s.blocks += note.blocks.len();
-        if visible.is_some() {
+        if sees.is_some() {
             super::index::count_tags(&mut tags, note);
         }
         for out in outgoing(index, id) {
             s.links += 1;
             // A note the caller may not see is no answer to the link.
-            let hidden = out
+            let unseen = out
                 .resolution
                 .note()
-                .is_some_and(|t| !keep(&index.note(t).path));
-            if hidden || matches!(out.resolution, Resolution::Unresolved) {
+                .is_some_and(|t| !seen(&index.note(t).path));
+            if unseen || matches!(out.resolution, Resolution::Unresolved) {
                 s.unresolved += 1;
                 // Only a restricted count needs the targets (the index
                 // keeps them for the whole vault).
-                if visible.is_some() {
+                if sees.is_some() {
                     unresolved_targets.insert(name_key(note.links[out.link as usize].target()));
                 }
                 continue;
@@ -418,7 +418,7 @@ pub fn stats_of(index: &VaultIndex, visible: Option<&dyn Fn(&str) -> bool>) -> S
         }
     }
     s.orphans = s.notes - linked.len();
-    match visible {
+    match sees {
         None => {
             s.tags = index.tags().len();
             s.unresolved_targets = index.unresolved().len();

@@ -31,20 +31,20 @@ pub struct Affinity {
 /// near zero anyway, and their cost is not).
 const MAX_FANOUT: usize = 400;
 
-/// The notes near `id`, with why, best first (ties by path). Notes that
-/// are `hidden` (from an agent) take no part: not as neighbours, not as the
-/// notes that cite or are cited.
+/// The notes near `id`, with why, best first (ties by path). Only notes
+/// the caller `sees` (the agent's access rule) take part: as neighbours,
+/// as the notes that cite or are cited.
 pub fn link_affinity(
     index: &VaultIndex,
     id: NoteId,
-    hidden: &dyn Fn(NoteId) -> bool,
+    sees: &dyn Fn(NoteId) -> bool,
 ) -> Vec<(NoteId, Affinity)> {
-    let targets = resolved_targets(index, id, hidden);
+    let targets = resolved_targets(index, id, sees);
     let mut sources: Vec<NoteId> = index
         .backlinks(id)
         .into_iter()
         .map(|r| r.source)
-        .filter(|s| *s != id && !hidden(*s))
+        .filter(|s| *s != id && sees(*s))
         .collect();
     sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
     sources.dedup();
@@ -57,7 +57,7 @@ pub fn link_affinity(
     }
     // Co-citation: the other targets of the notes that cite `id`.
     for &s in sources.iter().take(MAX_FANOUT) {
-        let others = resolved_targets(index, s, hidden);
+        let others = resolved_targets(index, s, sees);
         if others.len() > MAX_FANOUT {
             continue;
         }
@@ -73,7 +73,7 @@ pub fn link_affinity(
             .backlinks(t)
             .into_iter()
             .map(|r| r.source)
-            .filter(|s| !hidden(*s))
+            .filter(|s| sees(*s))
             .collect();
         if citing.len() > MAX_FANOUT {
             continue;
@@ -122,17 +122,13 @@ fn weight(degree: usize) -> f64 {
     1.0 / (std::f64::consts::E + degree as f64).ln()
 }
 
-/// The distinct notes a note's links resolve to (itself and hidden ones
-/// excluded).
-fn resolved_targets(
-    index: &VaultIndex,
-    id: NoteId,
-    hidden: &dyn Fn(NoteId) -> bool,
-) -> Vec<NoteId> {
+/// The distinct notes a note's links resolve to that the caller `sees`
+/// (itself excluded).
+fn resolved_targets(index: &VaultIndex, id: NoteId, sees: &dyn Fn(NoteId) -> bool) -> Vec<NoteId> {
     let mut out: Vec<NoteId> = outgoing(index, id)
         .into_iter()
         .filter_map(|o| o.resolution.note())
-        .filter(|t| *t != id && !hidden(*t))
+        .filter(|t| *t != id && sees(*t))
         .collect();
     out.sort();
     out.dedup();
@@ -169,7 +165,7 @@ pub(crate) mod tests {
     fn affinity_explains_why() {
         let index = fixture(VAULT);
         let a = index.id_of("a").unwrap();
-        let near: Vec<Row> = link_affinity(&index, a, &|_| false)
+        let near: Vec<Row> = link_affinity(&index, a, &|_| true)
             .into_iter()
             .map(|(n, af)| {
                 (

@@ -5,17 +5,29 @@
 //! mean" lists, history and diffs, and the write operations — so a path is
 //! treated the same way by every one of them.
 //!
+//! THE question is [`Access::sees`]: whether the agent may see a path
+//! (`true` always means "it may"; nothing answers "hidden" with `true`).
+//! Where notes are listed, the same rule is [`Access::sight`], THE note
+//! filter (`vault::filter`) of the notes it sees, which joins a tool's own
+//! filters; layers below this crate, which cannot name this type, take it
+//! as a `sees` predicate.
+//!
 //! Paths are vault paths (`folder/note.md`, `/` separators; a leading `/`
 //! is ignored). A folder is asked about as a folder (`is_dir`): `private/`
 //! matches the folder `private` and everything under it. Knows no protocol
 //! and no tool.
 
+use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use unicode_normalization::UnicodeNormalization;
+use weft_vault::VaultIndex;
+use weft_vault::filter::Filter;
 
 use crate::config::AgentConfig;
+use crate::sync::lock;
 
 /// The compiled `[agent]` rules.
 pub struct Access {
@@ -26,6 +38,8 @@ pub struct Access {
     /// The patterns as configured, for reports.
     pub allow_globs: Vec<String>,
     pub deny_globs: Vec<String>,
+    /// [`Access::sight`] by index generation.
+    sight: Mutex<Option<(u64, Arc<Filter>)>>,
 }
 
 /// Why a path is out of the agent's reach.
@@ -96,6 +110,7 @@ impl Access {
             deny: build(&agent.deny),
             allow_globs: agent.allow.clone(),
             deny_globs: agent.deny.clone(),
+            sight: Mutex::new(None),
         }
     }
 
@@ -127,9 +142,44 @@ impl Access {
         None
     }
 
-    /// Whether the agent may see the note or file at `path`.
-    pub fn visible(&self, path: &str) -> bool {
+    /// Whether the agent may see the note or file at `path`: THE rule.
+    pub fn sees(&self, path: &str) -> bool {
         self.refusal(path, false).is_none()
+    }
+
+    /// [`Access::sees`] for an entry whose kind is not known (a path the
+    /// scan could not read): seen only when seen as a file and as a
+    /// folder alike, so a denied folder is not named either.
+    pub fn sees_unknown_kind(&self, path: &str) -> bool {
+        self.sees(path) && self.refusal(path, true).is_none()
+    }
+
+    /// The notes of `index` the agent sees, as THE note filter
+    /// (`Filter::All` when nothing is out of reach), to join a query's own
+    /// filters. Built from [`Access::sees`] once per index generation, so
+    /// a query pays no pass over the notes of its own.
+    pub fn sight(&self, index: &VaultIndex) -> Arc<Filter> {
+        if !self.restricts() {
+            return Arc::new(Filter::All);
+        }
+        let mut cache = lock(&self.sight);
+        if let Some((generation, sight)) = &*cache
+            && *generation == index.generation()
+        {
+            return sight.clone();
+        }
+        let unseen: BTreeSet<Box<str>> = index
+            .notes()
+            .map(|(_, n)| &n.path)
+            .filter(|p| !self.sees(p))
+            .cloned()
+            .collect();
+        let sight = Arc::new(match unseen.is_empty() {
+            true => Filter::All,
+            false => Filter::Not(Box::new(Filter::Paths(unseen))),
+        });
+        *cache = Some((index.generation(), sight.clone()));
+        sight
     }
 
     /// The sentence for a path out of reach, naming only what the caller
@@ -205,9 +255,72 @@ mod tests {
         ));
         // Composed and decomposed forms of a name are one name.
         let accents = access(&[], &["privé/"]);
-        assert!(!accents.visible("prive\u{301}/x.md"));
-        assert!(!accents.visible("PRIVÉ/x.md"));
+        assert!(!accents.sees("prive\u{301}/x.md"));
+        assert!(!accents.sees("PRIVÉ/x.md"));
         let open = access(&[], &[]);
-        assert!(!open.restricts() && open.visible("anything/at/all.md"));
+        assert!(!open.restricts() && open.sees("anything/at/all.md"));
+    }
+
+    /// The one rule answers as the three it replaced: `Policy::visible`
+    /// (true: seen), `Policy::hidden_paths` (the notes not seen, cached per
+    /// index generation) and `visible_entry` (an entry of unknown kind).
+    #[test]
+    fn sees_and_sight_answer_alike_for_allow_and_deny_globs() {
+        use weft_vault::filter::FileMeta;
+        use weft_vault::parse::parse_text;
+        let a = access(&["notes/", "*.md"], &["private/", "secret*.md"]);
+        for (path, seen) in [
+            ("notes/a.md", true),
+            ("top.md", true),
+            ("private/x.md", false),
+            ("notes/secret-plan.md", false),
+            ("notes/image.png", true),
+            ("image.png", false),
+        ] {
+            assert_eq!(a.sees(path), seen, "{path}");
+            assert_eq!(a.sees(path), a.refusal(path, false).is_none(), "{path}");
+        }
+        let mut index = VaultIndex::default();
+        for path in [
+            "notes/a.md",
+            "top.md",
+            "private/x.md",
+            "notes/secret-plan.md",
+        ] {
+            index.upsert(parse_text(path, "text"));
+        }
+        let sight = a.sight(&index);
+        for (id, note) in index.notes() {
+            assert_eq!(
+                sight.matches(&index, id, &FileMeta::default()),
+                a.sees(&note.path),
+                "{}",
+                note.path
+            );
+        }
+        assert!(
+            Arc::ptr_eq(&sight, &a.sight(&index)),
+            "cached per generation"
+        );
+        let id = index.upsert(parse_text("private/y.md", "text"));
+        assert!(
+            !a.sight(&index).matches(&index, id, &FileMeta::default()),
+            "a new generation is asked again"
+        );
+        assert_eq!(*access(&[], &[]).sight(&index), Filter::All);
+        assert_eq!(*access(&[], &["nothing-here/"]).sight(&index), Filter::All);
+    }
+
+    /// Regression: `vault_info` named every file the scan could not read,
+    /// those of a denied folder too (an unreadable folder, the folder
+    /// itself). An entry of unknown kind is seen only when neither as a
+    /// file nor as a folder is it out of reach.
+    #[test]
+    fn an_entry_of_unknown_kind_is_seen_only_both_ways() {
+        let a = access(&[], &["private/"]);
+        assert!(a.sees_unknown_kind("notes/a.md") && a.sees_unknown_kind("notes"));
+        assert!(!a.sees_unknown_kind("private/x.md"));
+        assert!(!a.sees_unknown_kind("private"), "the denied folder itself");
+        assert!(a.sees("private"), "(as a file, the name alone passes)");
     }
 }

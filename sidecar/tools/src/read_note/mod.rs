@@ -154,7 +154,7 @@ fn read_one(
             let refs = index.backlinks(id);
             let visible: Vec<_> = refs
                 .into_iter()
-                .filter(|r| policy.visible(&index.note(r.source).path))
+                .filter(|r| policy.access.sees(&index.note(r.source).path))
                 .take(MAX_BACKLINKS)
                 .collect();
             out.backlinks = Some(
@@ -296,7 +296,7 @@ fn read_version(state: &ToolState, args: &ReadNoteArgs, version: &str) -> ToolRe
         .read(&note_ref.path, version)
         .map_err(history_error)?;
     let policy = state.policy();
-    if !policy.visible(&old.path) {
+    if !policy.access.sees(&old.path) {
         return Err(hidden_version(&shown(&note_ref.path), version));
     }
     old.version = for_agent(&policy, old.version)

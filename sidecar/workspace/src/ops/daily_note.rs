@@ -114,7 +114,7 @@ impl Ops<'_> {
         // read (or to be told of): only the date is named.
         if let Some(error) = self
             .policy
-            .hidden(&rel, &format!("the daily note of {iso}"))
+            .unseen_error(&rel, &format!("the daily note of {iso}"))
         {
             return Err(error);
         }

@@ -78,14 +78,14 @@ impl Ops<'_> {
                     match index.resolve_ref(r) {
                         Resolution::Ambiguous { candidates, .. } if candidates.len() > 1 => {
                             // Notes the agent may not see are never named.
-                            if !self.policy.visible(&source) {
+                            if !self.policy.access.sees(&source) {
                                 continue;
                             }
                             let others: Vec<String> = candidates
                                 .iter()
                                 .filter(|c| **c != id)
                                 .map(|c| index.note(*c).path.to_string())
-                                .map(|p| match self.policy.visible(&p) {
+                                .map(|p| match self.policy.access.sees(&p) {
                                     true => format!("`{p}`"),
                                     false => "a note this agent may not access".to_string(),
                                 })

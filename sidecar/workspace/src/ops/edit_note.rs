@@ -63,7 +63,7 @@ impl Ops<'_> {
         let warnings = if changed {
             lost_links(
                 &self.index(),
-                &|p| self.policy.visible(p),
+                &|p| self.policy.access.sees(p),
                 &rel,
                 &current.text,
                 &outcome.text,

@@ -128,7 +128,7 @@ impl Ops<'_> {
         // move (and they are never named to it).
         let unseen = moves
             .iter()
-            .filter(|(old, _)| !self.policy.visible(old))
+            .filter(|(old, _)| !self.policy.access.sees(old))
             .count();
         if kind == "folder" && unseen > 0 {
             return Err(OpError::Invalid(format!(
@@ -156,7 +156,7 @@ impl Ops<'_> {
         };
         // Notes the agent may not access are never named to it.
         let mut skipped: Vec<String> = lock(&texts.skipped).clone();
-        skipped.retain(|p| self.policy.visible(p));
+        skipped.retain(|p| self.policy.access.sees(p));
         skipped.sort();
         skipped.dedup();
         let mut warnings: Vec<String> = skipped
@@ -170,7 +170,7 @@ impl Ops<'_> {
         // Links to notes that stay, which the move would send elsewhere.
         let hidden_pins = pins
             .iter()
-            .filter(|p| !self.policy.visible(&p.path))
+            .filter(|p| !self.policy.access.sees(&p.path))
             .count();
         if hidden_pins > 0 && (!request.update_links || pins.iter().any(|p| !p.verified)) {
             warnings.push(format!(
@@ -178,11 +178,11 @@ impl Ops<'_> {
                  the move; the user may want to check them"
             ));
         }
-        for pin in pins.iter().filter(|p| self.policy.visible(&p.path)) {
+        for pin in pins.iter().filter(|p| self.policy.access.sees(&p.path)) {
             let line = line_at(&pin.text, pin.edit.range.start);
             let written = &pin.text[pin.edit.range.clone()];
             // Notes the agent may not see are never named.
-            let named = |p: &str| match self.policy.visible(p) {
+            let named = |p: &str| match self.policy.access.sees(p) {
                 true => format!("`{p}`"),
                 false => "a note outside this agent's access".to_string(),
             };

@@ -17,7 +17,8 @@ use weft_vault::tags::matches as tag_matches;
 /// What the agent may write: the vault's one [`Access`] (the rules every
 /// read of an agent follows too) as the write operations ask it.
 pub(crate) struct WritePolicy {
-    access: Access,
+    /// THE rule for what the agent may see ([`Access::sees`]).
+    pub(crate) access: Access,
 }
 
 impl WritePolicy {
@@ -48,20 +49,9 @@ impl WritePolicy {
         }
     }
 
-    /// Whether the agent may see the file at `rel` (what it is not told of
-    /// is never named in an answer).
-    pub(crate) fn visible(&self, rel: &str) -> bool {
-        self.access.visible(rel)
-    }
-
-    /// Whether any path is out of the agent's reach at all.
-    pub(crate) fn restricts(&self) -> bool {
-        self.access.restricts()
-    }
-
     /// Why the agent may not see `rel`, as the sentence naming only `shown`
     /// (what it typed), if it may not.
-    pub(crate) fn hidden(&self, rel: &str, shown: &str) -> Option<OpError> {
+    pub(crate) fn unseen_error(&self, rel: &str, shown: &str) -> Option<OpError> {
         let refusal = self.access.refusal(rel, false)?;
         Some(OpError::Hidden {
             message: self.access.hidden_message(shown, &refusal),
@@ -82,7 +72,7 @@ impl WritePolicy {
 pub(crate) fn check_tags(
     index: &VaultIndex,
     tags: &TagsConfig,
-    visible: Option<&dyn Fn(&str) -> bool>,
+    sees: Option<&dyn Fn(&str) -> bool>,
     old: Option<(&str, &str)>,
     new_path: &str,
     new: &str,
@@ -99,9 +89,9 @@ pub(crate) fn check_tags(
             .collect();
         // The tags in use that the agent may see: a tag only hidden notes
         // carry is new to it (and never listed to it).
-        let known: std::borrow::Cow<'_, _> = match visible {
+        let known: std::borrow::Cow<'_, _> = match sees {
             None => std::borrow::Cow::Borrowed(index.tags()),
-            Some(visible) => std::borrow::Cow::Owned(index.tags_of(&|n| visible(&n.path))),
+            Some(sees) => std::borrow::Cow::Owned(index.tags_of(&|n| sees(&n.path))),
         };
         let mut refused: Vec<String> = Vec::new();
         for tag in &new_note.tags {

@@ -61,7 +61,7 @@ impl Ops<'_> {
                 suggestions: suggestions
                     .into_iter()
                     .map(|id| index.note(id).path.to_string())
-                    .filter(|path| self.policy.visible(path))
+                    .filter(|path| self.policy.access.sees(path))
                     .collect(),
                 linked_from: 0,
             },
@@ -83,9 +83,10 @@ impl Ops<'_> {
         let index = self.index();
         // A note the agent may not see is named to it by nothing but what
         // it typed.
-        let hidden = |id: NoteId| self.policy.hidden(&index.note(id).path, input.trim());
+        let unseen_error =
+            |id: NoteId| self.policy.unseen_error(&index.note(id).path, input.trim());
         match lookup(&index, input) {
-            Lookup::Found(id) => match hidden(id) {
+            Lookup::Found(id) => match unseen_error(id) {
                 Some(error) => Err(error),
                 None => Ok(Some(index.note(id).path.to_string())),
             },
@@ -93,10 +94,10 @@ impl Ops<'_> {
                 let visible: Vec<NoteId> = ids
                     .iter()
                     .copied()
-                    .filter(|&id| hidden(id).is_none())
+                    .filter(|&id| unseen_error(id).is_none())
                     .collect();
                 match visible.as_slice() {
-                    [] => Err(hidden(ids[0]).unwrap_or(OpError::NotFound {
+                    [] => Err(unseen_error(ids[0]).unwrap_or(OpError::NotFound {
                         input: input.trim().to_string(),
                         suggestions: Vec::new(),
                         linked_from: 0,
@@ -191,8 +192,8 @@ impl Ops<'_> {
         new: &str,
     ) -> Result<(), OpError> {
         let index = self.index();
-        let visible = |path: &str| self.policy.visible(path);
-        let visible: Option<&dyn Fn(&str) -> bool> = self.policy.restricts().then_some(&visible);
-        policy::check_tags(&index, &self.config().tags, visible, old, new_path, new)
+        let sees = |path: &str| self.policy.access.sees(path);
+        let sees: Option<&dyn Fn(&str) -> bool> = self.policy.access.restricts().then_some(&sees);
+        policy::check_tags(&index, &self.config().tags, sees, old, new_path, new)
     }
 }

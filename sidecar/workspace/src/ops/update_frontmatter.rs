@@ -176,7 +176,7 @@ impl Ops<'_> {
         if changed {
             warnings.extend(lost_links(
                 &self.index(),
-                &|p| self.policy.visible(p),
+                &|p| self.policy.access.sees(p),
                 &rel,
                 &current.text,
                 &text,

@@ -90,7 +90,13 @@ impl Ops<'_> {
             text = text.replace('\n', "\r\n");
         }
         let warnings = match old_text {
-            Some(old) => lost_links(&self.index(), &|p| self.policy.visible(p), &rel, old, &text),
+            Some(old) => lost_links(
+                &self.index(),
+                &|p| self.policy.access.sees(p),
+                &rel,
+                old,
+                &text,
+            ),
             None => Vec::new(),
         };
         self.check_tags(old_text.map(|t| (rel.as_str(), t)), &rel, &text)?;
@@ -116,7 +122,7 @@ impl Ops<'_> {
                 after: text.clone(),
             }],
         )?;
-        let links = resolved_links(&self.index(), &|p| self.policy.visible(p), &rel, &text);
+        let links = resolved_links(&self.index(), &|p| self.policy.access.sees(p), &rel, &text);
         let mut unresolved: Vec<String> = Vec::new();
         for link in &links {
             if link.resolved.is_none()
@@ -284,7 +290,7 @@ impl Ops<'_> {
             };
             // A note the agent may not access is no template of its: its
             // text would come back in the answer.
-            if !self.policy.visible(&rel) {
+            if !self.policy.access.sees(&rel) {
                 continue;
             }
             if abs.is_file() {
@@ -304,7 +310,7 @@ impl Ops<'_> {
                 } else {
                     format!("{folder}/{n}")
                 };
-                self.policy.visible(&rel)
+                self.policy.access.sees(&rel)
             })
             .map(|n| strip_md(&n).to_string())
             .collect();
