@@ -6,6 +6,7 @@
 //!
 //! Must not know when or how the block is delivered.
 
+use super::common::visible_tags;
 use super::state::ToolState;
 use weft_search::index::tag_key;
 
@@ -57,8 +58,8 @@ pub fn auto_context(state: &ToolState) -> Option<String> {
             out.push_str(&format!("- \"{title}\" (`{path}`) — {description}\n"));
         }
     }
-    let mut tags: Vec<(String, u32)> = index
-        .tags()
+    // The tags the agent may see: one only unseen notes carry is none.
+    let mut tags: Vec<(String, u32)> = visible_tags(&policy, &index)
         .values()
         .map(|t| (t.display().to_string(), t.notes))
         .collect();

@@ -406,3 +406,38 @@ async fn a_denied_note_leaks_through_no_answer() {
     let (_, listed) = s.ok("list_notes", json!({"recursive": true})).await;
     assert_eq!(listed["total"].as_u64().unwrap(), visible_notes, "{listed}");
 }
+
+/// Regression: `read_note` counted the links into a note from notes the
+/// agent may not see (`links_in`), and the auto-context block (the first
+/// answer of a session, `vault_info`, the `context` prompt) listed as
+/// "allowed tags" tags only a denied note carries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn link_counts_and_the_context_blocks_tags_leave_unseen_notes_out() {
+    let s = session(
+        r#"
+//- /.weft.toml
+[agent]
+deny = ["private/"]
+[tags]
+auto_context_tag = "ctx"
+//- /Hub.md
+---
+description: the hub
+---
+# Hub
+Read me first. #ctx
+//- /Plan.md
+See [[Hub]].
+//- /private/quokka-den.md
+See [[Hub]] and [[Hub]] again. #platypustag
+"#,
+    )
+    .await;
+    let (text, out) = s.ok("read_note", json!({"path": "Hub"})).await;
+    assert_eq!(out["notes"][0]["links_in"], 1, "{out}");
+    assert!(!text.contains("3 links"), "{text}");
+    let (_, info) = s.ok("vault_info", json!({})).await;
+    let block = info["auto_context"].as_str().unwrap();
+    assert!(block.contains("#ctx"), "{block}");
+    assert!(!block.contains("platypus"), "{block}");
+}

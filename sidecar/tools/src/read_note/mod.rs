@@ -140,7 +140,12 @@ fn read_one(
     // The text as it is now, parsed now: headings and spans match it.
     let note = parse_note(&indexed.path, &bytes);
     let text = String::from_utf8_lossy(&bytes);
-    let links_in = index.backlinks(id).len();
+    // Links from notes the agent may not see are not counted either.
+    let links_in = index
+        .backlinks(id)
+        .iter()
+        .filter(|r| policy.access.sees(&index.note(r.source).path))
+        .count();
     let modified = state.modified(&indexed.path);
     let mut out = NoteOut::of(&note, &bytes, time_text(modified, state.zone()), view);
     out.links_in = links_in;
