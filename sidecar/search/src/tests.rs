@@ -373,25 +373,8 @@ due: soon
 #[test]
 fn a_query_of_symbols_only_is_an_error() {
     let f = fixture(VAULT);
-    let keys = f.vault.frontmatter_keys();
     for query in ["- [ ]", "📅", "???", "-- ??"] {
-        let error = f
-            .search
-            .find(
-                &Request {
-                    query: Some(query),
-                    filter: &Filter::All,
-                    judge: &judge(&f),
-                    keys: &keys,
-                    sort: Sort::Relevance,
-                    offset: 0,
-                    limit: 5,
-                    snippet_chars: 0,
-                    now: crate::clock::Now::utc(NOW),
-                },
-                &f.files,
-            )
-            .unwrap_err();
+        let error = query_error(&f, query);
         match error {
             super::find::FindError::Query(q) => {
                 assert!(q.message.contains("nothing to search for"), "{q}")
@@ -497,16 +480,14 @@ fn snippets_mark_the_match() {
     );
 }
 
-#[test]
-fn query_errors_reach_the_caller() {
-    let f = fixture(VAULT);
-    let error = f
-        .search
+/// Why `query` cannot run on `f` (it must not).
+fn query_error(f: &Fixture, query: &str) -> super::FindError {
+    f.search
         .find(
             &Request {
-                query: Some("statsu:draft"),
+                query: Some(query),
                 filter: &Filter::All,
-                judge: &judge(&f),
+                judge: &judge(f),
                 keys: &f.vault.frontmatter_keys(),
                 sort: Sort::Relevance,
                 offset: 0,
@@ -516,7 +497,13 @@ fn query_errors_reach_the_caller() {
             },
             &f.files,
         )
-        .unwrap_err();
+        .expect_err(query)
+}
+
+#[test]
+fn query_errors_reach_the_caller() {
+    let f = fixture(VAULT);
+    let error = query_error(&f, "statsu:draft");
     match error {
         super::FindError::Query(e) => assert!(e.message.contains("`status:`"), "{e}"),
         other => panic!("{other:?}"),
