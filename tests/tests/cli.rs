@@ -315,3 +315,70 @@ fn search_and_related_answer_from_the_full_text_index() {
     assert!(err.contains("No note matches `Nowhere`"), "{err}");
     sandbox.stop_daemons();
 }
+
+/// Issue 39's reproductions, as a person types them: a comparison on a
+/// property selects by the value's type (it used to match nothing), a
+/// `[[link]]` property is found by where it leads, and a query of symbols
+/// only says there is nothing to search for (it used to list every note).
+#[test]
+fn search_compares_properties_by_type_and_refuses_symbols_only() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(
+        r#"
+//- /projects/alpha.md
+---
+type: project
+status: active
+due: 2026-12-01
+part_of: "[[Hub]]"
+---
+//- /projects/beta.md
+---
+type: project
+status: active
+due: 2027-02-01
+part_of: "[[projects/Hub|the hub]]"
+---
+//- /projects/gamma.md
+---
+type: project
+status: done
+due: 2026-11-15
+---
+//- /projects/Hub.md
+# Hub
+"#,
+    );
+    let paths = |query: &str| {
+        let (out, err, code) = run(&vault, &["query", "search", query, "--format", "json"]);
+        assert_eq!(code, 0, "{query}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let mut found: Vec<String> = v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["path"].as_str().unwrap().to_string())
+            .collect();
+        found.sort();
+        found
+    };
+    assert_eq!(
+        paths("type:project status:active due:<2026-12-28"),
+        ["projects/alpha"]
+    );
+    assert_eq!(
+        paths("due:>=2026-12-01"),
+        ["projects/alpha", "projects/beta"]
+    );
+    assert_eq!(
+        paths("due:[2026-11-01 TO 2026-12-31] -status:done"),
+        ["projects/alpha"]
+    );
+    assert_eq!(paths("part_of:Hub"), ["projects/alpha", "projects/beta"]);
+    for query in ["- [ ]", "📅", "???"] {
+        let (_, err, code) = run(&vault, &["query", "search", query]);
+        assert_eq!(code, 2, "{query}");
+        assert!(err.contains("nothing to search for"), "{query}: {err}");
+    }
+    sandbox.stop_daemons();
+}

@@ -55,6 +55,15 @@ pub struct SearchBenchReport {
     pub search_slowest: (String, f64),
     /// The same queries on the index alone (no snippets, no formatting).
     pub search_engine_ms: Summary,
+    /// `search_notes` with filters only — a folder, a tag and a property
+    /// value, taken from one note so that each selects something — as the
+    /// agent gets it (THE note filter, compiled, judged where it must be).
+    pub filter_tool_ms: Summary,
+    /// The slowest of those: its arguments and milliseconds.
+    pub filter_slowest: (String, f64),
+    /// Those that found no note (each should find at least its own) or
+    /// failed: a wrong answer would make their times meaningless.
+    pub filter_misses: usize,
     /// `get_links` (both directions, with context) on random notes.
     pub get_links_ms: Summary,
     /// `get_links` on the note with the most backlinks.
@@ -96,7 +105,7 @@ pub fn search_bench(
     report.rss_after_bytes = crate::index::proc_status_bytes("VmRSS:");
     report.fulltext_bytes = state.search().map_or(0, |s| s.size_bytes());
 
-    let (queries, notes, hub) = {
+    let (queries, filters, notes, hub) = {
         let index = state.index();
         report.notes = index.len();
         let mut rng = Rng::with_seed(options.seed);
@@ -143,13 +152,36 @@ pub fn search_bench(
                 _ => json!({"query": format!("\"{a} {b}\" OR {a}")}),
             });
         }
+        // Filters from the notes that have a folder, a tag and a scalar
+        // property: each query selects at least its note.
+        let mut filterable: Vec<serde_json::Value> = index
+            .notes()
+            .filter_map(|(_, n)| {
+                let (folder, _) = n.path.rsplit_once('/')?;
+                let tag = n.tags.first()?;
+                let (key, value) = n.frontmatter.as_ref()?.iter().find(|(k, v)| {
+                    !k.eq_ignore_ascii_case("tags")
+                        && (v.is_string() || v.is_number() || v.is_boolean())
+                })?;
+                Some(json!({
+                    "path_prefix": folder,
+                    "tags_any": [tag.name.as_ref()],
+                    "frontmatter": {key.as_str(): value},
+                }))
+            })
+            .collect();
+        filterable.sort_by_key(|v| v.to_string());
+        let filters: Vec<serde_json::Value> = (0..options.queries / 3)
+            .filter(|_| !filterable.is_empty())
+            .map(|_| filterable[rng.usize(..filterable.len())].clone())
+            .collect();
         let notes: Vec<String> = (0..options.links).map(|_| pick(&paths)).collect();
         let hub = index
             .notes()
             .map(|(id, n)| (index.backlinks(id).len(), n.path.to_string()))
             .max()
             .unwrap_or_default();
-        (queries, notes, hub)
+        (queries, filters, notes, hub)
     };
 
     // Warm-up: one pass over a few queries.
@@ -167,6 +199,24 @@ pub fn search_bench(
         tool.push(took);
     }
     report.search_tool_ms = Summary::of(&tool);
+    for f in filters.iter().take(10) {
+        let _ = call(&state, "search_notes", f.clone());
+    }
+    let mut filtered = Vec::new();
+    for f in &filters {
+        let t = Instant::now();
+        let answer = call(&state, "search_notes", f.clone());
+        let took = ms(t);
+        let found = answer.ok().and_then(|reply| reply.structured["total"].as_u64());
+        if found.unwrap_or(0) == 0 {
+            report.filter_misses += 1;
+        }
+        if took > report.filter_slowest.1 {
+            report.filter_slowest = (f.to_string(), took);
+        }
+        filtered.push(took);
+    }
+    report.filter_tool_ms = Summary::of(&filtered);
     let search = state.search().expect("built above").clone();
     let mut engine = Vec::new();
     for q in &queries {
@@ -237,7 +287,10 @@ impl SearchBenchReport {
              - floor (read every note): {:.0} ms\n- open (scan, parse, link index): {:.0} ms\n\
              - full-text index build: {:.0} ms\n- search_notes (tool, with snippets): {}\n\
              - slowest search_notes: {:.2} ms for {}\n\
-             - search (engine only): {}\n- get_links (random notes): {}\n\
+             - search (engine only): {}\n\
+             - search_notes with filters only (folder + tag + property): {}\n\
+             - slowest filter-only search_notes: {:.2} ms for {}\n\
+             - get_links (random notes): {}\n\
              - get_links on the hub ({} backlinks): {:.2} ms\n\
              - resident memory after the note index: {}; with the full text: {} (tantivy segments {:.0} MB)\n",
             self.vault,
@@ -251,6 +304,9 @@ impl SearchBenchReport {
             self.search_slowest.1,
             self.search_slowest.0,
             s(&self.search_engine_ms),
+            s(&self.filter_tool_ms),
+            self.filter_slowest.1,
+            self.filter_slowest.0,
             s(&self.get_links_ms),
             self.hub_backlinks,
             self.get_links_hub_ms,
@@ -281,6 +337,8 @@ mod tests {
         let report = search_bench(dir.path(), &options).unwrap();
         assert_eq!(report.notes, 300);
         assert_eq!(report.search_tool_ms.samples, 20, "{report:#?}");
+        assert_eq!(report.filter_tool_ms.samples, 6, "{report:#?}");
+        assert_eq!(report.filter_misses, 0, "{report:#?}");
         assert_eq!(report.get_links_ms.samples, 10, "{report:#?}");
     }
 }

@@ -181,6 +181,34 @@ mod tests {
                 Test::Equals(Value::Link("Hub".into()))
             ))
         );
+        // Relative to now (2024-01-15T10:30Z, read in UTC here).
+        assert_eq!(
+            p("status:<today").unwrap(),
+            Expr::Filter(Filter::Property(
+                "status".into(),
+                Test::Compare(Cmp::Less, date("2024-01-15"))
+            ))
+        );
+        assert_eq!(
+            p("status:[yesterday TO now+1d]").unwrap(),
+            Expr::Filter(Filter::And(vec![
+                Filter::Property(
+                    "status".into(),
+                    Test::Compare(Cmp::GreaterOrEqual, date("2024-01-14"))
+                ),
+                Filter::Property(
+                    "status".into(),
+                    Test::Compare(Cmp::LessOrEqual, date("2024-01-16T10:30"))
+                ),
+            ]))
+        );
+        assert_eq!(
+            p("type:>-2").unwrap(),
+            Expr::Filter(Filter::Property(
+                "type".into(),
+                Test::Compare(Cmp::Greater, Value::Number(-2.0))
+            ))
+        );
         let e = p("status:<2026-13-01").unwrap_err();
         assert!(
             e.message.contains("cannot read `2026-13-01` as a date"),

@@ -224,7 +224,7 @@ impl Parser<'_> {
                                 self.range(field, &lo, lo_inclusive, &hi, hi_inclusive)
                             }
                             FieldKind::Property(key) => {
-                                property_range(key, &lo, lo_inclusive, &hi, hi_inclusive)
+                                property_range(key, &lo, lo_inclusive, &hi, hi_inclusive, self.ctx.now)
                             }
                             _ => Err(error(
                                 format!("`{name}:` does not take a range."),
@@ -281,7 +281,7 @@ impl Parser<'_> {
                         "Write folder:projects or folder:projects/weft.",
                     )
                 }),
-            Some(FieldKind::Property(key)) => property(key, &text, phrase),
+            Some(FieldKind::Property(key)) => property(key, &text, phrase, self.ctx.now),
             Some(FieldKind::Date(field)) => self.date_value(field, &text),
         }
     }
@@ -426,13 +426,13 @@ const PROPERTY_HINT: &str = "Properties: status:active, status:*, priority:>=2, 
 
 /// A property test: `key:*` (has it), `key:value` (equals, by the value's
 /// type), `key:<value` (and `<=`, `>`, `>=`: compares, by type).
-fn property(key: String, text: &str, phrase: bool) -> Result<Expr, QueryError> {
+fn property(key: String, text: &str, phrase: bool, now: Now) -> Result<Expr, QueryError> {
     let test = if phrase {
         Test::Equals(Value::of_text(text))
     } else if text == "*" {
         Test::Exists
     } else if let Some((cmp, rest)) = comparison(text) {
-        Test::Compare(cmp, literal(&key, rest)?)
+        Test::Compare(cmp, moment(&key, rest, now)?)
     } else {
         Test::Equals(literal(&key, text)?)
     };
@@ -475,6 +475,26 @@ fn literal(key: &str, text: &str) -> Result<Value, QueryError> {
     Ok(value)
 }
 
+/// A bound of a comparison: a literal, or a time relative to now
+/// (`today`, `yesterday`, `tomorrow`, `now`, `now+7d`, `-7d`), read in the
+/// clock's zone as the local moment it names (`today`: its first second),
+/// so `due:<today` is what falls due before today, wherever the vault's
+/// day is.
+fn moment(key: &str, text: &str, now: Now) -> Result<Value, QueryError> {
+    let t = text.trim();
+    let named = matches!(
+        t.to_ascii_lowercase().as_str(),
+        "today" | "yesterday" | "tomorrow"
+    );
+    let relative = t.starts_with("now")
+        || (t.starts_with('-') && t.ends_with(|c: char| c.is_ascii_alphabetic()));
+    if named || relative {
+        let at = parse_time(t, now, End::Start).map_err(|m| error(m, PROPERTY_HINT))?;
+        return Ok(Value::Date(now.zone.local(at)));
+    }
+    literal(key, t)
+}
+
 /// `key:[lo TO hi]` (`{ }` to leave an end out; `*` for no end).
 fn property_range(
     key: String,
@@ -482,6 +502,7 @@ fn property_range(
     lo_inclusive: bool,
     hi: &str,
     hi_inclusive: bool,
+    now: Now,
 ) -> Result<Expr, QueryError> {
     let mut tests = Vec::new();
     if !matches!(lo.trim(), "*" | "") {
@@ -492,7 +513,7 @@ fn property_range(
         };
         tests.push(Filter::Property(
             key.as_str().into(),
-            Test::Compare(cmp, literal(&key, lo)?),
+            Test::Compare(cmp, moment(&key, lo, now)?),
         ));
     }
     if !matches!(hi.trim(), "*" | "") {
@@ -503,7 +524,7 @@ fn property_range(
         };
         tests.push(Filter::Property(
             key.as_str().into(),
-            Test::Compare(cmp, literal(&key, hi)?),
+            Test::Compare(cmp, moment(&key, hi, now)?),
         ));
     }
     if tests.is_empty() {
