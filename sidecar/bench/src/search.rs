@@ -171,9 +171,10 @@ pub fn search_bench(
             })
             .collect();
         filterable.sort_by_key(|v| v.to_string());
+        let mut draw = Rng::with_seed(options.seed ^ 39);
         let filters: Vec<serde_json::Value> = (0..options.queries / 3)
             .filter(|_| !filterable.is_empty())
-            .map(|_| filterable[rng.usize(..filterable.len())].clone())
+            .map(|_| filterable[draw.usize(..filterable.len())].clone())
             .collect();
         let notes: Vec<String> = (0..options.links).map(|_| pick(&paths)).collect();
         let hub = index
@@ -207,7 +208,9 @@ pub fn search_bench(
         let t = Instant::now();
         let answer = call(&state, "search_notes", f.clone());
         let took = ms(t);
-        let found = answer.ok().and_then(|reply| reply.structured["total"].as_u64());
+        let found = answer
+            .ok()
+            .and_then(|reply| reply.structured["total"].as_u64());
         if found.unwrap_or(0) == 0 {
             report.filter_misses += 1;
         }

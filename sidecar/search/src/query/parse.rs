@@ -223,9 +223,14 @@ impl Parser<'_> {
                             FieldKind::Date(field) => {
                                 self.range(field, &lo, lo_inclusive, &hi, hi_inclusive)
                             }
-                            FieldKind::Property(key) => {
-                                property_range(key, &lo, lo_inclusive, &hi, hi_inclusive, self.ctx.now)
-                            }
+                            FieldKind::Property(key) => property_range(
+                                key,
+                                &lo,
+                                lo_inclusive,
+                                &hi,
+                                hi_inclusive,
+                                self.ctx.now,
+                            ),
                             _ => Err(error(
                                 format!("`{name}:` does not take a range."),
                                 "Ranges work on modified:, created: and properties (due:[2026-12-01 TO 2026-12-31]).",
