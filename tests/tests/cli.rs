@@ -375,7 +375,8 @@ due: 2026-11-15
         ["projects/alpha"]
     );
     assert_eq!(paths("part_of:Hub"), ["projects/alpha", "projects/beta"]);
-    for query in ["- [ ]", "📅", "???"] {
+    // (`- [ ]` would be read as an option here: the MCP test asks it.)
+    for query in ["[ ]", "📅", "???"] {
         let (_, err, code) = run(&vault, &["query", "search", query]);
         assert_eq!(code, 2, "{query}");
         assert!(err.contains("nothing to search for"), "{query}: {err}");
