@@ -21,9 +21,9 @@ use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur, Query, RangeQuer
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
-use super::index::tag_key;
+use super::index::{LINKED, tag_key};
 use super::schema::Fields;
-use weft_vault::filter::{Filter, Test, TimeRange};
+use weft_vault::filter::{Filter, Test, TimeRange, Value};
 use weft_vault::key::name_key;
 
 /// The vault index's answer for a note the full text cannot decide: whether
@@ -122,9 +122,33 @@ pub(crate) fn compile(fields: &Fields, filter: &Filter) -> Compiled {
             }
         }
         Filter::Property(key, test) => {
-            let present = keyword(fields.properties, &name_key(key));
+            let key = name_key(key);
+            let query = match test {
+                // Only the same text (as names compare) or a `[[link]]`,
+                // which may lead where the text does, equals a text: the
+                // candidates need not be every note with the key. (A value
+                // of more than 200 characters has no value term,
+                // `index::property_values`; 64 leaves room for a value
+                // written in another Unicode form, up to three times longer.)
+                Test::Equals(Value::Text(text)) if text.trim().chars().count() <= 64 => {
+                    Box::new(BooleanQuery::new(vec![
+                        (
+                            Occur::Should,
+                            keyword(
+                                fields.properties,
+                                &format!("{key}={}", name_key(text.trim())),
+                            ),
+                        ),
+                        (
+                            Occur::Should,
+                            keyword(fields.properties, &format!("{key}{LINKED}")),
+                        ),
+                    ]))
+                }
+                _ => keyword(fields.properties, &key),
+            };
             Compiled {
-                query: present,
+                query,
                 // The full text holds which keys a note has, also nested
                 // ones (`a.b`), which the vault index does not read as
                 // keys: a dotted key is the judge's.

@@ -478,6 +478,9 @@ fn add_value(doc: &mut TantivyDocument, fields: &Fields, key: &str, value: &Valu
             for v in property_values(&text) {
                 doc.add_text(fields.properties, format!("{key}={v}"));
             }
+            if weft_vault::parse::wikilink_target(&text).is_some() {
+                doc.add_text(fields.properties, format!("{key}{LINKED}"));
+            }
         }
     }
 }
@@ -498,6 +501,11 @@ pub(crate) fn property_values(text: &str) -> Vec<String> {
     }
     out
 }
+
+/// After a key, the term of a note whose value (or one of its items) is a
+/// `[[link]]`: such a value may equal a text by where it leads, so a
+/// filter on the key's value takes these notes as candidates.
+pub(crate) const LINKED: &str = "\u{1}link";
 
 /// `a/b/c` → `a`, `a/b`, `a/b/c` (keys).
 pub(crate) fn path_prefixes(key: &str) -> Vec<&str> {
