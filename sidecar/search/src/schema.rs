@@ -45,7 +45,8 @@ pub struct Fields {
     pub tags: Field,
     /// Every folder above the note and the note's own key (no `.md`).
     pub folders: Field,
-    /// Frontmatter `key` and `key=value` terms (keys and values as keys).
+    /// Frontmatter `key` and `key=value` terms (keys and values as keys),
+    /// and `key` + `index::LINKED` when a value is a `[[link]]`.
     pub properties: Field,
     /// Unix seconds.
     pub modified: Field,
