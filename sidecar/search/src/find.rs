@@ -111,6 +111,7 @@ impl SearchIndex {
                     query.trim()
                 ),
                 hint: "Search for a word, or use a filter: tag:x, folder:x, a property such as status:active or due:<2026-12-31.".into(),
+                nothing_to_search: true,
             });
         }
         Ok(expr)
@@ -129,6 +130,7 @@ impl SearchIndex {
             FindError::Query(QueryError {
                 message: format!("{e}."),
                 hint: String::new(),
+                nothing_to_search: false,
             })
         })?;
         let f = &self.fields;

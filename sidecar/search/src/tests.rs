@@ -377,7 +377,8 @@ fn a_query_of_symbols_only_is_an_error() {
         let error = query_error(&f, query);
         match error {
             super::find::FindError::Query(q) => {
-                assert!(q.message.contains("nothing to search for"), "{q}")
+                assert!(q.message.contains("nothing to search for"), "{q}");
+                assert!(q.nothing_to_search, "{q}");
             }
             other => panic!("{query}: {other:?}"),
         }

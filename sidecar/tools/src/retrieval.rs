@@ -106,7 +106,7 @@ pub fn ask(
             all.extend(question.filters);
             (Filter::all_of(all), question.words.join(" "))
         }
-        Some(Err(e)) if e.message.contains("nothing to search for") => {
+        Some(Err(e)) if e.nothing_to_search => {
             return Err(ToolError::new(e.message).hint(e.hint));
         }
         Some(Err(e)) => {

@@ -48,6 +48,9 @@ pub enum DateField {
 pub struct QueryError {
     pub message: String,
     pub hint: String,
+    /// The query reads, but holds nothing to search for (only symbols):
+    /// no way of reading it would find anything.
+    pub nothing_to_search: bool,
 }
 
 impl std::fmt::Display for QueryError {
@@ -60,6 +63,7 @@ pub(super) fn error(message: impl Into<String>, hint: impl Into<String>) -> Quer
     QueryError {
         message: message.into(),
         hint: hint.into(),
+        nothing_to_search: false,
     }
 }
 
