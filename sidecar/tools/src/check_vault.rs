@@ -16,12 +16,13 @@ use super::args::{choice, lenient};
 use super::common::{cursor_offset, limit, next_cursor, page_line};
 use super::format::{Reply, ToolError, ToolResult, code_list, plural};
 use super::state::ToolState;
-use weft_search::index::{tag_key, tag_prefixes};
+use weft_search::index::tag_key;
 use weft_search::names::match_names;
-use weft_vault::filter::Folder;
+use weft_vault::filter::{FileMeta, Filter, Folder, select};
 use weft_vault::headings::heading_path;
 use weft_vault::key::name_key;
 use weft_vault::query::{Problem, check, outgoing};
+use weft_vault::tags;
 use weft_vault::{Link, LinkKind, Note, NoteId, VaultIndex};
 use weft_workspace::config::TagRule;
 
@@ -97,13 +98,16 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
     let offset = cursor_offset(args.cursor.as_deref(), &fingerprint)?;
     let index = state.index();
     let sees = |note: &Note| policy.access.sees(&note.path);
+    // The notes checked: the folder asked and what the agent may see, as
+    // THE note filter.
+    let which = Filter::all_of(vec![
+        Filter::Folder(folder.clone()),
+        Filter::clone(&policy.access.sight(&index)),
+    ]);
     let mut issues: Vec<Issue> = Vec::new();
     let wants = |k: Kind| kinds.contains(&k);
-    for problem in check(&index, &folder) {
+    for problem in check(&index, &which) {
         let note = index.note(problem.note());
-        if !sees(note) {
-            continue;
-        }
         let line = Some(problem.line(&index) + 1);
         let path = Some(note.id().to_string());
         match problem {
@@ -281,11 +285,10 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
             _ => {}
         }
     }
-    let mut notes: Vec<(NoteId, &Note)> = index
-        .notes()
-        .filter(|(_, n)| folder.contains(&n.path) && sees(n))
+    let notes: Vec<(NoteId, &Note)> = select(&index, &which, |_| FileMeta::default())
+        .into_iter()
+        .map(|id| (id, index.note(id)))
         .collect();
-    notes.sort_by(|a, b| a.1.path.cmp(&b.1.path));
     if wants(Kind::Orphan) {
         for (id, note) in &notes {
             let links_out = outgoing(&index, *id)
@@ -426,13 +429,9 @@ fn duplicates(index: &VaultIndex, notes: &[(NoteId, &Note)]) -> Vec<Issue> {
 /// `[[tags.rules]]`: required frontmatter keys and file-name prefixes.
 fn rule_issues(note: &Note, rules: &[TagRule]) -> Vec<Issue> {
     let mut out = Vec::new();
-    let keys: Vec<String> = note
-        .tags
-        .iter()
-        .flat_map(|t| tag_prefixes(&t.name))
-        .collect();
     for rule in rules {
-        if !keys.contains(&tag_key(&rule.tag)) {
+        // Tagged with the rule's tag or one nested under it: THE tag rule.
+        if !note.tags.iter().any(|t| tags::matches(&rule.tag, &t.name)) {
             continue;
         }
         for key in &rule.require_keys {

@@ -9,6 +9,7 @@
 use super::common::visible_tags;
 use super::state::ToolState;
 use weft_search::index::tag_key;
+use weft_vault::filter::{FileMeta, Filter, select};
 
 /// How many tags the block lists before pointing at `list_tags`.
 const MAX_TAGS: usize = 150;
@@ -18,28 +19,28 @@ pub fn auto_context(state: &ToolState) -> Option<String> {
     let policy = state.policy();
     let config = state.config();
     let tag = config.tags.auto_context_tag.as_deref()?;
-    let wanted = tag_key(tag);
     let index = state.index();
-    let mut notes: Vec<(String, String, Option<String>)> = index
-        .notes()
-        .filter(|(_, n)| policy.access.sees(&n.path))
-        .filter(|(_, n)| {
-            n.tags.iter().any(|t| {
-                let key = tag_key(&t.name);
-                key == wanted || key.starts_with(&format!("{wanted}/"))
+    // The notes tagged with it (or a tag nested under it) that the agent
+    // may see: THE note filter.
+    let which = Filter::all_of(vec![
+        Filter::Tag(tag.trim_start_matches('#').into()),
+        Filter::clone(&policy.access.sight(&index)),
+    ]);
+    let mut notes: Vec<(String, String, Option<String>)> =
+        select(&index, &which, |_| FileMeta::default())
+            .into_iter()
+            .map(|id| {
+                let n = index.note(id);
+                let description = n
+                    .frontmatter
+                    .as_ref()
+                    .and_then(|f| f.get("description"))
+                    .and_then(|d| d.as_str())
+                    .map(|d| d.trim().to_string())
+                    .filter(|d| !d.is_empty());
+                (n.title.to_string(), n.id().to_string(), description)
             })
-        })
-        .map(|(_, n)| {
-            let description = n
-                .frontmatter
-                .as_ref()
-                .and_then(|f| f.get("description"))
-                .and_then(|d| d.as_str())
-                .map(|d| d.trim().to_string())
-                .filter(|d| !d.is_empty());
-            (n.title.to_string(), n.id().to_string(), description)
-        })
-        .collect();
+            .collect();
     notes.sort_by(|a, b| a.1.cmp(&b.1));
     let mut out = format!("## Your personal notes (#{tag})\n");
     if notes.is_empty() {

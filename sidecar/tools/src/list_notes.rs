@@ -13,9 +13,10 @@ use serde::{Deserialize, Serialize};
 use super::args::{choice, lenient};
 use super::common::{cursor_offset, limit, next_cursor, page_line, tags_of, tags_text, time_text};
 use super::format::{Reply, ToolError, ToolResult, escape, plural};
+use super::scope::{modified_since_filter, passes, sees_note, tag};
 use super::state::ToolState;
-use weft_search::dates::{End, parse_time};
-use weft_search::index::{tag_key, tag_prefixes};
+use weft_vault::NoteId;
+use weft_vault::filter::{Filter, Folder};
 use weft_vault::key::path_key;
 
 choice! {
@@ -112,6 +113,7 @@ pub struct TreeEntry {
 }
 
 struct Entry {
+    id: NoteId,
     key: String,
     /// The file as indexed (`a/b.md`).
     file: String,
@@ -125,32 +127,9 @@ struct Entry {
 }
 
 pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
-    let policy = state.policy();
-    let folder = args
-        .folder
-        .as_deref()
-        .unwrap_or("")
-        .trim()
-        .replace('\\', "/")
-        .trim_matches('/')
-        .to_string();
-    if folder.split('/').any(|p| p == "..") {
-        return Err(ToolError::new(format!("`{folder}` leaves the vault."))
-            .hint("Folders are relative to the vault root."));
-    }
-    let folder_key = path_key(&folder);
-    let since = match args
-        .modified_since
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        Some(s) => Some(
-            parse_time(s, state.now(), End::Start)
-                .map_err(|m| ToolError::new(format!("`modified_since`: {m}.")))?,
-        ),
-        None => None,
-    };
+    let folder = Folder::new(args.folder.as_deref().unwrap_or(""))
+        .map_err(|e| ToolError::new(format!("`folder`: {e}.")))?;
+    let since = modified_since_filter(state, args.modified_since.as_deref())?;
     let max_depth = match (args.depth, args.recursive) {
         (Some(d), _) => d,
         (None, Some(true)) => u32::MAX,
@@ -164,19 +143,18 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
     } else {
         ListSort::Alpha
     });
-    let wanted_tags: Vec<String> = args
-        .tags
-        .clone()
-        .unwrap_or_default()
-        .iter()
-        .map(|t| tag_key(t))
-        .filter(|t| !t.is_empty())
-        .collect();
+    // Which notes qualify: THE note filter of the tags and the time asked
+    // (the folder and the agent's sight pick the notes browsed below).
+    let mut wanted: Vec<Filter> = args.tags.iter().flatten().filter_map(|t| tag(t)).collect();
+    wanted.extend(since.clone());
+    let wanted = Filter::all_of(wanted);
     let limit = limit(args.limit, 50, 500);
     let offset = cursor_offset(args.cursor.as_deref(), &args_fingerprint(&args))?;
 
     let index = state.index();
-    let prefix = if folder_key.is_empty() {
+    let sees = sees_note(state, &index);
+    let folder_key = folder.key();
+    let prefix = if folder.is_root() {
         String::new()
     } else {
         format!("{folder_key}/")
@@ -184,22 +162,24 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
     let mut here_note = None;
     let mut below: Vec<Entry> = Vec::new();
     let mut all_folders: Vec<String> = Vec::new();
-    for (_, note) in index.notes() {
-        if !policy.access.sees(&note.path) {
+    for (id, note) in index.notes() {
+        if !sees(id) {
             continue;
         }
         let key = path_key(&note.path);
         if let Some(i) = key.rfind('/') {
             all_folders.push(key[..i].to_string());
         }
-        if !folder_key.is_empty() && key == folder_key {
+        if !folder.contains(&note.path) {
+            continue;
+        }
+        if key == folder_key {
             here_note = Some(note);
             continue;
         }
-        let Some(rest) = key.strip_prefix(&prefix) else {
-            continue;
-        };
+        let rest = &key[prefix.len()..];
         below.push(Entry {
+            id,
             depth: rest.matches('/').count() as u32,
             key: key.clone(),
             file: note.path.to_string(),
@@ -210,6 +190,7 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
             tags: tags_of(note),
         });
     }
+    let folder = folder.shown().to_string();
     if below.is_empty() && here_note.is_none() && !folder_key.is_empty() {
         all_folders.sort();
         all_folders.dedup();
@@ -217,7 +198,7 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
             .iter()
             .map(|f| {
                 (
-                    strsim::jaro_winkler(&folder_key, f).max(
+                    strsim::jaro_winkler(folder_key, f).max(
                         if f.ends_with(&format!("/{folder_key}")) {
                             0.95
                         } else {
@@ -263,17 +244,14 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
             tags: tags_of(note),
         }
     });
-    drop(index);
-
     let mut entries: Vec<Entry> = below
         .into_iter()
         .filter(|e| e.depth <= max_depth || format == ListFormat::Tree)
-        .filter(|e| {
-            wanted_tags
-                .iter()
-                .all(|w| e.tags.iter().any(|t| tag_prefixes(t).contains(w)))
-        })
+        .filter(|e| passes(state, &index, e.id, &wanted))
         .collect();
+    drop(sees);
+    drop(index);
+
     let timed = since.is_some() || sort != ListSort::Alpha;
     if timed {
         for e in &mut entries {
@@ -282,9 +260,6 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
                 e.created = state.created(&e.file);
             }
         }
-    }
-    if let Some(since) = since {
-        entries.retain(|e| e.modified.is_some_and(|m| m >= since));
     }
     match sort {
         ListSort::Alpha => entries.sort_by(|a, b| a.key.cmp(&b.key)),

@@ -14,8 +14,9 @@ use super::args::{choice, lenient};
 use super::common::{cursor_offset, limit, next_cursor, page_line};
 use super::format::{Reply, ToolError, ToolResult, plural};
 use super::state::ToolState;
-use weft_search::index::{tag_key, tag_prefixes};
+use weft_search::index::tag_key;
 use weft_vault::key::name_key;
+use weft_vault::tags;
 
 choice! {
     pub enum Facet {
@@ -136,7 +137,8 @@ pub fn run(state: &ToolState, args: ListTagsArgs) -> ToolResult {
                         .or_default() += 1;
                     c.notes.insert(i);
                     c.uses += 1;
-                    for ancestor in tag_prefixes(&tag.name) {
+                    // The tag and those it is nested under roll up.
+                    for ancestor in tags::ancestors(&tag.name).into_iter().chain([k]) {
                         let written = spelled_prefix(&tag.name, &ancestor);
                         let a = counts.entry(ancestor).or_default();
                         a.rolled.insert(i);

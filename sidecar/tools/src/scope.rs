@@ -2,7 +2,7 @@
 //! agent's access rule as THE note filter (`vault::filter`), the frontmatter
 //! keys its query may name, and the judge the full text asks about what it
 //! cannot decide alone. Shared by `search_notes`, `get_context` and
-//! `retrieval`.
+//! `retrieval`; `list_notes` builds its tags and time from the same parts.
 
 use std::collections::BTreeSet;
 
@@ -88,12 +88,8 @@ pub fn scope(
         frontmatter,
         modified_since,
     } = *args;
-    let tag = |t: &String| {
-        let t = t.trim().trim_start_matches('#');
-        (!t.is_empty()).then(|| Filter::Tag(t.into()))
-    };
-    let mut all: Vec<Filter> = tags_all.iter().filter_map(tag).collect();
-    let any: Vec<Filter> = tags_any.iter().filter_map(tag).collect();
+    let mut all: Vec<Filter> = tags_all.iter().filter_map(|t| tag(t)).collect();
+    let any: Vec<Filter> = tags_any.iter().filter_map(|t| tag(t)).collect();
     if !any.is_empty() {
         all.push(Filter::any_of(any));
     }
@@ -103,14 +99,7 @@ pub fn scope(
             Folder::new(written).map_err(|e| ToolError::new(format!("`path_prefix`: {e}.")))?;
         all.push(Filter::Folder(folder));
     }
-    if let Some(since) = modified_since.map(str::trim).filter(|s| !s.is_empty()) {
-        let from = parse_time(since, state.now(), End::Start)
-            .map_err(|m| ToolError::new(format!("`modified_since`: {m}.")))?;
-        all.push(Filter::Modified(TimeRange {
-            from: Some(from),
-            to: None,
-        }));
-    }
+    all.extend(modified_since_filter(state, modified_since)?);
     if let Some(map) = frontmatter {
         for (key, value) in map {
             let values: Vec<FilterValue> = match value {
@@ -163,6 +152,30 @@ pub fn scope(
         filter: Filter::all_of(all),
         keys,
     })
+}
+
+/// The filter of a tag argument (`#project`, `project`: the note has the
+/// tag or one nested under it), none for a blank one.
+pub fn tag(written: &str) -> Option<Filter> {
+    let t = written.trim().trim_start_matches('#');
+    (!t.is_empty()).then(|| Filter::Tag(t.into()))
+}
+
+/// The filter of a `modified_since` argument (a date, `7d`, `yesterday`,
+/// in the vault's zone), none when it is absent or blank.
+pub fn modified_since_filter(
+    state: &ToolState,
+    written: Option<&str>,
+) -> Result<Option<Filter>, ToolError> {
+    let Some(since) = written.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    let from = parse_time(since, state.now(), End::Start)
+        .map_err(|m| ToolError::new(format!("`modified_since`: {m}.")))?;
+    Ok(Some(Filter::Modified(TimeRange {
+        from: Some(from),
+        to: None,
+    })))
 }
 
 /// Whether the agent sees the note `id`: its sight ([`Access::sight`], THE

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use super::filter::Folder;
+use super::filter::{FileMeta, Filter, select};
 use super::index::{LinkRef, NoteId, VaultIndex};
 use super::key::{name_key, path_key};
 use super::note::{Link, Note, Span, text_hash};
@@ -294,16 +294,14 @@ impl Problem {
     }
 }
 
-/// Every problem of the notes in `folder` (the root for all), sorted by
-/// note path and line.
-pub fn check(index: &VaultIndex, folder: &Folder) -> Vec<Problem> {
-    let mut notes: Vec<(NoteId, &Note)> = index
-        .notes()
-        .filter(|(_, n)| folder.contains(&n.path))
-        .collect();
-    notes.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+/// Every problem of the notes that pass `which` (THE note filter:
+/// [`Filter::All`] for the whole vault, a folder, the agent's sight),
+/// sorted by note path and line. The filter is judged on the index alone
+/// (a file time it names is unknown here: it fails).
+pub fn check(index: &VaultIndex, which: &Filter) -> Vec<Problem> {
     let mut problems = Vec::new();
-    for (id, note) in notes {
+    for id in select(index, which, |_| FileMeta::default()) {
+        let note = index.note(id);
         for (i, _) in note.diagnostics.iter().enumerate() {
             problems.push(Problem::Parse { note: id, index: i });
         }

@@ -351,6 +351,19 @@ async fn list_notes_browses_filters_sorts_and_pages() {
         paths(&v, "notes", "path"),
         ["Hub", "notes/A", "projects/weft"]
     );
+    // THE note filter's tag and folder rules: `#` and case do not count, a
+    // folder is the same however it is written, and `proj` is no folder
+    // (regression: list_notes had its own folder and tag code).
+    let (_, v) = s
+        .ok(
+            "list_notes",
+            json!({"folder": "\\Projects\\", "recursive": true, "tags": ["#Project/WEFT"]}),
+        )
+        .await;
+    assert_eq!(v["note"]["path"], "projects");
+    assert_eq!(paths(&v, "notes", "path"), ["projects/weft"]);
+    let e = s.err("list_notes", json!({"folder": "proj"})).await;
+    assert!(e.contains("no folder or note `proj`"), "{e}");
 
     // Recent notes.
     let (_, v) = s.ok("list_notes", json!({"since": "7d"})).await;

@@ -71,7 +71,7 @@ impl Folder {
         for part in unified.split('/') {
             match part.trim() {
                 "" | "." => {}
-                ".." => return Err(refuse("`..` leaves it; name a folder inside the vault")),
+                ".." => return Err(refuse("`..` leaves the vault; name a folder inside it")),
                 _ => parts.push(part),
             }
         }

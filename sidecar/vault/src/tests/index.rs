@@ -145,7 +145,7 @@ dup ^id
 //- /b/Dup.md
 "#,
     );
-    let problems = query::check(&index, &crate::filter::Folder::root());
+    let problems = query::check(&index, &crate::filter::Filter::All);
     let rendered: Vec<String> = problems
         .iter()
         .map(|p| {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::args::{Command, Format, Query};
 use weft_tools::ToolState;
-use weft_vault::filter::Folder;
+use weft_vault::filter::{Filter, Folder};
 use weft_vault::query;
 use weft_workspace::hub::Hub;
 
@@ -141,7 +141,7 @@ pub fn answer_on(
             // however it is written: the one rule, `vault::filter`.
             let folder = Folder::new(path_prefix.as_deref().unwrap_or(""))
                 .map_err(|e| CliError(format!("--path-prefix: {e}")))?;
-            let problems = query::check(&index, &folder);
+            let problems = query::check(&index, &Filter::Folder(folder.clone()));
             // What the scan could not read is a problem too: its links
             // are not known, and a note that cannot be read is not missing.
             let mut unreadable = hub.live().map(|l| l.errors()).unwrap_or_default();

@@ -338,7 +338,7 @@ mod tests {
                 .find(|(p, _)| *p == path)
                 .map(|(_, t)| t.to_string())
         };
-        let problems = check(&index, &weft_vault::filter::Folder::root());
+        let problems = check(&index, &weft_vault::filter::Filter::All);
         let out = Out {
             index: &index,
             texts: &texts,
