@@ -228,6 +228,43 @@ impl LineIndex {
     }
 }
 
+/// Applies a `didChange`'s content changes to `text`, in order — the one
+/// place the language server and the daemon's replay of a session do it. A
+/// change with a range replaces the bytes it covers, its positions clamped
+/// to the text and to character boundaries (a range past the end edits at
+/// the end, a reversed one inserts at its start: never a panic); one
+/// without a range replaces the whole text. `lines` is the index of `text`
+/// as it stands, when the caller has it (spares building it for the first
+/// change). Returns the index of the new text.
+pub fn apply_changes<'a>(
+    text: &mut String,
+    lines: Option<&LineIndex>,
+    changes: impl IntoIterator<Item = (Option<LspRange>, &'a str)>,
+    encoding: Encoding,
+) -> LineIndex {
+    let mut current = lines.cloned();
+    for (range, new) in changes {
+        match range {
+            Some(range) => {
+                let index = current.get_or_insert_with(|| LineIndex::new(text));
+                let bytes = index.byte_range(range, encoding);
+                // `byte_range` clamps to the text and to characters; the
+                // check keeps an index that does not match the text (a
+                // caller's mistake) from ever panicking.
+                if bytes.end <= text.len()
+                    && text.is_char_boundary(bytes.start)
+                    && text.is_char_boundary(bytes.end)
+                {
+                    text.replace_range(bytes, new);
+                }
+            }
+            None => new.clone_into(text),
+        }
+        current = None;
+    }
+    current.unwrap_or_else(|| LineIndex::new(text))
+}
+
 /// The file system path of a `file:` URI, percent-decoded.
 pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
     if !uri.scheme().as_str().eq_ignore_ascii_case("file") {
@@ -317,5 +354,55 @@ mod tests {
         assert_eq!(uri_to_path(&lower).unwrap(), Path::new("/tmp/v/café.md"));
         let other: Uri = "untitled:Untitled-1".parse().unwrap();
         assert_eq!(uri_to_path(&other), None);
+    }
+
+    /// One `didChange` rule for the server and the daemon's replay: changes
+    /// apply in order, each against the text the previous one left; ranges
+    /// past the end or reversed, and positions inside a character, edit
+    /// where they are clamped to and never panic.
+    #[test]
+    fn changes_apply_in_order_and_out_of_range_ones_are_clamped() {
+        let at = |l1, c1, l2, c2| Some(LspRange::new(Position::new(l1, c1), Position::new(l2, c2)));
+        let apply = |text: &str, changes: &[(Option<LspRange>, &str)], encoding| {
+            let mut text = text.to_string();
+            let lines = LineIndex::new(&text);
+            let after = apply_changes(&mut text, Some(&lines), changes.iter().copied(), encoding);
+            assert_eq!(after, LineIndex::new(&text), "the index follows the text");
+            text
+        };
+        // The second change's position is in the text the first one left.
+        let two = [(at(0, 0, 0, 0), "# "), (at(0, 7, 0, 7), "!")];
+        assert_eq!(
+            apply("Hello\nworld", &two, Encoding::Utf16),
+            "# Hello!\nworld"
+        );
+        // `😀` is two UTF-16 units and four bytes; a position inside it is
+        // its start.
+        let emoji = [(at(0, 3, 0, 3), "x")];
+        assert_eq!(apply("a😀b", &emoji, Encoding::Utf16), "a😀xb");
+        assert_eq!(
+            apply("a😀b", &[(at(0, 2, 0, 2), "x")], Encoding::Utf16),
+            "ax😀b"
+        );
+        assert_eq!(
+            apply("a😀b", &[(at(0, 5, 0, 5), "x")], Encoding::Utf8),
+            "a😀xb"
+        );
+        // Past the end: at the end. Reversed: an insertion at its start.
+        assert_eq!(
+            apply("ab", &[(at(9, 9, 12, 0), "!")], Encoding::Utf16),
+            "ab!"
+        );
+        assert_eq!(
+            apply("abc", &[(at(0, 2, 0, 1), "-")], Encoding::Utf16),
+            "ab-c"
+        );
+        // A whole-text change, then a ranged one against it.
+        let whole = [(None, "new\ntext"), (at(1, 0, 1, 4), "line")];
+        assert_eq!(apply("old", &whole, Encoding::Utf8), "new\nline");
+        // Without the caller's index, the same.
+        let mut text = "Hello".to_string();
+        apply_changes(&mut text, None, [(at(0, 5, 0, 5), "!")], Encoding::Utf8);
+        assert_eq!(text, "Hello!");
     }
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tower_lsp_server::ls_types::*;
 
-use super::convert::{LineIndex, uri_to_path};
+use super::convert::{LineIndex, apply_changes, uri_to_path};
 
 use super::handshake::fetch_settings;
 use super::loading::{load, new_vault};
@@ -85,20 +85,16 @@ pub(super) fn did_change(world: &World, params: DidChangeTextDocumentParams) {
             return;
         };
         let mut text = String::clone(&doc.text);
-        let mut lines = Arc::clone(&doc.lines);
-        for (i, change) in params.content_changes.into_iter().enumerate() {
-            match change.range {
-                Some(range) => {
-                    if i > 0 {
-                        lines = Arc::new(LineIndex::new(&text));
-                    }
-                    let bytes = lines.byte_range(range, encoding);
-                    text.replace_range(bytes, &change.text);
-                }
-                None => text = change.text,
-            }
-        }
-        doc.lines = Arc::new(LineIndex::new(&text));
+        let changes = params
+            .content_changes
+            .iter()
+            .map(|change| (change.range, change.text.as_str()));
+        doc.lines = Arc::new(apply_changes(
+            &mut text,
+            Some(&doc.lines),
+            changes,
+            encoding,
+        ));
         doc.text = Arc::new(text);
         doc.version = params.text_document.version;
     }

@@ -11,9 +11,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::{Value, json};
-use tower_lsp_server::ls_types::Range;
+use tower_lsp_server::ls_types::DidChangeTextDocumentParams;
 
-use weft_lsp::convert::{Encoding, LineIndex};
+use weft_lsp::convert::{Encoding, apply_changes};
 use weft_wire::Framing;
 
 /// What to do with a message.
@@ -175,25 +175,19 @@ impl Replay {
                 let Some(doc) = uri.and_then(|uri| self.docs.get_mut(&uri)) else {
                     return;
                 };
+                // As the language server reads it: a malformed notification
+                // changes nothing there, so nothing here either.
+                let Ok(change) =
+                    serde_json::from_value::<DidChangeTextDocumentParams>(params.clone())
+                else {
+                    return;
+                };
                 doc.version = params["textDocument"]["version"].clone();
-                for change in params["contentChanges"].as_array().into_iter().flatten() {
-                    let Some(text) = change["text"].as_str() else {
-                        continue;
-                    };
-                    match serde_json::from_value::<Range>(change["range"].clone()) {
-                        Ok(range) => {
-                            let bytes = LineIndex::new(&doc.text).byte_range(range, encoding);
-                            if bytes.start <= bytes.end
-                                && bytes.end <= doc.text.len()
-                                && doc.text.is_char_boundary(bytes.start)
-                                && doc.text.is_char_boundary(bytes.end)
-                            {
-                                doc.text.replace_range(bytes, text);
-                            }
-                        }
-                        Err(_) => doc.text = text.to_string(),
-                    }
-                }
+                let changes = change
+                    .content_changes
+                    .iter()
+                    .map(|c| (c.range, c.text.as_str()));
+                apply_changes(&mut doc.text, None, changes, encoding);
             }
             "textDocument/didClose" => {
                 if let Some(uri) = uri {
