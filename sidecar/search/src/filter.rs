@@ -21,7 +21,7 @@ use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur, Query, RangeQuer
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
-use super::index::{LINKED, tag_key};
+use super::index::{LINKED, tag_key, typed_term};
 use super::schema::Fields;
 use weft_vault::filter::{Filter, Test, TimeRange, Value};
 use weft_vault::key::name_key;
@@ -145,6 +145,12 @@ pub(crate) fn compile(fields: &Fields, filter: &Filter) -> Compiled {
                         ),
                     ]))
                 }
+                // A number, a date or yes/no equals only one of its kind
+                // with the same value: the notes with its typed term.
+                Test::Equals(want) => match typed_term(&key, want) {
+                    Some(term) => keyword(fields.properties, &term),
+                    None => keyword(fields.properties, &key),
+                },
                 _ => keyword(fields.properties, &key),
             };
             Compiled {

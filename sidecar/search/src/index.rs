@@ -24,6 +24,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 
 use super::schema::{self, FORMAT_TAG, Fields};
 use weft_vault::Note;
+use weft_vault::filter::Value as FilterValue;
 use weft_vault::key::{name_key, path_key};
 use weft_vault::note::strip_md;
 use weft_vault::stamp::Stamp;
@@ -481,6 +482,9 @@ fn add_value(doc: &mut TantivyDocument, fields: &Fields, key: &str, value: &Valu
             if weft_vault::parse::wikilink_target(&text).is_some() {
                 doc.add_text(fields.properties, format!("{key}{LINKED}"));
             }
+            if let Some(term) = typed_term(key, &FilterValue::of_json(scalar)) {
+                doc.add_text(fields.properties, term);
+            }
         }
     }
 }
@@ -506,6 +510,26 @@ pub(crate) fn property_values(text: &str) -> Vec<String> {
 /// `[[link]]`: such a value may equal a text by where it leads, so a
 /// filter on the key's value takes these notes as candidates.
 pub(crate) const LINKED: &str = "\u{1}link";
+
+/// The term of a property's value that is a number, a date or yes/no, by
+/// value (`2`, `2.0` and `02` are one number; `2026-12-28` and
+/// `2026-12-28T00:00` one moment), as THE note filter types it
+/// (`vault::filter::Value`): a filter's equality with such a value takes
+/// as candidates only the notes with this term. None for other values.
+pub(crate) fn typed_term(key: &str, value: &FilterValue) -> Option<String> {
+    let canonical = match value {
+        // `-0` is `0`; Display is the shortest form that reads back the same.
+        FilterValue::Number(n) if *n == 0.0 => "n0".to_string(),
+        FilterValue::Number(n) => format!("n{n}"),
+        FilterValue::Date(d) => format!("d{}", d.format("%Y-%m-%dT%H:%M:%S")),
+        FilterValue::Bool(b) => format!("b{b}"),
+        _ => return None,
+    };
+    Some(format!("{key}{TYPED}{canonical}"))
+}
+
+/// After a key, before a typed value's canonical form: [`typed_term`].
+const TYPED: &str = "\u{1}=";
 
 /// `a/b/c` → `a`, `a/b`, `a/b/c` (keys).
 pub(crate) fn path_prefixes(key: &str) -> Vec<&str> {

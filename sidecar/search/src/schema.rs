@@ -18,9 +18,9 @@ use tantivy::tokenizer::{
 /// The version of what an index holds, persisted or not; bumped whenever
 /// the schema, the analyzer or the stored encoding (`NoteMeta`)
 /// changes: an index of another version is never reused.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 /// Every commit is marked with it (and, persisted, the build that wrote it).
-pub(crate) const FORMAT_TAG: &str = "weft-fulltext/3";
+pub(crate) const FORMAT_TAG: &str = "weft-fulltext/4";
 
 /// The analyzer of every text field.
 pub(crate) const ANALYZER: &str = "weft";
@@ -46,7 +46,8 @@ pub struct Fields {
     /// Every folder above the note and the note's own key (no `.md`).
     pub folders: Field,
     /// Frontmatter `key` and `key=value` terms (keys and values as keys),
-    /// and `key` + `index::LINKED` when a value is a `[[link]]`.
+    /// `key` + `index::LINKED` when a value is a `[[link]]`, and a typed
+    /// term (`index::typed_term`) for a number, a date or yes/no.
     pub properties: Field,
     /// Unix seconds.
     pub modified: Field,

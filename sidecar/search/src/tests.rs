@@ -328,6 +328,13 @@ fn filters_combine_with_the_query() {
     assert!(paths(&f, Some("mcp"), &nothing, Sort::Relevance).is_empty());
 }
 
+/// The notes `query` finds, by path.
+fn sorted(f: &Fixture, query: &str) -> Vec<String> {
+    let mut out = paths(f, Some(query), &Filter::All, Sort::Alpha);
+    out.sort();
+    out
+}
+
 /// What the full text cannot answer (a property's value by type, under
 /// `or` and `not` too) the judge decides, the same as everywhere.
 #[test]
@@ -354,11 +361,7 @@ due: soon
 # Hub
 "#,
     );
-    let all = |q: &str| {
-        let mut out = paths(&f, Some(q), &Filter::All, Sort::Alpha);
-        out.sort();
-        out
-    };
+    let all = |q: &str| sorted(&f, q);
     assert_eq!(all("due:<2026-12-28"), ["a.md"]);
     assert_eq!(all("due:>=2026-12-01"), ["a.md", "b.md"]);
     assert_eq!(all("due:[2026-12-01 TO 2026-12-31]"), ["a.md"]);
@@ -368,6 +371,50 @@ due: soon
     // Both lead to `projects/Hub.md`, however written.
     assert_eq!(all("part_of:Hub"), ["a.md", "b.md"]);
     assert_eq!(all("part_of:\"[[projects/hub]]\""), ["a.md", "b.md"]);
+}
+
+/// A number, a date or yes/no equals by value however it is written: its
+/// candidates come from one typed term (`index::typed_term`), and the
+/// same value written otherwise is among them.
+#[test]
+fn typed_values_equal_by_value_however_written() {
+    let f = fixture(
+        r#"
+//- /a.md
+---
+priority: 2
+due: 2026-12-01
+done: true
+---
+//- /b.md
+---
+priority: 2.0
+due: 2026-12-01T00:00
+done: "true"
+---
+//- /c.md
+---
+priority: "2"
+due: "2026-12-01"
+done: yes
+---
+//- /d.md
+---
+priority: 20
+due: 2026-12-02
+done: false
+---
+"#,
+    );
+    let all = |q: &str| sorted(&f, q);
+    assert_eq!(all("priority:2"), ["a.md", "b.md", "c.md"]);
+    assert_eq!(all("priority:2.0"), ["a.md", "b.md", "c.md"]);
+    assert_eq!(all("priority:20"), ["d.md"]);
+    assert_eq!(all("due:2026-12-01"), ["a.md", "b.md", "c.md"]);
+    assert_eq!(all("done:true"), ["a.md", "b.md"]);
+    assert_eq!(all("done:false"), ["d.md"]);
+    // `yes` is text to THE note filter (as to YAML 1.2), so it is no `true`.
+    assert_eq!(all("done:yes"), ["c.md"]);
 }
 
 #[test]
