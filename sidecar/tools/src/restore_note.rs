@@ -95,7 +95,7 @@ pub fn run(state: &ToolState, actor: &str, args: RestoreNoteArgs) -> ToolResult 
     };
     let report = ops
         .restore_note(&request)
-        .map_err(|e| ToolError::new(format!("{}.", e.to_string().trim_end_matches('.'))))?;
+        .map_err(|e| super::writing::op_error(state, e))?;
     let rel = report.change.path.clone();
     if !report.dry_run && !report.unchanged {
         state.notify_changed(vec![rel.clone()]);

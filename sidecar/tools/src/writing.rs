@@ -14,6 +14,7 @@ pub use super::common::{shown, vault_input};
 use super::format::{ToolError, fence};
 use super::state::ToolState;
 use weft_vault::edit::EditError;
+use weft_vault::frontmatter::FrontmatterError;
 use weft_workspace::ops::{Change, ChangeKind, LinkEdit, LinksIn, OpError, WriteOptions};
 
 /// Characters of diff a result carries in all (text and structured alike);
@@ -53,22 +54,42 @@ pub(crate) fn op_error(state: &ToolState, error: OpError) -> ToolError {
     if let OpError::Partial { touched, .. } = &error {
         state.notify_changed(touched.clone());
     }
-    let mut out = ToolError::new(error.to_string());
-    match &error {
+    let out = ToolError::new(error.to_string());
+    match op_hint(&error) {
+        Some(hint) => out.hint(hint),
+        None => out,
+    }
+}
+
+/// What the agent can do about an `ops` failure, in its tools' terms (the
+/// error itself states the facts).
+fn op_hint(error: &OpError) -> Option<String> {
+    Some(match error {
         OpError::Edit {
             error: EditError::Section(_),
             ..
-        } => {
-            out = out.hint(
-                "read_note with view: outline lists the note's sections as `A::B` paths; a missing section is never created silently.",
-            );
+        } => "read_note with view: outline lists the note's sections as `A::B` paths; a missing section is never created silently.".into(),
+        OpError::NotFound { linked_from, .. } if *linked_from > 0 => {
+            "Create it with write_note, or resolve_note finds notes by partial name.".into()
         }
         OpError::NotFound { suggestions, .. } if suggestions.is_empty() => {
-            out = out.hint("resolve_note finds notes by partial name.");
+            "resolve_note finds notes by partial name; list_notes and search_notes browse and search.".into()
         }
-        _ => {}
-    }
-    out
+        OpError::HiddenLinks { .. } => "Move with update_links: false to leave their links pointing at the old place, or ask the user.".into(),
+        OpError::Exists { .. } => "Choose another path, or pass overwrite: true to replace it (read it first and pass its expected_sha256).".into(),
+        OpError::Conflict { current: Some(current), .. } => {
+            format!("Read the note again, then retry with expected_sha256 = {current}.")
+        }
+        OpError::Conflict { current: None, .. } => "Omit expected_sha256 to create it.".into(),
+        OpError::Unsaved { .. } => "read_note shows the editor's text; ask the user to save (or discard) it, then retry.".into(),
+        OpError::Frontmatter { error: FrontmatterError::Malformed(_), .. } => {
+            "Fix the frontmatter with edit_note (replace_lines) first.".into()
+        }
+        OpError::Frontmatter { error: FrontmatterError::Uneditable { .. }, .. } => {
+            "Edit the frontmatter with edit_note (replace_lines) instead.".into()
+        }
+        _ => return None,
+    })
 }
 
 /// What happened to one file.
@@ -411,5 +432,107 @@ pub(crate) fn lenient_object<'de, D: Deserializer<'de>>(
         other => Err(de::Error::custom(format!(
             "expected an object of properties such as {{\"status\": \"draft\"}}, found {other}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_vault::frontmatter::FrontmatterError;
+
+    /// The workspace states what went wrong; what to do about it, in the
+    /// agent's tools and arguments, is said here and only here.
+    #[test]
+    fn hints_name_the_tools_and_the_errors_do_not() {
+        let cases: Vec<(OpError, &str)> = vec![
+            (
+                OpError::NotFound {
+                    input: "Ghost".into(),
+                    suggestions: Vec::new(),
+                    linked_from: 2,
+                },
+                "write_note",
+            ),
+            (
+                OpError::NotFound {
+                    input: "Ghost".into(),
+                    suggestions: Vec::new(),
+                    linked_from: 0,
+                },
+                "resolve_note",
+            ),
+            (
+                OpError::HiddenLinks {
+                    target: "b".into(),
+                    notes: 1,
+                },
+                "update_links: false",
+            ),
+            (
+                OpError::Exists {
+                    path: "a.md".into(),
+                },
+                "overwrite: true",
+            ),
+            (
+                OpError::Conflict {
+                    path: "a.md".into(),
+                    expected: "e".into(),
+                    current: Some("c".into()),
+                },
+                "expected_sha256 = c",
+            ),
+            (
+                OpError::Conflict {
+                    path: "a.md".into(),
+                    expected: "e".into(),
+                    current: None,
+                },
+                "Omit expected_sha256",
+            ),
+            (
+                OpError::Unsaved {
+                    path: "a.md".into(),
+                },
+                "read_note",
+            ),
+            (
+                OpError::Frontmatter {
+                    path: "a.md".into(),
+                    error: FrontmatterError::Malformed("bad".into()),
+                },
+                "edit_note (replace_lines)",
+            ),
+            (
+                OpError::Frontmatter {
+                    path: "a.md".into(),
+                    error: FrontmatterError::Uneditable {
+                        key: "k".into(),
+                        why: "a key written twice".into(),
+                    },
+                },
+                "edit_note (replace_lines)",
+            ),
+        ];
+        let tools = [
+            "write_note",
+            "edit_note",
+            "read_note",
+            "resolve_note",
+            "list_notes",
+            "search_notes",
+            "update_links",
+            "overwrite",
+            "expected_sha256",
+        ];
+        for (error, hinted) in cases {
+            let fact = error.to_string();
+            assert!(
+                !tools.iter().any(|t| fact.contains(t)),
+                "the error names a tool or argument: {fact}"
+            );
+            let hint = op_hint(&error).unwrap_or_default();
+            assert!(hint.contains(hinted), "{error:?}: {hint}");
+        }
     }
 }

@@ -76,7 +76,7 @@ impl fmt::Display for FrontmatterError {
         match self {
             FrontmatterError::Malformed(e) => write!(
                 f,
-                "the note's frontmatter is not valid YAML ({e}); fix it with edit_note (replace_lines) first, \
+                "the note's frontmatter is not valid YAML ({e}); it is not changed key by key, \
                  so that no property is lost"
             ),
             FrontmatterError::NotAMapping { key } => {
@@ -96,8 +96,7 @@ impl fmt::Display for FrontmatterError {
             }
             FrontmatterError::Uneditable { key, why } => write!(
                 f,
-                "cannot change `{key}` without touching other properties: {why}; edit the \
-                 frontmatter with edit_note (replace_lines) instead"
+                "cannot change `{key}` without touching other properties: {why}"
             ),
             FrontmatterError::Unverified { key, other, detail } if other.is_empty() => write!(
                 f,

@@ -1,6 +1,8 @@
 //! Why an operation refused to run or stopped: every variant says what was
-//! wrong and how to fix it, in words an agent or a person can act on. No
-//! protocol types: faces turn these into their own error results.
+//! wrong and carries the data to go on (the candidates, the sha256 now, the
+//! key), in words an agent or a person can read. Facts, not advice: which
+//! tool or argument to use next is the face's to say (the agent's:
+//! `tools/src/writing.rs`). No protocol types.
 
 use std::fmt;
 
@@ -166,14 +168,14 @@ impl fmt::Display for OpError {
                 if *linked_from > 0 {
                     write!(
                         f,
-                        " (it does not exist yet, though {linked_from} link{} point to it; create it with write_note)",
+                        " (it does not exist yet, though {linked_from} link{} point to it)",
                         if *linked_from == 1 { "" } else { "s" }
                     )?;
                 }
                 if suggestions.is_empty() {
                     write!(
                         f,
-                        "; give a vault path (with or without .md), a title or an alias; list_notes or search_notes find notes"
+                        "; give a vault path (with or without .md), a title or an alias"
                     )
                 } else {
                     write!(f, "; did you mean {}?", quoted(suggestions))
@@ -204,8 +206,7 @@ impl fmt::Display for OpError {
             OpError::HiddenLinks { target, notes } => write!(
                 f,
                 "{} this agent may not access link to `{target}`, and the change would rewrite them \
-                 (`agent.allow`/`agent.deny` in .weft.toml); nothing was written. Move with \
-                 update_links: false to leave their links pointing at the old place, or ask the user",
+                 (`agent.allow`/`agent.deny` in .weft.toml); nothing was written",
                 if *notes == 1 {
                     "a note".to_string()
                 } else {
@@ -214,8 +215,7 @@ impl fmt::Display for OpError {
             ),
             OpError::Exists { path } => write!(
                 f,
-                "`{path}` already exists; choose another path, or pass overwrite: true to replace it \
-                 (read it first and pass its expected_sha256)"
+                "`{path}` already exists"
             ),
             OpError::Conflict {
                 path,
@@ -224,7 +224,7 @@ impl fmt::Display for OpError {
             } => write!(
                 f,
                 "`{path}` changed since it was read: expected sha256 {expected}, current sha256 {current}; \
-                 nothing was written. Read the note again, then retry with expected_sha256 = {current}"
+                 nothing was written"
             ),
             OpError::Conflict {
                 path,
@@ -232,13 +232,13 @@ impl fmt::Display for OpError {
                 current: None,
             } => write!(
                 f,
-                "`{path}` does not exist, but expected_sha256 {expected} was given; nothing was written. \
-                 Omit expected_sha256 to create it"
+                "`{path}` does not exist, but a sha256 it should have was given ({expected}); nothing \
+                 was written"
             ),
             OpError::Unsaved { path } => write!(
                 f,
                 "`{path}` has unsaved changes in the editor; nothing was written, so the editor's text is \
-                 kept. read_note shows the editor's text; ask the user to save (or discard) it, then retry"
+                 kept"
             ),
             OpError::NotUtf8 { path, at } => write!(
                 f,

@@ -296,7 +296,12 @@ fn links_in_denied_notes_are_never_rewritten() {
         matches!(&error, OpError::HiddenLinks { notes: 1, .. }),
         "{error:?}"
     );
-    assert!(error.to_string().contains("update_links: false"), "{error}");
+    // Facts, not advice: the tools layer says which argument to change.
+    assert!(
+        error.to_string().contains("the change would rewrite them")
+            && !error.to_string().contains("update_links"),
+        "{error}"
+    );
     // The note the agent may not access is never named to it.
     assert!(!error.to_string().contains("locked/c"), "{error}");
     // Without rewriting, the move is allowed and lists the stale link.

@@ -95,7 +95,7 @@ fn an_existing_note_is_replaced_only_when_asked_and_as_read() {
             path: "a.md".into()
         }
     );
-    assert!(error.to_string().contains("overwrite: true"), "{error}");
+    assert!(error.to_string() == "`a.md` already exists", "{error}");
     // Same note under another case: never a second file beside it.
     let error = v.fails(|ops| ops.write_note(&note("A.md", "new\n")));
     assert_eq!(
