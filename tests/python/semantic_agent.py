@@ -1,14 +1,14 @@
 """Finding notes by meaning through the official MCP Python SDK against the
 built `weft mcp`.
 
-Usage: semantic_agent.py WEFT_BINARY VAULT_DIR on|again|off
+Usage: semantic_agent.py WEFT_BINARY VAULT_DIR on|again|off|denied|flag
 `on`: the vault's .weft.toml names a (tiny, test-written) model whose words
 of one meaning share a vector: vehicles (car, automobile, truck, engine,
 fleet), food, music (guitar, song, melody), weather (rain, storm). The
 vault holds garage.md, kitchen.md, band.md and fleet.md (written by the
 Rust test). `again`: after `on`, fleet.md was rewritten about chess while
 no Weft ran: found by its new meaning. `off`: the same vault without a
-model.
+model. `denied`: `[agent] deny` hides garage.md: neither counted nor found.
 Prints a JSON report; exits non-zero with the reason on the first failure.
 """
 
@@ -96,6 +96,16 @@ async def main(weft, vault, mode, model=None):
             garage = next((n for n in notes if n["path"] == "garage"), None)
             if garage is None or garage["source"] != "meaning":
                 fail(f"the garage found by meaning with the face's model: {notes}")
+            print(json.dumps(report))
+            return
+        if mode == "denied":
+            # `[agent] deny` hides the garage: not counted, never found.
+            if semantic["notes"] != 3 or semantic["passages"] != 3:
+                fail(f"the counts of the notes the agent may see: {semantic}")
+            result = await call(client, "get_context", {"query": "automobile truck"})
+            notes = result.structured_content["notes"]
+            if any(n["path"] == "garage" for n in notes) or not notes:
+                fail(f"by meaning, without the denied note: {notes}")
             print(json.dumps(report))
             return
         if mode == "again":

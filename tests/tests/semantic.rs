@@ -91,6 +91,23 @@ fn a_model_named_by_the_agents_face_is_used_while_the_vault_names_none() {
     sandbox.stop_daemons();
 }
 
+/// Regression: `vault_info` counted the vectors of notes the agent may
+/// not see.
+#[test]
+fn a_denied_note_is_neither_found_by_meaning_nor_counted() {
+    let sandbox = Sandbox::new();
+    let model = sandbox.dir("model");
+    tiny_model(&model, WORDS, 8);
+    let config = format!(
+        "//- /.weft.toml\n[semantic]\nmodel = \"{}\"\n[agent]\ndeny = [\"garage.md\"]\n",
+        model.display()
+    );
+    let vault = sandbox.vault(&format!("{NOTES}{config}"));
+    let report = python_report(&sandbox, "semantic_agent.py", vault.path(), &["denied"]);
+    assert_eq!(report["semantic"]["notes"], 3, "{report}");
+    sandbox.stop_daemons();
+}
+
 #[test]
 fn without_a_model_nothing_changes_and_vault_info_says_how_to_enable_it() {
     let sandbox = Sandbox::new();

@@ -91,6 +91,11 @@ impl SemanticIndex {
         (v.len(), v.chunk_count(), v.bytes())
     }
 
+    /// Notes and passages embedded among the notes `sees` passes.
+    pub fn counts_of(&self, sees: &dyn Fn(&str) -> bool) -> (usize, usize) {
+        self.read().counts_of(sees)
+    }
+
     /// Brings the vectors of `wanted` in step with their files; with
     /// `every`, `wanted` is every note of the vault and vectors of notes
     /// not in it are dropped. Paths in `gone` lose theirs. Reads only the

@@ -150,6 +150,17 @@ impl Vectors {
         self.notes.values().map(|n| n.chunks.len()).sum()
     }
 
+    /// Notes and passages embedded among the notes `sees` passes (what an
+    /// agent that may not see every note is told).
+    pub fn counts_of(&self, sees: &dyn Fn(&str) -> bool) -> (usize, usize) {
+        self.notes
+            .iter()
+            .filter(|(path, _)| sees(path))
+            .fold((0, 0), |(notes, passages), (_, note)| {
+                (notes + 1, passages + note.chunks.len())
+            })
+    }
+
     /// Memory held by the vectors and their passages, bytes.
     pub fn bytes(&self) -> usize {
         self.notes

@@ -238,7 +238,13 @@ fn semantic_out(state: &ToolState) -> SemanticOut {
         SemanticStatus::Failed { .. } => "failed",
     };
     let folder = status.folder();
+    // Counted among the notes the agent may see: an unseen note is no
+    // count either.
+    let policy = state.policy();
     let (notes, passages) = match state.hub().semantic() {
+        Some(index) if policy.access.restricts() => {
+            index.counts_of(&|path: &str| policy.access.sees(path))
+        }
         Some(index) => {
             let (notes, passages, _) = index.stats();
             (notes, passages)
