@@ -189,16 +189,14 @@ pub fn sees_note<'a>(state: &ToolState, index: &'a VaultIndex) -> impl Fn(NoteId
 }
 
 /// Whether the note `id` passes `filter` (THE rule, `vault::filter`), with
-/// its file's times when the filter asks for them.
+/// those of its file's times the filter asks for.
 pub fn passes(state: &ToolState, index: &VaultIndex, id: NoteId, filter: &Filter) -> bool {
-    let file = if filter.reads_file_times() {
-        let path = &index.note(id).path;
-        FileMeta {
-            modified: state.modified(path),
-            created: state.created(path),
-        }
-    } else {
-        FileMeta::default()
+    // Only the times it names: a creation time is a `stat` of the file.
+    let read = filter.reads_file_times();
+    let path = &index.note(id).path;
+    let file = FileMeta {
+        modified: read.modified.then(|| state.modified(path)).flatten(),
+        created: read.created.then(|| state.created(path)).flatten(),
     };
     filter.matches(index, id, &file)
 }

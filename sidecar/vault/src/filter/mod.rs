@@ -125,6 +125,13 @@ pub struct FileMeta {
     pub created: Option<i64>,
 }
 
+/// Which of a file's times a filter asks for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimesRead {
+    pub modified: bool,
+    pub created: bool,
+}
+
 /// Why a filter cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FilterError {
@@ -205,18 +212,21 @@ impl Filter {
         Ok(())
     }
 
-    /// Whether it asks for a file's times (the caller's [`FileMeta`]).
-    pub fn reads_file_times(&self) -> bool {
+    /// Which of a file's times it asks for (the caller's [`FileMeta`]):
+    /// a caller reads only those (a creation time may cost a `stat`).
+    pub fn reads_file_times(&self) -> TimesRead {
+        let mut read = TimesRead::default();
         let mut stack = vec![self];
         while let Some(filter) = stack.pop() {
             match filter {
-                Filter::Modified(_) | Filter::Created(_) => return true,
+                Filter::Modified(_) => read.modified = true,
+                Filter::Created(_) => read.created = true,
                 Filter::And(all) | Filter::Or(all) => stack.extend(all),
                 Filter::Not(inner) => stack.push(inner),
                 _ => {}
             }
         }
-        false
+        read
     }
 
     /// Whether it passes every note (nothing to check).
