@@ -170,7 +170,7 @@ pub fn run(state: &ToolState, args: ListNotesArgs) -> ToolResult {
         if let Some(i) = key.rfind('/') {
             all_folders.push(key[..i].to_string());
         }
-        if !folder.contains(&note.path) {
+        if !folder.contains_key(&key) {
             continue;
         }
         if key == folder_key {

@@ -104,11 +104,13 @@ impl Folder {
     /// Whether the note or file at vault path `path` is in this folder (at
     /// any depth), or is the note it names.
     pub fn contains(&self, path: &str) -> bool {
-        if self.key.is_empty() {
-            return true;
-        }
-        let key = path_key(path);
+        self.key.is_empty() || self.contains_key(&path_key(path))
+    }
+
+    /// [`Folder::contains`] for a path's key ([`path_key`]) the caller
+    /// already has.
+    pub fn contains_key(&self, key: &str) -> bool {
         key.strip_prefix(&*self.key)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            .is_some_and(|rest| self.key.is_empty() || rest.is_empty() || rest.starts_with('/'))
     }
 }
