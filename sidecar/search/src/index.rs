@@ -479,10 +479,13 @@ fn add_value(doc: &mut TantivyDocument, fields: &Fields, key: &str, value: &Valu
             for v in property_values(&text) {
                 doc.add_text(fields.properties, format!("{key}={v}"));
             }
-            if weft_vault::parse::wikilink_target(&text).is_some() {
+            // Typed as THE note filter types it: a `[[link]]`, or a
+            // number, date or yes/no with its typed term.
+            let typed = FilterValue::of_json(scalar);
+            if matches!(typed, FilterValue::Link(_)) {
                 doc.add_text(fields.properties, format!("{key}{LINKED}"));
             }
-            if let Some(term) = typed_term(key, &FilterValue::of_json(scalar)) {
+            if let Some(term) = typed_term(key, &typed) {
                 doc.add_text(fields.properties, term);
             }
         }
