@@ -7,6 +7,7 @@
 //! columns in the client's unit. It must not know the vault, the index or
 //! any feature: it converts numbers and names, nothing else.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -242,11 +243,13 @@ pub fn apply_changes<'a>(
     changes: impl IntoIterator<Item = (Option<LspRange>, &'a str)>,
     encoding: Encoding,
 ) -> LineIndex {
-    let mut current = lines.cloned();
+    // The index of the text as it stands: the caller's until a change
+    // (never copied), then built again only if another change needs it.
+    let mut current = lines.map(Cow::Borrowed);
     for (range, new) in changes {
         match range {
             Some(range) => {
-                let index = current.get_or_insert_with(|| LineIndex::new(text));
+                let index = current.get_or_insert_with(|| Cow::Owned(LineIndex::new(text)));
                 let bytes = index.byte_range(range, encoding);
                 // `byte_range` clamps to the text and to characters; the
                 // check keeps an index that does not match the text (a
@@ -262,7 +265,7 @@ pub fn apply_changes<'a>(
         }
         current = None;
     }
-    current.unwrap_or_else(|| LineIndex::new(text))
+    current.map_or_else(|| LineIndex::new(text), Cow::into_owned)
 }
 
 /// The file system path of a `file:` URI, percent-decoded.
@@ -370,36 +373,39 @@ mod tests {
             assert_eq!(after, LineIndex::new(&text), "the index follows the text");
             text
         };
-        // The second change's position is in the text the first one left.
-        let two = [(at(0, 0, 0, 0), "# "), (at(0, 7, 0, 7), "!")];
-        assert_eq!(
-            apply("Hello\nworld", &two, Encoding::Utf16),
-            "# Hello!\nworld"
-        );
-        // `😀` is two UTF-16 units and four bytes; a position inside it is
-        // its start.
-        let emoji = [(at(0, 3, 0, 3), "x")];
-        assert_eq!(apply("a😀b", &emoji, Encoding::Utf16), "a😀xb");
-        assert_eq!(
-            apply("a😀b", &[(at(0, 2, 0, 2), "x")], Encoding::Utf16),
-            "ax😀b"
-        );
-        assert_eq!(
-            apply("a😀b", &[(at(0, 5, 0, 5), "x")], Encoding::Utf8),
-            "a😀xb"
-        );
-        // Past the end: at the end. Reversed: an insertion at its start.
-        assert_eq!(
-            apply("ab", &[(at(9, 9, 12, 0), "!")], Encoding::Utf16),
-            "ab!"
-        );
-        assert_eq!(
-            apply("abc", &[(at(0, 2, 0, 1), "-")], Encoding::Utf16),
-            "ab-c"
-        );
-        // A whole-text change, then a ranged one against it.
-        let whole = [(None, "new\ntext"), (at(1, 0, 1, 4), "line")];
-        assert_eq!(apply("old", &whole, Encoding::Utf8), "new\nline");
+        use Encoding::{Utf8, Utf16};
+        type Changes<'a> = &'a [(Option<LspRange>, &'a str)];
+        let cases: &[(&str, Changes, Encoding, &str)] = &[
+            // The second change's position is in the text the first left.
+            (
+                "Hello\nworld",
+                &[(at(0, 0, 0, 0), "# "), (at(0, 7, 0, 7), "!")],
+                Utf16,
+                "# Hello!\nworld",
+            ),
+            // `😀` is two UTF-16 units and four bytes; a position inside
+            // it is its start.
+            ("a😀b", &[(at(0, 3, 0, 3), "x")], Utf16, "a😀xb"),
+            ("a😀b", &[(at(0, 2, 0, 2), "x")], Utf16, "ax😀b"),
+            ("a😀b", &[(at(0, 5, 0, 5), "x")], Utf8, "a😀xb"),
+            // Past the end: at the end. Reversed: an insertion at its start.
+            ("ab", &[(at(9, 9, 12, 0), "!")], Utf16, "ab!"),
+            ("abc", &[(at(0, 2, 0, 1), "-")], Utf16, "ab-c"),
+            // A whole-text change, then a ranged one against it.
+            (
+                "old",
+                &[(None, "new\ntext"), (at(1, 0, 1, 4), "line")],
+                Utf8,
+                "new\nline",
+            ),
+        ];
+        for (text, changes, encoding, want) in cases {
+            assert_eq!(
+                apply(text, changes, *encoding),
+                *want,
+                "{text:?} {changes:?}"
+            );
+        }
         // Without the caller's index, the same.
         let mut text = "Hello".to_string();
         apply_changes(&mut text, None, [(at(0, 5, 0, 5), "!")], Encoding::Utf8);
