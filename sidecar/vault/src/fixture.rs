@@ -44,3 +44,17 @@ pub fn files(src: &str) -> Vec<File> {
     }
     out
 }
+
+/// The index of a fixture's files: `.md` paths are notes, parsed; any
+/// other path is an attachment.
+pub fn index(src: &str) -> crate::VaultIndex {
+    let mut index = crate::VaultIndex::new();
+    for file in files(src) {
+        if crate::note::is_note_path(&file.path) {
+            index.upsert(crate::parse::parse_text(&file.path, &file.text));
+        } else {
+            index.add_attachment(&file.path);
+        }
+    }
+    index
+}

@@ -24,6 +24,7 @@ pub mod note;
 pub mod parse;
 pub mod query;
 pub mod related;
+pub mod report;
 pub mod resolve;
 pub mod rewrite;
 pub mod scan;

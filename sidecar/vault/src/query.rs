@@ -299,41 +299,45 @@ impl Problem {
 /// sorted by note path and line. The filter is judged on the index alone
 /// (a file time it names is unknown here: it fails).
 pub fn check(index: &VaultIndex, which: &Filter) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for id in select(index, which, |_| FileMeta::default()) {
-        let note = index.note(id);
-        for (i, _) in note.diagnostics.iter().enumerate() {
-            problems.push(Problem::Parse { note: id, index: i });
+    select(index, which, |_| FileMeta::default())
+        .into_iter()
+        .flat_map(|id| problems_of(index, id))
+        .collect()
+}
+
+/// The problems of one note: what the parser reported, then its links in
+/// order.
+pub fn problems_of(index: &VaultIndex, id: NoteId) -> Vec<Problem> {
+    let note = index.note(id);
+    let mut problems: Vec<Problem> = (0..note.diagnostics.len())
+        .map(|i| Problem::Parse { note: id, index: i })
+        .collect();
+    for out in outgoing(index, id) {
+        let link = LinkRef {
+            source: id,
+            link: out.link,
+        };
+        let target = out.resolution.note();
+        match out.resolution {
+            Resolution::Unresolved => problems.push(Problem::UnresolvedLink { link }),
+            Resolution::Ambiguous { chosen, candidates } => problems.push(Problem::AmbiguousLink {
+                link,
+                candidates,
+                chosen,
+            }),
+            _ => {}
         }
-        for out in outgoing(index, id) {
-            let link = LinkRef {
-                source: id,
-                link: out.link,
-            };
-            let target = out.resolution.note();
-            match out.resolution {
-                Resolution::Unresolved => problems.push(Problem::UnresolvedLink { link }),
-                Resolution::Ambiguous { chosen, candidates } => {
-                    problems.push(Problem::AmbiguousLink {
-                        link,
-                        candidates,
-                        chosen,
-                    })
-                }
-                _ => {}
-            }
-            let Some(target) = target else {
-                continue;
-            };
-            if out.fragment == Some(FragmentTarget::Missing) {
-                problems.push(Problem::BrokenFragment { link, target });
-            } else if !out.fragment_candidates.is_empty() {
-                problems.push(Problem::AmbiguousFragment {
-                    link,
-                    target,
-                    candidates: out.fragment_candidates,
-                });
-            }
+        let Some(target) = target else {
+            continue;
+        };
+        if out.fragment == Some(FragmentTarget::Missing) {
+            problems.push(Problem::BrokenFragment { link, target });
+        } else if !out.fragment_candidates.is_empty() {
+            problems.push(Problem::AmbiguousFragment {
+                link,
+                target,
+                candidates: out.fragment_candidates,
+            });
         }
     }
     problems

@@ -13,20 +13,12 @@ mod symbols;
 
 use std::fmt::Write;
 
-use super::{Note, VaultIndex, parse::parse_text};
+use super::{Note, VaultIndex};
 
 /// Builds an index from a fixture: `//- /path` lines start files; paths
 /// without `.md` are attachments.
 pub(super) fn fixture(src: &str) -> VaultIndex {
-    let mut index = VaultIndex::new();
-    for (path, text) in files(src) {
-        if super::note::is_note_path(&path) {
-            index.upsert(parse_text(&path, &text));
-        } else {
-            index.add_attachment(&path);
-        }
-    }
-    index
+    crate::fixture::index(src)
 }
 
 pub(super) fn files(src: &str) -> Vec<(String, String)> {
