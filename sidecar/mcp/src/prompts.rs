@@ -318,7 +318,7 @@ pub fn complete(
                 let policy = state.policy();
                 let index = state.index();
                 let wanted = tag_key(&value);
-                let mut tags: Vec<(u32, String)> = visible_tags(&policy, &index)
+                let mut tags: Vec<(u32, String)> = visible_tags(&policy.access, &index)
                     .iter()
                     .filter(|(k, _)| k.starts_with(&wanted))
                     .map(|(_, t)| (t.notes, t.display().to_string()))

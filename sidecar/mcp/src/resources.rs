@@ -202,7 +202,7 @@ fn stats_json(state: &ToolState) -> Value {
 fn tags_json(state: &ToolState) -> Value {
     let policy = state.policy();
     let index = state.index();
-    let mut tags: Vec<(String, u32, u32)> = visible_tags(&policy, &index)
+    let mut tags: Vec<(String, u32, u32)> = visible_tags(&policy.access, &index)
         .values()
         .map(|t| (t.display().to_string(), t.notes, t.uses))
         .collect();

@@ -109,6 +109,9 @@ macro_rules! choice {
             pub(crate) const VALUES: &'static [&'static str] = &[$($text),+];
 
             #[allow(dead_code)]
+            pub(crate) const ALL: &'static [Self] = &[$($name::$variant),+];
+
+            #[allow(dead_code)]
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text),+ }
             }

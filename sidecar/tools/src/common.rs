@@ -18,18 +18,19 @@ use weft_vault::index::TagStat;
 use weft_vault::note::{is_note_path, strip_md};
 use weft_vault::query::{Lookup, Stats, lookup, stats_of};
 use weft_vault::{LinkRef, Note, NoteId, VaultIndex};
+use weft_workspace::access::Access;
 
 /// The vault's tags as the agent may see them: the index's own counts when
 /// the policy hides nothing, else counted over the visible notes alone (a
 /// tag only hidden notes carry does not exist for the agent).
 pub fn visible_tags<'a>(
-    policy: &super::policy::Policy,
+    access: &Access,
     index: &'a VaultIndex,
 ) -> std::borrow::Cow<'a, HashMap<Box<str>, TagStat>> {
-    if !policy.access.restricts() {
+    if !access.restricts() {
         return std::borrow::Cow::Borrowed(index.tags());
     }
-    std::borrow::Cow::Owned(index.tags_of(&|n| policy.access.sees(&n.path)))
+    std::borrow::Cow::Owned(index.tags_of(&|n| access.sees(&n.path)))
 }
 
 /// Vault counts as the agent may see them (see [`stats_of`]).

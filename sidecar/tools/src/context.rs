@@ -60,7 +60,7 @@ pub fn auto_context(state: &ToolState) -> Option<String> {
         }
     }
     // The tags the agent may see: one only unseen notes carry is none.
-    let mut tags: Vec<(String, u32)> = visible_tags(&policy, &index)
+    let mut tags: Vec<(String, u32)> = visible_tags(&policy.access, &index)
         .values()
         .map(|t| (t.display().to_string(), t.notes))
         .collect();

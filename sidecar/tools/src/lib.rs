@@ -21,6 +21,9 @@ pub mod state;
 pub mod versions;
 pub mod writing;
 
+#[cfg(test)]
+mod testing;
+
 pub mod check_vault;
 pub mod editor_state;
 pub mod get_context;

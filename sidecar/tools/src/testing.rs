@@ -1,0 +1,25 @@
+//! What the tests of the tools' computations share: the index of an inline
+//! fixture (`//- /path.md` starts a file: `weft_vault::fixture`), the
+//! agent's access as a configuration gives it, and ids shown as paths.
+
+use std::path::Path;
+
+use weft_vault::{NoteId, VaultIndex};
+use weft_workspace::access::Access;
+use weft_workspace::config::AgentConfig;
+
+pub(crate) use weft_vault::fixture::index as vault;
+
+/// The access of an agent that may not see what `deny` names.
+pub(crate) fn access(deny: &[&str]) -> Access {
+    let agent = AgentConfig {
+        deny: deny.iter().map(|d| d.to_string()).collect(),
+        ..AgentConfig::default()
+    };
+    Access::new(Path::new("/vault"), &agent)
+}
+
+/// A note's path, for readable snapshots.
+pub(crate) fn path(index: &VaultIndex, id: NoteId) -> &str {
+    index.note(id).id()
+}
