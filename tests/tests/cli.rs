@@ -126,12 +126,12 @@ fn check_lists_problems_with_file_and_line_and_exits_1() {
     let (out, _, code) = run(&vault, &["check"]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("- `notes/A.md:3` unresolved link `[[Ghost]]`"),
+        out.contains("- `notes/A.md:3` `[[Ghost]]` links to a note that does not exist."),
         "{out}"
     );
-    assert!(out.contains("- `notes/A.md:3` `[[Hub#Nowhere]]`: `Hub.md` has no “#Nowhere” — its headings: The Hub, Details"), "{out}");
+    assert!(out.contains("- `notes/A.md:3` `[[Hub#Nowhere]]`: `Hub` has no `#Nowhere`. Fix: Headings in `Hub`: `The Hub`, `Details`."), "{out}");
     assert!(
-        out.contains("`notes/Café notes/Crème.md:1` ambiguous link `[[Plan]]`"),
+        out.contains("`notes/Café notes/Crème.md:1` `[[Plan]]` matches 2 notes"),
         "{out}"
     );
 
@@ -155,7 +155,7 @@ fn check_takes_a_folder_with_its_boundary() {
         let (out, _, code) = run(&vault, &["check", "--path-prefix", written]);
         assert_eq!(code, 1, "{written}: {out}");
         assert!(
-            out.contains("`proj/b.md:1` unresolved link `[[Lost]]`"),
+            out.contains("`proj/b.md:1` `[[Lost]]` links to a note that does not exist"),
             "{written}: {out}"
         );
         assert!(

@@ -67,7 +67,7 @@ fn neovim_completes_navigates_diagnoses_and_renames() {
         .map(|d| d.as_str().unwrap())
         .collect();
     assert!(
-        diagnostics.iter().any(|d| d.contains("`Ghost`")),
+        diagnostics.iter().any(|d| d.contains("`[[Ghost]]`")),
         "{diagnostics:?}"
     );
     assert_eq!(

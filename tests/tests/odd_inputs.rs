@@ -312,7 +312,8 @@ fn symlink_loops_end_the_walk_and_are_left_out() {
     let (out, _, code) = run(sandbox.weft(), root, &["check"]);
     assert_eq!(code, 1);
     assert!(
-        out.contains("unresolved link `[[self]]`") && out.contains("unresolved link `[[a]]`"),
+        out.contains("`[[self]]` links to a note that does not exist")
+            && out.contains("`[[a]]` links to a note that does not exist"),
         "{out}"
     );
     assert!(!out.contains("deep"), "{out}");
@@ -335,8 +336,7 @@ fn names_differing_only_in_case_or_normalisation_are_two_notes() {
     let (out, _, code) = run(sandbox.weft(), root, &["check"]);
     assert_eq!(code, 1);
     assert!(
-        out.contains("ambiguous link `[[note]]`")
-            && out.contains("candidates: `Note.md`, `note.md`"),
+        out.contains("`[[note]]` matches 2 notes (`Note`, `note`)"),
         "{out}"
     );
     // Both spellings of the name lead to the same pair (the first by
@@ -344,7 +344,7 @@ fn names_differing_only_in_case_or_normalisation_are_two_notes() {
     for spelling in [nfc, nfd] {
         assert!(
             out.contains(&format!(
-                "ambiguous link `[[{spelling}]]` goes to `{nfd}.md`; candidates: `{nfd}.md`, `{nfc}.md`"
+                "`[[{spelling}]]` matches 2 notes (`{nfd}`, `{nfc}`); it resolves to `{nfd}`"
             )),
             "{out}"
         );

@@ -5,7 +5,8 @@
 //! the parser reported (duplicate block ids, bad YAML). Severities come
 //! from `[diagnostics]` in the configuration.
 //!
-//! Computed from the domain's `outgoing` resolution of one note; this
+//! Computed from the domain's problems of one note (`problems_of`), in the
+//! one wording of every face (`vault::report`); this
 //! module must not decide what is broken, only how to show it.
 
 use std::hash::{Hash, Hasher};
@@ -14,10 +15,11 @@ use serde_json::json;
 use tower_lsp_server::ls_types::*;
 
 use super::world::{Doc, World};
+use weft_vault::VaultIndex;
 use weft_vault::headings::heading_path;
-use weft_vault::query::outgoing;
-use weft_vault::{FragmentTarget, Resolution};
-use weft_workspace::config::Severity;
+use weft_vault::query::{Problem, problems_of};
+use weft_vault::report::tell;
+use weft_workspace::config::{DiagnosticsConfig, Severity};
 
 /// Diagnostic codes, also read by code actions.
 pub(super) const UNRESOLVED: &str = "unresolved-link";
@@ -26,7 +28,7 @@ pub(super) const BROKEN_FRAGMENT: &str = "broken-fragment";
 pub(super) const AMBIGUOUS_FRAGMENT: &str = "ambiguous-fragment";
 pub(super) const PARSE: &str = "note";
 
-fn severity(severity: Severity) -> Option<DiagnosticSeverity> {
+fn severity_of(severity: Severity) -> Option<DiagnosticSeverity> {
     match severity {
         Severity::Error => Some(DiagnosticSeverity::ERROR),
         Severity::Warning => Some(DiagnosticSeverity::WARNING),
@@ -37,132 +39,52 @@ fn severity(severity: Severity) -> Option<DiagnosticSeverity> {
 }
 
 /// The diagnostics of an open note; `None` while the index holds another
-/// version of it (an edit on its way will ask again).
+/// version of it (an edit on its way will ask again). The problems are the
+/// domain's (`problems_of`), told in the one wording of every face
+/// (`vault::report`).
 pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
-    let encoding = world.encoding();
     let config = doc.vault.config().diagnostics;
     let index = doc.vault.read();
     let id = index.id_of(&doc.rel)?;
-    let note = index.note(id);
-    if note.content_hash != super::world::text_hash(&doc.text) {
+    if index.note(id).content_hash != super::world::text_hash(&doc.text) {
         return None;
     }
-    let lines = &doc.lines;
     let mut out = Vec::new();
-    for d in &note.diagnostics {
+    let mut related_wanted: Vec<(usize, Vec<String>)> = Vec::new();
+    for problem in problems_of(&index, id) {
+        let Some(shown) = shown(&index, &problem, &config) else {
+            continue;
+        };
+        let range = match &problem {
+            Problem::Parse { note, index: i } => &index.note(*note).diagnostics[*i].span,
+            Problem::UnresolvedLink { link }
+            | Problem::AmbiguousLink { link, .. }
+            | Problem::BrokenFragment { link, .. }
+            | Problem::AmbiguousFragment { link, .. } => &index.link(*link).span,
+        };
+        if let (Problem::AmbiguousLink { .. }, Some(candidates)) = (&problem, &shown.candidates)
+            && world.caps().related_information
+        {
+            related_wanted.push((out.len(), candidates.clone()));
+        }
+        let data = match &problem {
+            Problem::Parse { .. } => None,
+            Problem::UnresolvedLink { link } | Problem::BrokenFragment { link, .. } => {
+                Some(json!({ "link": link.link }))
+            }
+            Problem::AmbiguousLink { link, .. } | Problem::AmbiguousFragment { link, .. } => {
+                Some(json!({ "link": link.link, "candidates": shown.candidates }))
+            }
+        };
         out.push(Diagnostic {
-            range: lines.span(&d.span, encoding),
-            severity: Some(DiagnosticSeverity::WARNING),
-            code: Some(NumberOrString::String(PARSE.into())),
+            range: doc.lines.span(range, world.encoding()),
+            severity: Some(shown.severity),
+            code: Some(NumberOrString::String(shown.code.into())),
             source: Some("weft".into()),
-            message: d.message.to_string(),
+            message: tell(&index, &problem, &|_| true).message,
+            data,
             ..Default::default()
         });
-    }
-    let mut related_wanted: Vec<(usize, Vec<String>)> = Vec::new();
-    for out_link in outgoing(&index, id) {
-        let link = &note.links[out_link.link as usize];
-        let range = lines.span(&link.span, encoding);
-        let shown = if link.is_self_link() {
-            "this note".to_string()
-        } else {
-            format!("`{}`", link.target())
-        };
-        match &out_link.resolution {
-            Resolution::Unresolved => {
-                if let Some(severity) = severity(config.unresolved) {
-                    out.push(Diagnostic {
-                        range,
-                        severity: Some(severity),
-                        code: Some(NumberOrString::String(UNRESOLVED.into())),
-                        source: Some("weft".into()),
-                        message: format!("unresolved link: no note or file named {shown}"),
-                        data: Some(json!({ "link": out_link.link })),
-                        ..Default::default()
-                    });
-                }
-            }
-            Resolution::Ambiguous { chosen, candidates } => {
-                if let Some(severity) = severity(config.ambiguous) {
-                    let paths: Vec<String> = candidates
-                        .iter()
-                        .map(|c| index.note(*c).path.to_string())
-                        .collect();
-                    out.push(Diagnostic {
-                        range,
-                        severity: Some(severity),
-                        code: Some(NumberOrString::String(AMBIGUOUS.into())),
-                        source: Some("weft".into()),
-                        message: format!(
-                            "ambiguous link: {shown} matches {} notes ({}); it leads to {}",
-                            candidates.len(),
-                            paths.join(", "),
-                            index.note(*chosen).path
-                        ),
-                        data: Some(json!({ "link": out_link.link, "candidates": paths })),
-                        ..Default::default()
-                    });
-                    if world.caps().related_information {
-                        related_wanted.push((out.len() - 1, paths));
-                    }
-                }
-            }
-            Resolution::Note(_) | Resolution::Attachment(_) => {}
-        }
-        if let (Some(FragmentTarget::Missing), Some(target)) =
-            (out_link.fragment, out_link.resolution.note())
-            && let Some(severity) = severity(config.broken_fragment)
-        {
-            let fragment = link.fragment().unwrap_or_default();
-            let target = &index.note(target).path;
-            let message = match fragment.strip_prefix('^') {
-                Some(block) => format!("no block ^{block} in {target}"),
-                None => format!("no heading `{fragment}` in {target}"),
-            };
-            out.push(Diagnostic {
-                range,
-                severity: Some(severity),
-                code: Some(NumberOrString::String(BROKEN_FRAGMENT.into())),
-                source: Some("weft".into()),
-                message,
-                data: Some(json!({ "link": out_link.link })),
-                ..Default::default()
-            });
-        }
-        // A heading path several headings fit: reported like an ambiguous
-        // link (the same severity), since it too leads to a pick.
-        if !out_link.fragment_candidates.is_empty()
-            && let Some(target) = out_link.resolution.note()
-            && let Some(severity) = severity(config.ambiguous)
-        {
-            let fragment = link.fragment().unwrap_or_default();
-            let target = index.note(target);
-            let paths: Vec<String> = out_link
-                .fragment_candidates
-                .iter()
-                .map(|&h| format!("#{}", heading_path(target, h, "#")))
-                .collect();
-            let places: Vec<String> = out_link
-                .fragment_candidates
-                .iter()
-                .zip(&paths)
-                .map(|(&h, p)| format!("`{p}` (line {})", target.headings[h].line + 1))
-                .collect();
-            out.push(Diagnostic {
-                range,
-                severity: Some(severity),
-                code: Some(NumberOrString::String(AMBIGUOUS_FRAGMENT.into())),
-                source: Some("weft".into()),
-                message: format!(
-                    "ambiguous heading: `#{fragment}` fits {} headings in {}: {}; it leads to the first. Write the full path",
-                    paths.len(),
-                    target.path,
-                    places.join(", ")
-                ),
-                data: Some(json!({ "link": out_link.link, "candidates": paths })),
-                ..Default::default()
-            });
-        }
     }
     drop(index);
     // The candidates of ambiguous links, as places to go.
@@ -179,6 +101,43 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
         out[i].related_information = Some(related);
     }
     Some(out)
+}
+
+/// How a problem is shown: its code, its configured severity (`None`
+/// when that is `off`), and for an ambiguous link or heading path the
+/// candidates code actions offer.
+struct Shown {
+    code: &'static str,
+    severity: DiagnosticSeverity,
+    candidates: Option<Vec<String>>,
+}
+
+fn shown(index: &VaultIndex, problem: &Problem, config: &DiagnosticsConfig) -> Option<Shown> {
+    let (code, severity, candidates) = match problem {
+        Problem::Parse { .. } => (PARSE, Severity::Warning, None),
+        Problem::UnresolvedLink { .. } => (UNRESOLVED, config.unresolved, None),
+        Problem::AmbiguousLink { candidates, .. } => {
+            let paths = candidates.iter().map(|c| index.note(*c).path.to_string());
+            (AMBIGUOUS, config.ambiguous, Some(paths.collect()))
+        }
+        Problem::BrokenFragment { .. } => (BROKEN_FRAGMENT, config.broken_fragment, None),
+        // A heading path several headings fit: reported like an ambiguous
+        // link (the same severity), since it too leads to a pick.
+        Problem::AmbiguousFragment {
+            target, candidates, ..
+        } => {
+            let target = index.note(*target);
+            let paths = candidates
+                .iter()
+                .map(|&h| format!("#{}", heading_path(target, h, "#")));
+            (AMBIGUOUS_FRAGMENT, config.ambiguous, Some(paths.collect()))
+        }
+    };
+    Some(Shown {
+        code,
+        severity: severity_of(severity)?,
+        candidates,
+    })
 }
 
 /// Publishes the diagnostics of every open note whose diagnostics changed.

@@ -42,10 +42,10 @@ async fn unresolved_ambiguous_broken_fragments_and_duplicate_blocks() {
     expect![[r#"
         [
             "4:4-4:8 sev2 note duplicate block id ^dup: links to it reach only the first one",
-            "0:0-0:8 sev2 ambiguous-link ambiguous link: `Plan` matches 2 notes (x/Plan.md, y/Plan.md); it leads to x/Plan.md [candidate: x/Plan.md; candidate: y/Plan.md]",
-            "0:9-0:24 sev2 broken-fragment no heading `Nowhere` in Hub.md",
-            "0:25-0:38 sev2 broken-fragment no block ^gone in Hub.md",
-            "0:39-0:48 sev2 unresolved-link unresolved link: no note or file named `Ghost`",
+            "0:0-0:8 sev2 ambiguous-link `[[Plan]]` matches 2 notes (`x/Plan`, `y/Plan`); it resolves to `x/Plan`. [candidate: x/Plan.md; candidate: y/Plan.md]",
+            "0:9-0:24 sev2 broken-fragment `[[Hub#Nowhere]]`: `Hub` has no `#Nowhere`.",
+            "0:25-0:38 sev2 broken-fragment `[[Hub#^gone]]`: `Hub` has no `#^gone`.",
+            "0:39-0:48 sev2 unresolved-link `[[Ghost]]` links to a note that does not exist.",
         ]
     "#]]
     .assert_debug_eq(&show(&diagnostics));
@@ -61,7 +61,7 @@ async fn severities_come_from_the_config_and_other_notes_refresh_diagnostics() {
     let diagnostics = client.diagnostics("a.md", |d| !d.is_empty()).await;
     assert_eq!(
         show(&diagnostics),
-        ["0:0-0:5 sev1 unresolved-link unresolved link: no note or file named `b`"]
+        ["0:0-0:5 sev1 unresolved-link `[[b]]` links to a note that does not exist."]
     );
     // Another open note creating `b` resolves the link: a.md is refreshed.
     client.open_text("b.md", "# B\n").await;
@@ -89,7 +89,7 @@ async fn ambiguous_heading_fragments_are_reported_with_every_path() {
     let diagnostics = client.diagnostics("S.md", |d| !d.is_empty()).await;
     expect![[r#"
         [
-            "0:10-0:17 sev2 ambiguous-fragment ambiguous heading: `#C` fits 2 headings in N.md: `#A#B#C` (line 3), `#A#C` (line 4); it leads to the first. Write the full path",
+            "0:10-0:17 sev2 ambiguous-fragment `[[N#C]]`: `#C` fits 2 headings of `N`: `#A#B#C` (L3), `#A#C` (L4); it leads to the first.",
         ]
     "#]]
     .assert_debug_eq(&show(&diagnostics));
@@ -107,7 +107,7 @@ async fn ambiguous_heading_fragments_are_reported_with_every_path() {
     assert_eq!(
         show(&diagnostics),
         [
-            "0:0-0:7 sev4 ambiguous-fragment ambiguous heading: `#C` fits 2 headings in N.md: `#A#C` (line 2), `#B#C` (line 4); it leads to the first. Write the full path"
+            "0:0-0:7 sev4 ambiguous-fragment `[[N#C]]`: `#C` fits 2 headings of `N`: `#A#C` (L2), `#B#C` (L4); it leads to the first."
         ]
     );
 }

@@ -170,7 +170,10 @@ async fn incremental_edits_and_watched_files_keep_the_index_current() {
         .await;
     let diagnostics = client.diagnostics("a.md", |d| d.len() == 1).await;
     assert!(
-        diagnostics[0]["message"].as_str().unwrap().contains("`bx`"),
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`[[bx]]`"),
         "{diagnostics:?}"
     );
     // Unsaved text is indexed: c.md's buffer links to a.md.
@@ -245,7 +248,12 @@ async fn each_workspace_folder_is_its_own_vault() {
     assert_eq!(client.show_location(&definition), "one/x.md:0:0-0:0");
     client.open("two/b.md").await;
     let diagnostics = client.diagnostics("two/b.md", |d| d.len() == 1).await;
-    assert!(diagnostics[0]["message"].as_str().unwrap().contains("`x`"));
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`[[x]]`")
+    );
     // A folder added later is served too; a removed one no longer is.
     client
         .notify(

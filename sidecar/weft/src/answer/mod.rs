@@ -88,15 +88,8 @@ pub fn answer_on(
         return Ok((text, 0));
     }
     let index = hub.index();
-    let root = hub.root();
-    let texts = |path: &str| {
-        std::fs::read(root.join(path))
-            .ok()
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-    };
     let out = render::Out {
         index: &index,
-        texts: &texts,
         format,
     };
     Ok(match command {

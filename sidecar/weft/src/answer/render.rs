@@ -6,13 +6,12 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use crate::args::Format;
-use weft_vault::headings::heading_path;
-use weft_vault::query::{Lookup, Problem, Stats, TextSource};
-use weft_vault::{LinkRef, NoteId, Resolution, VaultIndex};
+use weft_vault::query::{Lookup, Problem, Stats};
+use weft_vault::report::{Told, kind, tell};
+use weft_vault::{NoteId, Resolution, VaultIndex};
 
 pub struct Out<'a> {
     pub index: &'a VaultIndex,
-    pub texts: &'a dyn TextSource,
     pub format: Format,
 }
 
@@ -32,19 +31,6 @@ impl Out<'_> {
             Format::Text => text,
             Format::Json => serde_json::to_string_pretty(&value).unwrap_or_default() + "\n",
         }
-    }
-
-    /// The link's source text, `[[Target|alias]]`, read from the note.
-    fn link_text(&self, r: LinkRef) -> String {
-        let note = self.index.note(r.source);
-        let link = self.index.link(r);
-        self.texts
-            .text(&note.path)
-            .and_then(|t| {
-                t.get(link.span.start as usize..link.span.end as usize)
-                    .map(str::to_string)
-            })
-            .unwrap_or_else(|| format!("[[{}]]", link.target()))
     }
 
     fn describe(&self, r: &Resolution) -> (String, &'static str, Value) {
@@ -177,11 +163,12 @@ impl Out<'_> {
         for p in problems {
             let note = self.index.note(p.note());
             let at = format!("{}:{}", note.path, p.line(self.index) + 1);
-            let (kind, message, hint) = self.problem(p);
-            let _ = writeln!(text, "- `{at}` {message} — {hint}");
+            // The one wording of every face: `vault::report`.
+            let Told { message, fix } = tell(self.index, p, &|_| true);
+            let _ = writeln!(text, "- `{at}` {message} Fix: {fix}");
             items.push(
-                json!({ "path": note.path, "line": p.line(self.index) + 1, "kind": kind,
-                               "message": message, "hint": hint }),
+                json!({ "path": note.path, "line": p.line(self.index) + 1, "kind": kind(p),
+                               "message": message, "fix": fix }),
             );
         }
         if !unreadable.is_empty() {
@@ -204,101 +191,6 @@ impl Out<'_> {
             json!({ "count": problems.len(), "notes": notes, "problems": items,
                     "unreadable": unreadable }),
         )
-    }
-
-    fn problem(&self, p: &Problem) -> (&'static str, String, String) {
-        match p {
-            Problem::UnresolvedLink { link } => (
-                "unresolved",
-                format!("unresolved link `{}`", self.link_text(*link)),
-                "create the note, or correct the name".into(),
-            ),
-            Problem::AmbiguousLink {
-                link,
-                candidates,
-                chosen,
-            } => (
-                "ambiguous",
-                format!(
-                    "ambiguous link `{}` goes to `{}`; candidates: {}",
-                    self.link_text(*link),
-                    self.index.note(*chosen).path,
-                    candidates
-                        .iter()
-                        .map(|c| format!("`{}`", self.index.note(*c).path))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                "write the folder too, e.g. [[folder/name]], to choose one".into(),
-            ),
-            Problem::BrokenFragment { link, target } => {
-                let target = self.index.note(*target);
-                let l = self.index.link(*link);
-                let fragment = l.fragment().unwrap_or_default();
-                let hint = if fragment.starts_with('^') {
-                    let ids: Vec<String> = target
-                        .blocks
-                        .iter()
-                        .take(10)
-                        .map(|b| format!("^{}", b.id))
-                        .collect();
-                    if ids.is_empty() {
-                        "the note has no block ids".to_string()
-                    } else {
-                        format!("its block ids: {}", ids.join(", "))
-                    }
-                } else {
-                    let hs: Vec<&str> = target.headings.iter().take(10).map(|h| &*h.text).collect();
-                    if hs.is_empty() {
-                        "the note has no headings".to_string()
-                    } else {
-                        format!("its headings: {}", hs.join(", "))
-                    }
-                };
-                (
-                    "broken_fragment",
-                    format!(
-                        "`{}`: `{}` has no “#{fragment}”",
-                        self.link_text(*link),
-                        target.path
-                    ),
-                    hint,
-                )
-            }
-            Problem::AmbiguousFragment {
-                link,
-                target,
-                candidates,
-            } => {
-                let target = self.index.note(*target);
-                let fragment = self.index.link(*link).fragment().unwrap_or_default();
-                let paths: Vec<String> = candidates
-                    .iter()
-                    .map(|&h| {
-                        format!(
-                            "`#{}` (line {})",
-                            heading_path(target, h, "#"),
-                            target.headings[h].line + 1
-                        )
-                    })
-                    .collect();
-                (
-                    "ambiguous_fragment",
-                    format!(
-                        "`{}`: “#{fragment}” fits {} headings of `{}`: {}; it leads to the first",
-                        self.link_text(*link),
-                        candidates.len(),
-                        target.path,
-                        paths.join(", ")
-                    ),
-                    "write the heading's full path, e.g. #Parent#Child".into(),
-                )
-            }
-            Problem::Parse { note, index } => {
-                let d = &self.index.note(*note).diagnostics[*index];
-                ("parse", d.message.to_string(), "fix the note's text".into())
-            }
-        }
     }
 }
 
@@ -332,16 +224,9 @@ mod tests {
         for (path, text) in files {
             index.upsert(parse_text(path, text));
         }
-        let texts = |path: &str| {
-            files
-                .iter()
-                .find(|(p, _)| *p == path)
-                .map(|(_, t)| t.to_string())
-        };
         let problems = check(&index, &weft_vault::filter::Filter::All);
         let out = Out {
             index: &index,
-            texts: &texts,
             format: Format::Text,
         };
         expect_test::expect![[r#"
@@ -349,7 +234,7 @@ mod tests {
 
             1 problems in 1 notes.
 
-            - `S.md:1` `[[N#C]]`: “#C” fits 2 headings of `N.md`: `#A#B#C` (line 3), `#A#C` (line 4); it leads to the first — write the heading's full path, e.g. #Parent#Child
+            - `S.md:1` `[[N#C]]`: `#C` fits 2 headings of `N`: `#A#B#C` (L3), `#A#C` (L4); it leads to the first. Fix: Write the full path of the heading you mean: `#A#B#C` or `#A#C`.
         "#]]
         .assert_eq(&out.check(&problems, &[]));
     }
