@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::error::OpError;
 use super::move_target::Source;
+use super::warning::{Place, Warning};
 use super::{
     Change, ChangeKind, LinkEdit, LinksIn, Ops, Step, WriteOptions, change, describe_edits,
     line_at, links_of, lock_writes,
@@ -52,7 +53,7 @@ pub struct MoveReport {
     pub link_edits: Vec<LinkEdit>,
     /// Without `update_links`: notes whose links still name the old place.
     pub stale: Vec<LinksIn>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Note texts read from disk for the rewrite; notes that cannot be read as
@@ -145,10 +146,9 @@ impl Ops<'_> {
         if !dry_run && moves.kind == "folder" && !moves.whole_folder {
             remove_empty_folders(&self.abs(&moves.from));
             if self.abs(&moves.from).exists() {
-                warnings.push(format!(
-                    "`{}` still holds files Weft does not index (hidden or excluded); they were not moved",
-                    moves.from
-                ));
+                warnings.push(Warning::FilesLeftBehind {
+                    folder: moves.from.clone(),
+                });
             }
         }
         Ok(MoveReport {
@@ -236,63 +236,58 @@ impl Ops<'_> {
 
     /// The notes that could not be read as UTF-8, whose links were not
     /// looked at (those the agent may not access are never named).
-    fn unread_warnings(&self, texts: &DiskTexts) -> Vec<String> {
+    fn unread_warnings(&self, texts: &DiskTexts) -> Vec<Warning> {
         let mut skipped: Vec<String> = lock(&texts.skipped).clone();
         skipped.retain(|p| self.policy.access.sees(p));
         skipped.sort();
         skipped.dedup();
         skipped
-            .iter()
-            .map(|p| {
-                format!(
-                    "`{p}` could not be read as UTF-8 text: links in it were not looked at; check them by hand"
-                )
-            })
+            .into_iter()
+            .map(|path| Warning::UnreadLinks { path })
             .collect()
     }
 
     /// Links to notes that stay, which the move would send elsewhere: those
     /// left so, and those no pin could be verified for.
-    fn pin_warnings(&self, pins: &[Pin], update_links: bool) -> Vec<String> {
+    fn pin_warnings(&self, pins: &[Pin], update_links: bool) -> Vec<Warning> {
         let mut warnings = Vec::new();
         let hidden_pins = pins
             .iter()
             .filter(|p| !self.policy.access.sees(&p.path))
             .count();
         if hidden_pins > 0 && (!update_links || pins.iter().any(|p| !p.verified)) {
-            warnings.push(format!(
-                "{hidden_pins} link(s) in notes this agent may not access may lead elsewhere after \
-                 the move; the user may want to check them"
-            ));
+            warnings.push(Warning::UnseenLinksCaptured { count: hidden_pins });
         }
         for pin in pins.iter().filter(|p| self.policy.access.sees(&p.path)) {
             let line = line_at(&pin.text, pin.edit.range.start);
-            let written = &pin.text[pin.edit.range.clone()];
+            let link = pin.text[pin.edit.range.clone()].to_string();
             // Notes the agent may not see are never named.
-            let named = |p: &str| match self.policy.access.sees(p) {
-                true => format!("`{p}`"),
-                false => "a note outside this agent's access".to_string(),
+            let place = |p: &str| match self.policy.access.sees(p) {
+                true => Place::Note(p.to_string()),
+                false => Place::Unseen,
             };
-            let elsewhere = pin
-                .captured_by
-                .as_deref()
-                .map_or("nowhere".to_string(), named);
-            let target = named(&pin.target);
+            let after = pin.captured_by.as_deref().map_or(Place::Nowhere, place);
+            let target = place(&pin.target);
+            let path = pin.path.clone();
             if !update_links {
                 if pin.to_moved {
                     continue; // Listed in `stale` already.
                 }
-                warnings.push(format!(
-                    "the link `{written}` on line {line} of `{}` leads to {target} and will lead to \
-                     {elsewhere} after the move; update_links would pin it",
-                    pin.path
-                ));
+                warnings.push(Warning::LinkCaptured {
+                    link,
+                    line,
+                    path,
+                    target,
+                    after,
+                });
             } else if !pin.verified {
-                warnings.push(format!(
-                    "the link `{written}` on line {line} of `{}` leads to {target}, and after the move will \
-                     lead to {elsewhere}; Weft could not find a link text that keeps it, check it by hand",
-                    pin.path
-                ));
+                warnings.push(Warning::LinkNotPinned {
+                    link,
+                    line,
+                    path,
+                    target,
+                    after,
+                });
             }
         }
         warnings
