@@ -15,7 +15,9 @@ use super::format::{ToolError, fence};
 use super::state::ToolState;
 use weft_vault::edit::EditError;
 use weft_vault::frontmatter::FrontmatterError;
-use weft_workspace::ops::{Change, ChangeKind, LinkEdit, LinksIn, OpError, Warning, WriteOptions};
+use weft_workspace::ops::{
+    Change, ChangeKind, LinkEdit, LinksIn, OpError, RuleProblem, Warning, WriteOptions,
+};
 
 /// Characters of diff a result carries in all (text and structured alike);
 /// the rest is counted, not shown.
@@ -87,6 +89,17 @@ fn op_hint(error: &OpError) -> Option<String> {
         }
         OpError::Frontmatter { error: FrontmatterError::Uneditable { .. }, .. } => {
             "Edit the frontmatter with edit_note (replace_lines) instead.".into()
+        }
+        OpError::TagRule { problems, .. } => {
+            let missing = problems
+                .iter()
+                .filter(|p| matches!(p, RuleProblem::MissingKey { .. }))
+                .count();
+            match missing {
+                0 => return None,
+                1 => "Set it with update_frontmatter or the frontmatter parameter.".into(),
+                _ => "Set them with update_frontmatter or the frontmatter parameter.".into(),
+            }
         }
         _ => return None,
     })
@@ -630,6 +643,16 @@ mod tests {
                     },
                 },
                 "edit_note (replace_lines)",
+            ),
+            (
+                OpError::TagRule {
+                    path: "n.md".into(),
+                    problems: vec![RuleProblem::MissingKey {
+                        tag: "project".into(),
+                        key: "status".into(),
+                    }],
+                },
+                "update_frontmatter or the frontmatter parameter",
             ),
         ];
         for (error, hinted) in cases {
