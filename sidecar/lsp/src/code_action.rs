@@ -7,17 +7,20 @@
 //! plain workspace edit. The domain says what is broken and names notes;
 //! this module builds the edits.
 
+use chrono::NaiveTime;
 use tower_lsp_server::ls_types::*;
 
+use super::convert::Encoding;
 use super::vault::Vault;
-use super::world::World;
-use weft_vault::daily::daily_note_path;
+use super::world::{Here, World};
+use weft_vault::daily::{Date, daily_note_path};
 use weft_vault::key::join_relative;
 use weft_vault::key::{encode_path, relative_path};
 use weft_vault::note::{LinkKind, folder_of, is_note_path, strip_md};
 use weft_vault::rewrite::note_path_for;
 use weft_vault::template::new_note_text;
-use weft_vault::{FragmentTarget, Resolution, resolve_fragment};
+use weft_vault::{FragmentTarget, Link, NoteId, Resolution, VaultIndex, resolve_fragment};
+use weft_workspace::config::Config;
 
 /// Template file names tried, in order, in the templates folder for a new
 /// note created from a link.
@@ -54,198 +57,273 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
     let selected = here.lines.byte_range(params.range, encoding);
     let config = here.vault.config();
     let now = config.now();
-    let today = now.today();
+    let wants = wanted(&here, &config, selected, now.today())?;
+    let caps = world.caps();
+    let build = Build {
+        world,
+        here: &here,
+        uri: &uri,
+        config: &config,
+        diagnostics: &params.context.diagnostics,
+        encoding,
+        can_create: caps.create_files && caps.document_changes,
+        today: now.today(),
+        time: now.time(),
+    };
+    let actions = wants
+        .into_iter()
+        .filter_map(|want| build.action(want))
+        .map(CodeActionOrCommand::CodeAction)
+        .collect();
+    Some(actions)
+}
+
+/// What can be done for the links in `selected` of the note `here`, and
+/// today's daily note when it is missing; `None` when the note is not
+/// indexed.
+fn wanted(
+    here: &Here,
+    config: &Config,
+    selected: std::ops::Range<usize>,
+    today: Date,
+) -> Option<Vec<Want>> {
     let mut wants: Vec<Want> = Vec::new();
-    {
-        let index = here.vault.read();
-        let id = index.id_of(&here.rel)?;
-        let note = index.note(id);
-        let folder = folder_of(&here.rel);
-        for link in &note.links {
-            let span = link.span.start as usize..link.span.end as usize;
-            if span.end < selected.start || span.start > selected.end {
-                continue;
-            }
-            match index.resolve_link(id, link) {
-                Resolution::Unresolved if !link.is_self_link() => {
-                    if let Some(path) =
-                        new_note_path(folder, link.target(), link.kind, &config.new_notes_folder)
-                    {
-                        let title =
-                            strip_md(link.target().rsplit('/').next().unwrap_or(link.target()))
-                                .to_string();
-                        wants.push(Want::Create {
-                            path,
-                            title,
-                            link: link.span.clone(),
-                        });
-                    }
-                }
-                Resolution::Ambiguous { candidates, .. } => {
-                    for candidate in candidates {
-                        let path = index.note(candidate).path.to_string();
-                        let with = match link.kind {
-                            LinkKind::Wiki => strip_md(&path).to_string(),
-                            LinkKind::Markdown => encode_path(&relative_path(folder, &path)),
-                        };
-                        wants.push(Want::Pick {
-                            replace: link.target_span.clone(),
-                            with,
-                            path,
-                            link: link.span.clone(),
-                        });
-                    }
-                }
-                Resolution::Note(target) => {
-                    let Some(fragment) = link.fragment() else {
-                        continue;
-                    };
-                    let target_note = index.note(target);
-                    if !fragment.starts_with('^')
-                        && resolve_fragment(target_note, fragment) == FragmentTarget::Missing
-                    {
-                        let heading = fragment.rsplit('#').next().unwrap_or(fragment).trim();
-                        if !heading.is_empty() {
-                            wants.push(Want::AddHeading {
-                                path: target_note.path.to_string(),
-                                heading: heading.to_string(),
-                                link: link.span.clone(),
-                            });
-                        }
-                    }
-                }
-                _ => {}
+    let index = here.vault.read();
+    let id = index.id_of(&here.rel)?;
+    let note = index.note(id);
+    let folder = folder_of(&here.rel);
+    for link in &note.links {
+        let span = link.span.start as usize..link.span.end as usize;
+        if span.end < selected.start || span.start > selected.end {
+            continue;
+        }
+        link_wants(
+            &index,
+            id,
+            link,
+            folder,
+            &config.new_notes_folder,
+            &mut wants,
+        );
+    }
+    let daily = daily_note_path(&config.daily.folder, &config.daily.format, today);
+    if index.id_of(&daily).is_none() {
+        let title = strip_md(daily.rsplit('/').next().unwrap_or(&daily)).to_string();
+        wants.push(Want::Daily { path: daily, title });
+    }
+    Some(wants)
+}
+
+/// What fixes `link` of the note `id` (in `folder`): create the note it
+/// names, pick one of the notes it may mean, or add the heading it names.
+fn link_wants(
+    index: &VaultIndex,
+    id: NoteId,
+    link: &Link,
+    folder: &str,
+    new_notes_folder: &str,
+    wants: &mut Vec<Want>,
+) {
+    match index.resolve_link(id, link) {
+        Resolution::Unresolved if !link.is_self_link() => {
+            if let Some(path) = new_note_path(folder, link.target(), link.kind, new_notes_folder) {
+                let title =
+                    strip_md(link.target().rsplit('/').next().unwrap_or(link.target())).to_string();
+                wants.push(Want::Create {
+                    path,
+                    title,
+                    link: link.span.clone(),
+                });
             }
         }
-        let daily = daily_note_path(&config.daily.folder, &config.daily.format, today);
-        if index.id_of(&daily).is_none() {
-            let title = strip_md(daily.rsplit('/').next().unwrap_or(&daily)).to_string();
-            wants.push(Want::Daily { path: daily, title });
+        Resolution::Ambiguous { candidates, .. } => {
+            for candidate in candidates {
+                let path = index.note(candidate).path.to_string();
+                let with = match link.kind {
+                    LinkKind::Wiki => strip_md(&path).to_string(),
+                    LinkKind::Markdown => encode_path(&relative_path(folder, &path)),
+                };
+                wants.push(Want::Pick {
+                    replace: link.target_span.clone(),
+                    with,
+                    path,
+                    link: link.span.clone(),
+                });
+            }
+        }
+        Resolution::Note(target) => {
+            let Some(fragment) = link.fragment() else {
+                return;
+            };
+            let target_note = index.note(target);
+            if !fragment.starts_with('^')
+                && resolve_fragment(target_note, fragment) == FragmentTarget::Missing
+            {
+                let heading = fragment.rsplit('#').next().unwrap_or(fragment).trim();
+                if !heading.is_empty() {
+                    wants.push(Want::AddHeading {
+                        path: target_note.path.to_string(),
+                        heading: heading.to_string(),
+                        link: link.span.clone(),
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What building the actions needs: the request, the session, the clock.
+struct Build<'a> {
+    world: &'a World,
+    here: &'a Here,
+    uri: &'a Uri,
+    config: &'a Config,
+    /// The diagnostics the client sent with the request.
+    diagnostics: &'a [Diagnostic],
+    encoding: Encoding,
+    /// The client can create files (and so new notes).
+    can_create: bool,
+    today: Date,
+    time: NaiveTime,
+}
+
+impl Build<'_> {
+    /// The action doing `want`, if the client can take it.
+    fn action(&self, want: Want) -> Option<CodeAction> {
+        match want {
+            Want::Create { path, title, link } => self.create(path, &title, &link),
+            Want::AddHeading {
+                path,
+                heading,
+                link,
+            } => self.add_heading(&path, &heading, &link),
+            Want::Pick {
+                replace,
+                with,
+                path,
+                link,
+            } => Some(self.pick(&replace, with, &path, &link)),
+            Want::Daily { path, title } => self.daily(path, &title),
         }
     }
 
-    let caps = world.caps();
-    let can_create = caps.create_files && caps.document_changes;
-    let diagnostics_at = |link: &std::ops::Range<u32>| -> Option<Vec<Diagnostic>> {
-        let range = here.lines.span(link, encoding);
-        let found: Vec<Diagnostic> = params
-            .context
+    /// The client's diagnostics of the link at `link`, if any.
+    fn diagnostics_at(&self, link: &std::ops::Range<u32>) -> Option<Vec<Diagnostic>> {
+        let range = self.here.lines.span(link, self.encoding);
+        let found: Vec<Diagnostic> = self
             .diagnostics
             .iter()
             .filter(|d| d.range == range)
             .cloned()
             .collect();
         (!found.is_empty()).then_some(found)
-    };
-    let mut actions: Vec<CodeActionOrCommand> = Vec::new();
-    for want in wants {
-        let action = match want {
-            Want::Create { path, title, link } => {
-                if !can_create {
-                    continue;
-                }
-                let template = NEW_NOTE_TEMPLATES.iter().find_map(|name| {
-                    let folder = config.templates_folder.trim_matches('/');
-                    let template_path = if folder.is_empty() {
-                        (*name).to_string()
-                    } else {
-                        format!("{folder}/{name}")
-                    };
-                    world.text(&here.vault, &template_path)
-                });
-                let text = new_note_text(
-                    template.as_deref().map(|t| t.as_str()),
-                    &title,
-                    today,
-                    now.time(),
-                );
-                CodeAction {
-                    title: format!("Create note {path}"),
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: diagnostics_at(&link),
-                    edit: create_file(&here.vault, &path, text),
-                    is_preferred: Some(true),
-                    ..Default::default()
-                }
-            }
-            Want::AddHeading {
-                path,
-                heading,
-                link,
-            } => {
-                let Some(text) = world.text(&here.vault, &path) else {
-                    continue;
-                };
-                let Some(target_uri) = world.doc_uri(&here.vault, &path) else {
-                    continue;
-                };
-                let end = super::convert::LineIndex::new(&text).end(encoding);
-                let lead = if text.is_empty() || text.ends_with("\n\n") {
-                    ""
-                } else if text.ends_with('\n') {
-                    "\n"
-                } else {
-                    "\n\n"
-                };
-                let edit = TextEdit::new(Range::new(end, end), format!("{lead}## {heading}\n"));
-                CodeAction {
-                    title: format!("Add heading \"{heading}\" to {path}"),
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: diagnostics_at(&link),
-                    edit: Some(text_edit(world, &here.vault, &path, target_uri, vec![edit])),
-                    ..Default::default()
-                }
-            }
-            Want::Pick {
-                replace,
-                with,
-                path,
-                link,
-            } => {
-                let range = here.lines.span(&replace, encoding);
-                let edit = TextEdit::new(range, with);
-                CodeAction {
-                    title: format!("Link to {path}"),
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: diagnostics_at(&link),
-                    edit: Some(text_edit(
-                        world,
-                        &here.vault,
-                        &here.rel,
-                        uri.clone(),
-                        vec![edit],
-                    )),
-                    ..Default::default()
-                }
-            }
-            Want::Daily { path, title } => {
-                if !can_create {
-                    continue;
-                }
-                let template = config.daily.template.as_deref().and_then(|t| {
-                    let t = if is_note_path(t) {
-                        t.to_string()
-                    } else {
-                        format!("{t}.md")
-                    };
-                    world.text(&here.vault, &t)
-                });
-                let text = new_note_text(
-                    template.as_deref().map(|t| t.as_str()),
-                    &title,
-                    today,
-                    now.time(),
-                );
-                CodeAction {
-                    title: format!("Create today's daily note {path}"),
-                    edit: create_file(&here.vault, &path, text),
-                    ..Default::default()
-                }
-            }
-        };
-        actions.push(CodeActionOrCommand::CodeAction(action));
     }
-    Some(actions)
+
+    fn create(&self, path: String, title: &str, link: &std::ops::Range<u32>) -> Option<CodeAction> {
+        if !self.can_create {
+            return None;
+        }
+        let template = NEW_NOTE_TEMPLATES.iter().find_map(|name| {
+            let folder = self.config.templates_folder.trim_matches('/');
+            let template_path = if folder.is_empty() {
+                (*name).to_string()
+            } else {
+                format!("{folder}/{name}")
+            };
+            self.world.text(&self.here.vault, &template_path)
+        });
+        let text = new_note_text(
+            template.as_deref().map(|t| t.as_str()),
+            title,
+            self.today,
+            self.time,
+        );
+        Some(CodeAction {
+            title: format!("Create note {path}"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: self.diagnostics_at(link),
+            edit: create_file(&self.here.vault, &path, text),
+            is_preferred: Some(true),
+            ..Default::default()
+        })
+    }
+
+    fn add_heading(
+        &self,
+        path: &str,
+        heading: &str,
+        link: &std::ops::Range<u32>,
+    ) -> Option<CodeAction> {
+        let vault = &self.here.vault;
+        let text = self.world.text(vault, path)?;
+        let target_uri = self.world.doc_uri(vault, path)?;
+        let end = super::convert::LineIndex::new(&text).end(self.encoding);
+        let lead = if text.is_empty() || text.ends_with("\n\n") {
+            ""
+        } else if text.ends_with('\n') {
+            "\n"
+        } else {
+            "\n\n"
+        };
+        let edit = TextEdit::new(Range::new(end, end), format!("{lead}## {heading}\n"));
+        Some(CodeAction {
+            title: format!("Add heading \"{heading}\" to {path}"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: self.diagnostics_at(link),
+            edit: Some(text_edit(self.world, vault, path, target_uri, vec![edit])),
+            ..Default::default()
+        })
+    }
+
+    fn pick(
+        &self,
+        replace: &std::ops::Range<u32>,
+        with: String,
+        path: &str,
+        link: &std::ops::Range<u32>,
+    ) -> CodeAction {
+        let range = self.here.lines.span(replace, self.encoding);
+        let edit = TextEdit::new(range, with);
+        CodeAction {
+            title: format!("Link to {path}"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: self.diagnostics_at(link),
+            edit: Some(text_edit(
+                self.world,
+                &self.here.vault,
+                &self.here.rel,
+                self.uri.clone(),
+                vec![edit],
+            )),
+            ..Default::default()
+        }
+    }
+
+    fn daily(&self, path: String, title: &str) -> Option<CodeAction> {
+        if !self.can_create {
+            return None;
+        }
+        let template = self.config.daily.template.as_deref().and_then(|t| {
+            let t = if is_note_path(t) {
+                t.to_string()
+            } else {
+                format!("{t}.md")
+            };
+            self.world.text(&self.here.vault, &t)
+        });
+        let text = new_note_text(
+            template.as_deref().map(|t| t.as_str()),
+            title,
+            self.today,
+            self.time,
+        );
+        Some(CodeAction {
+            title: format!("Create today's daily note {path}"),
+            edit: create_file(&self.here.vault, &path, text),
+            ..Default::default()
+        })
+    }
 }
 
 /// Where the note an unresolved link names would be created: next to the

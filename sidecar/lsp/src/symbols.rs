@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::*;
 use super::convert::{Encoding, LineIndex};
 use super::world::World;
 use weft_vault::Note;
-use weft_vault::symbols::{HeadingNode, SymbolKind as Kind, heading_tree, search_in};
+use weft_vault::symbols::{HeadingNode, SymbolKind as Kind, heading_tree, search, search_in};
 
 /// At most this many workspace symbols.
 pub(super) const WORKSPACE_LIMIT: usize = 128;
@@ -70,7 +70,10 @@ pub(super) fn workspace_symbols(
         let found: Vec<(String, SymbolKind, String, std::ops::Range<u32>, u64)> = {
             let table = vault.symbol_table();
             let index = vault.read();
-            let (symbols, _) = search_in(&index, &params.query, WORKSPACE_LIMIT, table.as_deref());
+            let (symbols, _) = match table.as_deref() {
+                Some(table) => search_in(&index, &params.query, WORKSPACE_LIMIT, table),
+                None => search(&index, &params.query, WORKSPACE_LIMIT),
+            };
             symbols
                 .into_iter()
                 .filter_map(|s| {

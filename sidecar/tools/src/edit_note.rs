@@ -15,7 +15,7 @@ use super::format::{Reply, ToolError, ToolResult};
 use super::state::ToolState;
 use super::writing::{
     ChangeOut, Changes, lenient_values, notify, one_change_text, op_error, options, shown,
-    vault_input, warnings_text,
+    vault_input, warning_texts, warnings_text,
 };
 use weft_vault::edit::EditOp;
 use weft_workspace::ops::EditNote;
@@ -263,7 +263,7 @@ pub fn run(state: &ToolState, actor: &str, args: EditNoteArgs) -> ToolResult {
                 count: o.count,
             })
             .collect(),
-        warnings: report.warnings.clone(),
+        warnings: warning_texts(&report.warnings),
     };
     let mut text = one_change_text(
         &out.change,

@@ -14,7 +14,7 @@ use super::format::{Reply, ToolResult, plural};
 use super::state::ToolState;
 use super::writing::{
     ChangeOut, Changes, LinkEditOut, LinksInOut, changes_text, link_edits_text, links_in_text,
-    notify, op_error, options, shown, vault_input, visible_links, warnings_text,
+    notify, op_error, options, shown, vault_input, visible_links, warning_texts, warnings_text,
 };
 use weft_workspace::ops::MoveNote;
 
@@ -77,7 +77,7 @@ pub fn run(state: &ToolState, actor: &str, args: MoveNoteArgs) -> ToolResult {
         notify(state, &report.changes);
     }
     let mut changes = Changes::new();
-    let mut warnings = report.warnings.clone();
+    let mut warnings = warning_texts(&report.warnings);
     let out = MoveNoteOut {
         kind: report.kind.to_string(),
         path: shown(&report.path),

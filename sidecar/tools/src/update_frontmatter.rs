@@ -14,7 +14,7 @@ use super::format::{Reply, ToolResult, code_list};
 use super::state::ToolState;
 use super::writing::{
     ChangeOut, Changes, lenient_object, notify, one_change_text, op_error, options, shown,
-    vault_input, warnings_text,
+    vault_input, warning_texts, warnings_text,
 };
 use weft_workspace::ops::UpdateFrontmatter;
 
@@ -116,7 +116,7 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         frontmatter: report.frontmatter.clone(),
         tags: report.tags.clone(),
         aliases: report.aliases.clone(),
-        warnings: report.warnings.clone(),
+        warnings: warning_texts(&report.warnings),
     };
     let mut text = one_change_text(
         &out.change,

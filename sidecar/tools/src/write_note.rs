@@ -14,7 +14,7 @@ use super::format::{Reply, ToolResult, code_list, plural};
 use super::state::ToolState;
 use super::writing::{
     ChangeOut, Changes, LISTED, changes_text, lenient_object, notify, op_error, options, shown,
-    vault_input, warnings_text,
+    vault_input, warning_texts, warnings_text,
 };
 use weft_workspace::ops::WriteNote;
 
@@ -123,7 +123,7 @@ pub fn run(state: &ToolState, actor: &str, args: WriteNoteArgs) -> ToolResult {
             })
             .collect(),
         unresolved: report.unresolved.clone(),
-        warnings: report.warnings.clone(),
+        warnings: warning_texts(&report.warnings),
         change,
     };
     let mut text = changes_text(

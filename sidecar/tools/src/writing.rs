@@ -15,7 +15,9 @@ use super::format::{ToolError, fence};
 use super::state::ToolState;
 use weft_vault::edit::EditError;
 use weft_vault::frontmatter::FrontmatterError;
-use weft_workspace::ops::{Change, ChangeKind, LinkEdit, LinksIn, OpError, WriteOptions};
+use weft_workspace::ops::{
+    Change, ChangeKind, LinkEdit, LinksIn, OpError, RuleProblem, Warning, WriteOptions,
+};
 
 /// Characters of diff a result carries in all (text and structured alike);
 /// the rest is counted, not shown.
@@ -88,8 +90,36 @@ fn op_hint(error: &OpError) -> Option<String> {
         OpError::Frontmatter { error: FrontmatterError::Uneditable { .. }, .. } => {
             "Edit the frontmatter with edit_note (replace_lines) instead.".into()
         }
+        OpError::TagRule { problems, .. } => {
+            let missing = problems
+                .iter()
+                .filter(|p| matches!(p, RuleProblem::MissingKey { .. }))
+                .count();
+            match missing {
+                0 => return None,
+                1 => "Set it with update_frontmatter or the frontmatter parameter.".into(),
+                _ => "Set them with update_frontmatter or the frontmatter parameter.".into(),
+            }
+        }
         _ => return None,
     })
+}
+
+/// The warnings of an `ops` report as the agent reads them.
+pub(crate) fn warning_texts(warnings: &[Warning]) -> Vec<String> {
+    warnings.iter().map(warning_text).collect()
+}
+
+/// One warning as the agent reads it: the fact (the workspace states it),
+/// and what the agent can do about it in its tools' terms, if anything.
+fn warning_text(warning: &Warning) -> String {
+    let advice = match warning {
+        Warning::MoreLinksLost { .. } => " (get_links lists them)",
+        Warning::TagStillInline { .. } => "; remove it there with edit_note if it should go",
+        Warning::LinkCaptured { .. } => "; update_links would pin it",
+        _ => "",
+    };
+    format!("{warning}{advice}")
 }
 
 /// What happened to one file.
@@ -439,6 +469,107 @@ pub(crate) fn lenient_object<'de, D: Deserializer<'de>>(
 mod tests {
     use super::*;
     use weft_vault::frontmatter::FrontmatterError;
+    use weft_workspace::ops::{LostBy, Place};
+
+    /// The names of the agent's tools and arguments that the workspace's
+    /// facts must not use.
+    const TOOL_WORDS: [&str; 16] = [
+        "write_note",
+        "edit_note",
+        "read_note",
+        "resolve_note",
+        "list_notes",
+        "search_notes",
+        "get_links",
+        "move_note",
+        "delete_note",
+        "update_frontmatter",
+        "update_links",
+        "overwrite",
+        "expected_sha256",
+        "dry_run",
+        "replace_lines",
+        "link_policy",
+    ];
+
+    /// Likewise for warnings: the workspace states what it noticed, and the
+    /// advice naming a tool or argument is added here, after the fact.
+    #[test]
+    fn warnings_name_the_tools_and_the_facts_do_not() {
+        let advised: Vec<(Warning, &str)> = vec![
+            (
+                Warning::TagStillInline {
+                    tag: "two".into(),
+                    line: 9,
+                },
+                "#two is still used inline on line 9; remove it there with edit_note if it should go",
+            ),
+            (
+                Warning::MoreLinksLost { count: 3 },
+                "… and 3 more such links (get_links lists them)",
+            ),
+            (
+                Warning::LinkCaptured {
+                    link: "alpha".into(),
+                    line: 1,
+                    path: "c/src.md".into(),
+                    target: Place::Note("a/b/alpha.md".into()),
+                    after: Place::Unseen,
+                },
+                "the link `alpha` on line 1 of `c/src.md` leads to `a/b/alpha.md` and will lead to \
+                 a note this agent may not access after the move; update_links would pin it",
+            ),
+        ];
+        let facts_only = vec![
+            Warning::LinkLost {
+                source: "a.md".into(),
+                line: 2,
+                by: LostBy::Name("Enn".into()),
+            },
+            Warning::LinkLost {
+                source: "a.md".into(),
+                line: 2,
+                by: LostBy::Fragment("Plan".into()),
+            },
+            Warning::UnseenLinksLost { count: 2 },
+            Warning::UnreadLinks {
+                path: "bin.md".into(),
+            },
+            Warning::UnseenLinksCaptured { count: 1 },
+            Warning::LinkNotPinned {
+                link: "alpha".into(),
+                line: 1,
+                path: "c/src.md".into(),
+                target: Place::Note("alpha.md".into()),
+                after: Place::Nowhere,
+            },
+            Warning::FilesLeftBehind {
+                folder: "old".into(),
+            },
+            Warning::LinkFallsToAnother {
+                source: "a.md".into(),
+                line: 1,
+                others: vec![Place::Note("y/same.md".into()), Place::Unseen],
+            },
+            Warning::LinksNotMarked {
+                path: "bin.md".into(),
+            },
+        ];
+        for warning in advised.iter().map(|(w, _)| w).chain(&facts_only) {
+            let fact = warning.to_string();
+            assert!(
+                !TOOL_WORDS.iter().any(|t| fact.contains(t)),
+                "the warning names a tool or argument: {fact}"
+            );
+            assert!(warning_text(warning).starts_with(&fact), "{fact}");
+        }
+        for (warning, shown) in &advised {
+            assert_eq!(warning_text(warning), *shown);
+        }
+        for warning in &facts_only {
+            assert_eq!(warning_text(warning), warning.to_string());
+        }
+    }
 
     /// The workspace states what went wrong; what to do about it, in the
     /// agent's tools and arguments, is said here and only here.
@@ -513,22 +644,21 @@ mod tests {
                 },
                 "edit_note (replace_lines)",
             ),
-        ];
-        let tools = [
-            "write_note",
-            "edit_note",
-            "read_note",
-            "resolve_note",
-            "list_notes",
-            "search_notes",
-            "update_links",
-            "overwrite",
-            "expected_sha256",
+            (
+                OpError::TagRule {
+                    path: "n.md".into(),
+                    problems: vec![RuleProblem::MissingKey {
+                        tag: "project".into(),
+                        key: "status".into(),
+                    }],
+                },
+                "update_frontmatter or the frontmatter parameter",
+            ),
         ];
         for (error, hinted) in cases {
             let fact = error.to_string();
             assert!(
-                !tools.iter().any(|t| fact.contains(t)),
+                !TOOL_WORDS.iter().any(|t| fact.contains(t)),
                 "the error names a tool or argument: {fact}"
             );
             let hint = op_hint(&error).unwrap_or_default();

@@ -92,13 +92,6 @@ impl PartialOrd for Hit {
     }
 }
 
-/// Notes (by stem or title), headings, aliases and tags matching `query`
-/// fuzzily, best first, at most `limit`. The flag tells whether more
-/// matched.
-pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bool) {
-    search_in(index, query, limit, None)
-}
-
 /// Keeps `hit` if it is among the best `limit`: ties are broken by the
 /// order of [`Hit`], so the same hits are kept whatever order they come in.
 fn offer(heap: &mut BinaryHeap<Hit>, limit: usize, hit: Hit) {
@@ -110,6 +103,21 @@ fn offer(heap: &mut BinaryHeap<Hit>, limit: usize, hit: Hit) {
     }
 }
 
+/// Notes (by stem or title), headings, aliases and tags matching `query`
+/// fuzzily, best first, at most `limit`. The flag tells whether more
+/// matched.
+pub fn search(index: &VaultIndex, query: &str, limit: usize) -> (Vec<Symbol>, bool) {
+    let matcher = Matcher::new(query);
+    let best = scan::notes(
+        index,
+        |notes| note_search(&matcher, limit, notes),
+        || Best::new(limit),
+        Best::merge,
+    );
+    let firsts = |tags: &[&str]| first_uses(index, &mut index.notes(), tags);
+    answer(index, &matcher, limit, best, firsts)
+}
+
 /// [`search`], reading the names and headings of the notes that have not
 /// changed since `table` was built from the table (contiguous memory), and
 /// those of every other note from the index: the answer is the same as
@@ -118,115 +126,80 @@ pub fn search_in(
     index: &VaultIndex,
     query: &str,
     limit: usize,
-    table: Option<&SymbolTable>,
+    table: &SymbolTable,
 ) -> (Vec<Symbol>, bool) {
     let matcher = Matcher::new(query);
-    // With a table, the notes it lags behind on, found once for names,
-    // headings and tags alike.
-    let changed: Vec<(NoteId, &Note)> = table
-        .map(|table| changed_since(index, table.generation).collect())
-        .unwrap_or_default();
-    let merge = |(mut a, n): (BinaryHeap<Hit>, usize), (b, m): (BinaryHeap<Hit>, usize)| {
-        for hit in b {
-            offer(&mut a, limit, hit);
+    // The notes the table lags behind on, found once for names, headings
+    // and tags alike, are read from the index (few, unless much changed
+    // at once).
+    let changed: Vec<(NoteId, &Note)> = changed_since(index, table.generation).collect();
+    let best = note_search(&matcher, limit, &mut changed.iter().copied())
+        .merge(table.name_search(index, &matcher, limit))
+        .merge(table.heading_search(index, &matcher, limit));
+    let firsts = |tags: &[&str]| table.first_uses(index, &changed, tags);
+    answer(index, &matcher, limit, best, firsts)
+}
+
+/// The best hits kept so far, and how many matched in all.
+struct Best {
+    heap: BinaryHeap<Hit>,
+    matched: usize,
+    limit: usize,
+}
+
+impl Best {
+    fn new(limit: usize) -> Best {
+        Best {
+            heap: BinaryHeap::with_capacity(limit + 1),
+            matched: 0,
+            limit,
         }
-        (a, n + m)
-    };
-    let empty = || (BinaryHeap::with_capacity(limit + 1), 0usize);
-    let direct = |notes: &mut dyn Iterator<Item = (NoteId, &Note)>| {
-        let (mut heap, mut matched) = empty();
-        let mut push = |hit: Hit| {
-            matched += 1;
-            offer(&mut heap, limit, hit);
-        };
-        for (id, note) in notes {
-            note_hits(&matcher, id, note, &mut push);
+    }
+
+    /// Counts `hit` and keeps it if it is among the best.
+    fn push(&mut self, hit: Hit) {
+        self.matched += 1;
+        offer(&mut self.heap, self.limit, hit);
+    }
+
+    fn merge(mut self, other: Best) -> Best {
+        for hit in other.heap {
+            offer(&mut self.heap, self.limit, hit);
         }
-        (heap, matched)
-    };
-    let (heap, mut matched) = match table {
-        None => scan::notes(index, direct, empty, merge),
-        Some(table) => {
-            // Slots filed or emptied since the table was built: read from
-            // the index (few, unless much changed at once).
-            let found = direct(&mut changed.iter().copied());
-            let fresh = |id: NoteId| table.holds(index, id);
-            let names = |range: std::ops::Range<usize>| {
-                let (mut heap, mut matched) = empty();
-                let mut push = |hit: Hit| {
-                    matched += 1;
-                    offer(&mut heap, limit, hit);
-                };
-                for (mask, row) in table.name_masks[range.clone()]
-                    .iter()
-                    .zip(&table.names[range])
-                {
-                    if matcher.may_match(*mask) && fresh(row.note) {
-                        table.name_hits(&matcher, row, &mut push);
-                    }
-                }
-                (heap, matched)
-            };
-            let found = merge(found, scan::rows(table.names.len(), names, empty, merge));
-            let headings = |range: std::ops::Range<usize>| {
-                let (mut heap, mut matched) = empty();
-                if matcher.is_empty() {
-                    return (heap, matched);
-                }
-                for (t, mask) in table.heading_masks[range.clone()].iter().enumerate() {
-                    let t = range.start + t;
-                    if !matcher.may_match(*mask) {
-                        continue;
-                    }
-                    let Some(score) = matcher.score(table.heading_text(t)) else {
-                        continue;
-                    };
-                    for used in table.uses(t) {
-                        if fresh(used.note) {
-                            matched += 1;
-                            offer(
-                                &mut heap,
-                                limit,
-                                Hit {
-                                    score,
-                                    kind: SymbolKind::Heading,
-                                    note: used.note,
-                                    item: used.heading as usize,
-                                },
-                            );
-                        }
-                    }
-                }
-                (heap, matched)
-            };
-            merge(
-                found,
-                scan::rows(table.heading_masks.len(), headings, empty, merge),
-            )
-        }
-    };
-    let mut hits = heap.into_vec();
+        self.matched += other.matched;
+        self
+    }
+}
+
+/// The names and headings of `notes` that match, read from the notes.
+fn note_search(
+    matcher: &Matcher,
+    limit: usize,
+    notes: &mut dyn Iterator<Item = (NoteId, &Note)>,
+) -> Best {
+    let mut best = Best::new(limit);
+    for (id, note) in notes {
+        note_hits(matcher, id, note, &mut |hit| best.push(hit));
+    }
+    best
+}
+
+/// The search's answer from the best names and headings: they as symbols,
+/// with the tags that match (the first uses of each found by `firsts`),
+/// best first, and whether more matched than `limit`.
+fn answer(
+    index: &VaultIndex,
+    matcher: &Matcher,
+    limit: usize,
+    best: Best,
+    firsts: impl FnOnce(&[&str]) -> Vec<Option<NoteId>>,
+) -> (Vec<Symbol>, bool) {
+    let mut matched = best.matched;
+    let mut hits = best.heap.into_vec();
     hits.sort();
     let mut out: Vec<Symbol> = hits
         .into_iter()
-        .filter_map(|hit| {
-            let note = index.note(hit.note);
-            let (name, heading) = match hit.kind {
-                SymbolKind::Note => (note.stem().to_string(), None),
-                SymbolKind::Alias => (note.aliases.get(hit.item)?.to_string(), None),
-                _ => (
-                    note.headings.get(hit.item)?.text.to_string(),
-                    Some(hit.item),
-                ),
-            };
-            Some(Symbol {
-                kind: hit.kind,
-                name,
-                note: Some(hit.note),
-                heading,
-                score: hit.score,
-            })
-        })
+        .filter_map(|hit| hit_symbol(index, hit))
         .collect();
     // Tags: few, and matched by name.
     let mut tags: Vec<(u32, &str)> = index
@@ -241,11 +214,7 @@ pub fn search_in(
     tags.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     tags.truncate(limit.div_ceil(4));
     let names: Vec<&str> = tags.iter().map(|t| t.1).collect();
-    let firsts = match table {
-        Some(table) => table.first_uses(index, &changed, &names),
-        None => first_uses(index, &mut index.notes(), &names),
-    };
-    for ((score, name), first) in tags.into_iter().zip(firsts) {
+    for ((score, name), first) in tags.into_iter().zip(firsts(&names)) {
         out.push(Symbol {
             kind: SymbolKind::Tag,
             name: format!("#{name}"),
@@ -263,6 +232,26 @@ pub fn search_in(
     let truncated = matched > limit;
     out.truncate(limit);
     (out, truncated)
+}
+
+/// A name or heading hit as the symbol it names.
+fn hit_symbol(index: &VaultIndex, hit: Hit) -> Option<Symbol> {
+    let note = index.note(hit.note);
+    let (name, heading) = match hit.kind {
+        SymbolKind::Note => (note.stem().to_string(), None),
+        SymbolKind::Alias => (note.aliases.get(hit.item)?.to_string(), None),
+        _ => (
+            note.headings.get(hit.item)?.text.to_string(),
+            Some(hit.item),
+        ),
+    };
+    Some(Symbol {
+        kind: hit.kind,
+        name,
+        note: Some(hit.note),
+        heading,
+        score: hit.score,
+    })
 }
 
 /// Offers the names and headings of `note` that match.
@@ -798,6 +787,61 @@ impl SymbolTable {
                 }
             })
             .collect()
+    }
+
+    /// The names of the notes the table holds that match (those of the
+    /// notes changed since it was built are left out).
+    fn name_search(&self, index: &VaultIndex, matcher: &Matcher, limit: usize) -> Best {
+        let names = |range: std::ops::Range<usize>| {
+            let mut best = Best::new(limit);
+            for (mask, row) in self.name_masks[range.clone()]
+                .iter()
+                .zip(&self.names[range])
+            {
+                if matcher.may_match(*mask) && self.holds(index, row.note) {
+                    self.name_hits(matcher, row, &mut |hit| best.push(hit));
+                }
+            }
+            best
+        };
+        scan::rows(self.names.len(), names, || Best::new(limit), Best::merge)
+    }
+
+    /// The headings that match, in the notes the table holds (those of the
+    /// notes changed since it was built are left out).
+    fn heading_search(&self, index: &VaultIndex, matcher: &Matcher, limit: usize) -> Best {
+        let headings = |range: std::ops::Range<usize>| {
+            let mut best = Best::new(limit);
+            if matcher.is_empty() {
+                return best;
+            }
+            for (t, mask) in self.heading_masks[range.clone()].iter().enumerate() {
+                let t = range.start + t;
+                if !matcher.may_match(*mask) {
+                    continue;
+                }
+                let Some(score) = matcher.score(self.heading_text(t)) else {
+                    continue;
+                };
+                for used in self.uses(t) {
+                    if self.holds(index, used.note) {
+                        best.push(Hit {
+                            score,
+                            kind: SymbolKind::Heading,
+                            note: used.note,
+                            item: used.heading as usize,
+                        });
+                    }
+                }
+            }
+            best
+        };
+        scan::rows(
+            self.heading_masks.len(),
+            headings,
+            || Best::new(limit),
+            Best::merge,
+        )
     }
 
     fn push(&mut self, s: &str) -> (u32, u32) {

@@ -49,219 +49,357 @@ pub fn captured_links(
     plan: &Plan,
     texts: &dyn TextSource,
 ) -> Vec<Pin> {
-    let note_moves: HashMap<NoteId, &str> = moves
-        .iter()
-        .filter(|(old, _)| is_note_path(old))
-        .filter_map(|(old, new)| Some((index.id_of(old)?, new.as_str())))
-        .collect();
-    if note_moves.is_empty() {
+    let Some(moving) = Moving::new(index, moves, plan, texts) else {
+        return Vec::new();
+    };
+    let arrivals = moving.arrivals();
+    let arriving: HashSet<String> = arrivals.iter().flat_map(answers_to).collect();
+    let (sources, to_moved) = moving.sources(&arriving);
+    let found = moving.candidates(sources, &to_moved, &arriving);
+    if found.list.is_empty() {
         return Vec::new();
     }
-    let moved_paths: HashSet<&str> = note_moves.values().copied().collect();
-    // The texts the plan was made from: not read again.
-    let planned_texts: HashMap<&str, &FileEdits> =
-        plan.edits.iter().map(|f| (f.path.as_str(), f)).collect();
-    let text_of = |path: &str| -> Option<Cow<'_, str>> {
-        match planned_texts.get(path) {
-            Some(file) => Some(Cow::Borrowed(file.text.as_str())),
-            None => texts.text(path).map(Cow::Owned),
-        }
-    };
-    let new_path = |id: NoteId| -> String {
-        note_moves
-            .get(&id)
-            .map_or_else(|| index.note(id).path.to_string(), |p| p.to_string())
-    };
-
-    // The moved notes as they will be: parsed at their new path.
-    let mut arrivals: Vec<Note> = Vec::new();
-    for (&id, new) in &note_moves {
-        let old = &*index.note(id).path;
-        let text = match planned_texts.get(old) {
-            Some(file) => Some(file.apply()),
-            None => texts.text(old),
-        };
-        if let Some(text) = text {
-            arrivals.push(parse_text(new, &text));
-        }
-    }
-    let mut arriving: HashSet<String> = HashSet::new();
-    for note in &arrivals {
-        arriving.extend(answers_to(note));
-    }
-
-    // Sources whose links could go astray: the moved notes (their folder
-    // changes the tie-break), the notes linking to them, and those linking
-    // to staying notes that answer to an arriving name.
-    // Whether a link written `written` names an arriving note's name.
-    let names_an_arrival = |written: &str| {
-        let key = path_key(written.trim_start_matches('/'));
-        let last = key.rsplit('/').next().unwrap_or(&key);
-        arriving.contains(&key) || arriving.contains(last)
-    };
-    let (mut sources, to_moved) = moving_and_linking(index, note_moves.keys().copied());
-    for id in staying_answering(index, &note_moves, &arriving) {
-        sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
-    }
-    let mut sources: Vec<NoteId> = sources.into_iter().collect();
-    sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
-
-    // Candidate links: those resolved today, with their text after the
-    // plan's edits. Links to notes that stay are left to the rules below;
-    // links to moved notes are all checked, since a rewritten bare name can
-    // still meet another note of that name.
-    struct Candidate {
-        text_at: usize,
-        link: Link,
-        /// The target text after the plan (decoded).
-        after: String,
-        new_folder: String,
-        expected: String,
-    }
-    let planned: HashMap<(&str, usize), &Edit> = plan
-        .edits
-        .iter()
-        .flat_map(|f| {
-            f.edits
-                .iter()
-                .map(move |e| ((f.path.as_str(), e.range.start), e))
-        })
-        .collect();
-    let mut read: Vec<(String, Cow<'_, str>)> = Vec::new();
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut keys: HashSet<String> = HashSet::new();
-    // A hub's links are written a few ways from a few folders: each
-    // (folder, target, kind) is resolved once, and each target after the
-    // plan adds its keys once.
-    let mut resolved: Memo<Option<NoteId>> = Memo::default();
-    let mut keyed: HashSet<(String, String)> = HashSet::new();
-    for source in sources {
-        let path = index.note(source).path.to_string();
-        let Some(text) = text_of(&path) else {
-            continue;
-        };
-        let links = links_of(index, &path, &text);
-        let old_folder = folder_of(&path);
-        let new_source = new_path(source);
-        let new_folder = folder_of(&new_source);
-        let moved_source = note_moves.contains_key(&source);
-        // The index's own links (of this very text): whether one leads to
-        // a moved note is known without resolving it.
-        let indexed = matches!(links, Cow::Borrowed(_));
-        for (i, link) in links.iter().enumerate() {
-            if link.is_self_link() {
-                continue;
-            }
-            let written = link.target().trim();
-            let relative = written.starts_with("./") || written.starts_with("../");
-            let link_ref = LinkRef {
-                source,
-                link: i as u32,
-            };
-            if indexed
-                && !moved_source
-                && !to_moved.contains(&link_ref)
-                && (relative || !names_an_arrival(written))
-            {
-                // It leads to a note that stays and no arrival can capture
-                // it (the test below, known before resolving).
-                continue;
-            }
-            let Some(to) = resolved.get_or(old_folder, link.target(), link.kind, || {
-                index.resolve(old_folder, link.target(), link.kind).note()
-            }) else {
-                continue;
-            };
-            let target_moved = note_moves.contains_key(&to);
-            let after = match planned.get(&(path.as_str(), link.target_span.start as usize)) {
-                Some(edit) if link.kind == LinkKind::Markdown => percent_decode_str(&edit.new_text)
-                    .decode_utf8_lossy()
-                    .into_owned(),
-                Some(edit) => edit.new_text.clone(),
-                None => written.to_string(),
-            };
-            // A relative link is an exact path, which no arrival changes.
-            if !target_moved && (relative || (!moved_source && !names_an_arrival(written))) {
-                continue;
-            }
-            if keyed.insert((new_folder.to_string(), after.clone())) {
-                let key = path_key(after.trim().trim_start_matches('/'));
-                keys.insert(key.rsplit('/').next().unwrap_or(&key).to_string());
-                keys.insert(key);
-                if let Some(joined) = join_relative(new_folder, after.trim()) {
-                    let joined = path_key(&joined);
-                    keys.insert(joined.rsplit('/').next().unwrap_or(&joined).to_string());
-                }
-            }
-            candidates.push(Candidate {
-                text_at: read.len(),
-                link: link.clone(),
-                after,
-                new_folder: new_folder.to_string(),
-                expected: new_path(to),
-            });
-        }
-        read.push((path, text));
-    }
-    if candidates.is_empty() {
-        return Vec::new();
-    }
-
-    // The state after the move, for the names those links use.
-    let mut scratch = VaultIndex::new();
-    for id in staying_answering(index, &note_moves, &keys) {
-        scratch.upsert(index.note(id).clone());
-    }
-    for note in arrivals {
-        scratch.upsert(note);
-    }
-    let mut leads: Memo<Option<String>> = Memo::default();
-    let mut after = |folder: &str, target: &str, kind: LinkKind| -> Option<String> {
-        leads.get_or(folder, target, kind, || {
-            scratch
-                .resolve(folder, target, kind)
-                .note()
-                .map(|id| scratch.note(id).path.to_string())
-        })
-    };
-
-    let mut pins = Vec::new();
-    let mut seen: HashSet<(String, usize)> = HashSet::new();
-    for c in candidates {
-        let (path, text) = &read[c.text_at];
-        let now = after(&c.new_folder, &c.after, c.link.kind);
-        if now.as_deref() == Some(c.expected.as_str()) {
-            continue;
-        }
-        let range = c.link.target_span.start as usize..c.link.target_span.end as usize;
-        if !seen.insert((path.clone(), range.start)) {
-            continue;
-        }
-        let written = &text[range.clone()];
-        let angle = text[..range.start].ends_with('<');
-        let (new_text, plain) = pinned(&c.link, written, angle, &c.new_folder, &c.expected);
-        let edit = Edit { range, new_text };
-        // It leads there, and writing it leaves the note's links standing.
-        let alone = FileEdits {
-            path: path.clone(),
-            text: text.to_string(),
-            edits: vec![edit.clone()],
-        };
-        let verified = after(&c.new_folder, &plain, c.link.kind).as_deref()
-            == Some(c.expected.as_str())
-            && verify(&alone, None, Check::LinkTargets).is_ok();
-        pins.push(Pin {
-            path: path.clone(),
-            text: alone.text,
-            edit,
-            to_moved: moved_paths.contains(c.expected.as_str()),
-            target: c.expected,
-            captured_by: now,
-            verified,
-        });
-    }
+    let scratch = moving.after_the_move(arrivals, &found.keys);
+    let mut pins = moving.pins(found, &scratch);
     verify_together(plan, &mut pins);
     pins
+}
+
+/// The notes a move moves, and the plan's texts and edits.
+struct Moving<'a> {
+    index: &'a VaultIndex,
+    /// Each moving note's new path.
+    note_moves: HashMap<NoteId, &'a str>,
+    /// The texts the plan was made from: not read again.
+    planned_texts: HashMap<&'a str, &'a FileEdits>,
+    /// The plan's edits, by file and start.
+    planned_edits: HashMap<(&'a str, usize), &'a Edit>,
+    texts: &'a dyn TextSource,
+}
+
+/// A link that could go astray, and where it must lead.
+struct Candidate {
+    /// Where its note's text is in [`Candidates::read`].
+    text_at: usize,
+    link: Link,
+    /// The target text after the plan (decoded).
+    after: String,
+    new_folder: String,
+    expected: String,
+}
+
+/// The candidate links, the texts they were read from, and the keys their
+/// targets after the plan use.
+#[derive(Default)]
+struct Candidates<'a> {
+    read: Vec<(String, Cow<'a, str>)>,
+    list: Vec<Candidate>,
+    keys: HashSet<String>,
+}
+
+impl Candidates<'_> {
+    /// Adds the keys a target written `after` in `new_folder` may answer to.
+    fn add_keys(&mut self, new_folder: &str, after: &str) {
+        let key = path_key(after.trim().trim_start_matches('/'));
+        self.keys
+            .insert(key.rsplit('/').next().unwrap_or(&key).to_string());
+        self.keys.insert(key);
+        if let Some(joined) = join_relative(new_folder, after.trim()) {
+            let joined = path_key(&joined);
+            self.keys
+                .insert(joined.rsplit('/').next().unwrap_or(&joined).to_string());
+        }
+    }
+}
+
+/// A note whose links are looked at, before and after the move.
+struct LinkSource<'s> {
+    id: NoteId,
+    path: &'s str,
+    old_folder: &'s str,
+    new_folder: &'s str,
+    /// The note itself moves.
+    moved: bool,
+    /// Its links are the index's own (of this very text): whether one
+    /// leads to a moved note is known without resolving it.
+    indexed: bool,
+    /// Where its text will be in [`Candidates::read`].
+    text_at: usize,
+}
+
+/// Whether a link written `written` names an arriving note's name.
+fn names_an_arrival(arriving: &HashSet<String>, written: &str) -> bool {
+    let key = path_key(written.trim_start_matches('/'));
+    let last = key.rsplit('/').next().unwrap_or(&key);
+    arriving.contains(&key) || arriving.contains(last)
+}
+
+impl<'a> Moving<'a> {
+    /// The notes among `moves`, or `None` when no note moves.
+    fn new(
+        index: &'a VaultIndex,
+        moves: &'a [(String, String)],
+        plan: &'a Plan,
+        texts: &'a dyn TextSource,
+    ) -> Option<Moving<'a>> {
+        let note_moves: HashMap<NoteId, &str> = moves
+            .iter()
+            .filter(|(old, _)| is_note_path(old))
+            .filter_map(|(old, new)| Some((index.id_of(old)?, new.as_str())))
+            .collect();
+        if note_moves.is_empty() {
+            return None;
+        }
+        let planned_edits = plan
+            .edits
+            .iter()
+            .flat_map(|f| {
+                f.edits
+                    .iter()
+                    .map(move |e| ((f.path.as_str(), e.range.start), e))
+            })
+            .collect();
+        Some(Moving {
+            index,
+            note_moves,
+            planned_texts: plan.edits.iter().map(|f| (f.path.as_str(), f)).collect(),
+            planned_edits,
+            texts,
+        })
+    }
+
+    /// A note's text before the move: the plan's, else read.
+    fn text_of(&self, path: &str) -> Option<Cow<'a, str>> {
+        match self.planned_texts.get(path) {
+            Some(file) => Some(Cow::Borrowed(file.text.as_str())),
+            None => self.texts.text(path).map(Cow::Owned),
+        }
+    }
+
+    /// A note's path after the move.
+    fn new_path(&self, id: NoteId) -> String {
+        self.note_moves
+            .get(&id)
+            .map_or_else(|| self.index.note(id).path.to_string(), |p| p.to_string())
+    }
+
+    /// The moved notes as they will be: parsed at their new path.
+    fn arrivals(&self) -> Vec<Note> {
+        let mut arrivals: Vec<Note> = Vec::new();
+        for (&id, new) in &self.note_moves {
+            let old = &*self.index.note(id).path;
+            let text = match self.planned_texts.get(old) {
+                Some(file) => Some(file.apply()),
+                None => self.texts.text(old),
+            };
+            if let Some(text) = text {
+                arrivals.push(parse_text(new, &text));
+            }
+        }
+        arrivals
+    }
+
+    /// Sources whose links could go astray, by path: the moved notes (their
+    /// folder changes the tie-break), the notes linking to them, and those
+    /// linking to staying notes that answer to an arriving name. With them,
+    /// the links to moved notes.
+    fn sources(&self, arriving: &HashSet<String>) -> (Vec<NoteId>, HashSet<LinkRef>) {
+        let index = self.index;
+        let (mut sources, to_moved) = moving_and_linking(index, self.note_moves.keys().copied());
+        for id in staying_answering(index, &self.note_moves, arriving) {
+            sources.extend(index.backlinks(id).into_iter().map(|r| r.source));
+        }
+        let mut sources: Vec<NoteId> = sources.into_iter().collect();
+        sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
+        (sources, to_moved)
+    }
+
+    /// Candidate links: those resolved today, with their text after the
+    /// plan's edits. Links to notes that stay are left to the rules of
+    /// [`Moving::candidate`]; links to moved notes are all checked, since a
+    /// rewritten bare name can still meet another note of that name.
+    fn candidates(
+        &self,
+        sources: Vec<NoteId>,
+        to_moved: &HashSet<LinkRef>,
+        arriving: &HashSet<String>,
+    ) -> Candidates<'a> {
+        let mut found = Candidates::default();
+        // A hub's links are written a few ways from a few folders: each
+        // (folder, target, kind) is resolved once, and each target after the
+        // plan adds its keys once.
+        let mut resolved: Memo<Option<NoteId>> = Memo::default();
+        let mut keyed: HashSet<(String, String)> = HashSet::new();
+        for source in sources {
+            let path = self.index.note(source).path.to_string();
+            let Some(text) = self.text_of(&path) else {
+                continue;
+            };
+            let links = links_of(self.index, &path, &text);
+            let new_source = self.new_path(source);
+            let from = LinkSource {
+                id: source,
+                path: &path,
+                old_folder: folder_of(&path),
+                new_folder: folder_of(&new_source),
+                moved: self.note_moves.contains_key(&source),
+                indexed: matches!(links, Cow::Borrowed(_)),
+                text_at: found.read.len(),
+            };
+            for (i, link) in links.iter().enumerate() {
+                let Some(candidate) =
+                    self.candidate(&from, i, link, to_moved, arriving, &mut resolved)
+                else {
+                    continue;
+                };
+                if keyed.insert((candidate.new_folder.clone(), candidate.after.clone())) {
+                    found.add_keys(&candidate.new_folder, &candidate.after);
+                }
+                found.list.push(candidate);
+            }
+            found.read.push((path, text));
+        }
+        found
+    }
+
+    /// The `i`th link of `from`, if the move could send it elsewhere.
+    fn candidate(
+        &self,
+        from: &LinkSource,
+        i: usize,
+        link: &Link,
+        to_moved: &HashSet<LinkRef>,
+        arriving: &HashSet<String>,
+        resolved: &mut Memo<Option<NoteId>>,
+    ) -> Option<Candidate> {
+        if link.is_self_link() {
+            return None;
+        }
+        let written = link.target().trim();
+        let relative = written.starts_with("./") || written.starts_with("../");
+        let link_ref = LinkRef {
+            source: from.id,
+            link: i as u32,
+        };
+        if from.indexed
+            && !from.moved
+            && !to_moved.contains(&link_ref)
+            && (relative || !names_an_arrival(arriving, written))
+        {
+            // It leads to a note that stays and no arrival can capture it
+            // (the test below, known before resolving).
+            return None;
+        }
+        let to = resolved.get_or(from.old_folder, link.target(), link.kind, || {
+            self.index
+                .resolve(from.old_folder, link.target(), link.kind)
+                .note()
+        })?;
+        let target_moved = self.note_moves.contains_key(&to);
+        // A relative link is an exact path, which no arrival changes.
+        if !target_moved && (relative || (!from.moved && !names_an_arrival(arriving, written))) {
+            return None;
+        }
+        Some(Candidate {
+            text_at: from.text_at,
+            link: link.clone(),
+            after: self.target_after(from.path, link, written),
+            new_folder: from.new_folder.to_string(),
+            expected: self.new_path(to),
+        })
+    }
+
+    /// A link's target text after the plan's edits (decoded).
+    fn target_after(&self, path: &str, link: &Link, written: &str) -> String {
+        match self
+            .planned_edits
+            .get(&(path, link.target_span.start as usize))
+        {
+            Some(edit) if link.kind == LinkKind::Markdown => percent_decode_str(&edit.new_text)
+                .decode_utf8_lossy()
+                .into_owned(),
+            Some(edit) => edit.new_text.clone(),
+            None => written.to_string(),
+        }
+    }
+
+    /// The state after the move, for the names the candidate links use:
+    /// the staying notes answering to `keys` and the arrivals.
+    fn after_the_move(&self, arrivals: Vec<Note>, keys: &HashSet<String>) -> VaultIndex {
+        let mut scratch = VaultIndex::new();
+        for id in staying_answering(self.index, &self.note_moves, keys) {
+            scratch.upsert(self.index.note(id).clone());
+        }
+        for note in arrivals {
+            scratch.upsert(note);
+        }
+        scratch
+    }
+
+    /// The candidates that would lead elsewhere after the move (`scratch`),
+    /// each once, pinned.
+    fn pins(&self, found: Candidates<'a>, scratch: &VaultIndex) -> Vec<Pin> {
+        let moved_paths: HashSet<&str> = self.note_moves.values().copied().collect();
+        let mut leads: Memo<Option<String>> = Memo::default();
+        let mut after = |folder: &str, target: &str, kind: LinkKind| -> Option<String> {
+            leads.get_or(folder, target, kind, || {
+                scratch
+                    .resolve(folder, target, kind)
+                    .note()
+                    .map(|id| scratch.note(id).path.to_string())
+            })
+        };
+        let mut pins = Vec::new();
+        let mut seen: HashSet<(String, usize)> = HashSet::new();
+        for c in found.list {
+            let (path, text) = &found.read[c.text_at];
+            let now = after(&c.new_folder, &c.after, c.link.kind);
+            if now.as_deref() == Some(c.expected.as_str()) {
+                continue;
+            }
+            if !seen.insert((path.clone(), c.link.target_span.start as usize)) {
+                continue;
+            }
+            pins.push(pin(path, text, c, now, &mut after, &moved_paths));
+        }
+        pins
+    }
+}
+
+/// The pin of a candidate link in `path` (its `text`) that would lead to
+/// `now` after the move, verified alone: it leads to its target after the
+/// move (asked of `after`), and writing it leaves the note's links standing.
+/// `moved_paths` are the moved notes' new paths.
+fn pin(
+    path: &str,
+    text: &str,
+    c: Candidate,
+    now: Option<String>,
+    after: &mut dyn FnMut(&str, &str, LinkKind) -> Option<String>,
+    moved_paths: &HashSet<&str>,
+) -> Pin {
+    let range = c.link.target_span.start as usize..c.link.target_span.end as usize;
+    let written = &text[range.clone()];
+    let angle = text[..range.start].ends_with('<');
+    let (new_text, plain) = pinned(&c.link, written, angle, &c.new_folder, &c.expected);
+    let edit = Edit { range, new_text };
+    let alone = FileEdits {
+        path: path.to_string(),
+        text: text.to_string(),
+        edits: vec![edit.clone()],
+    };
+    let verified = after(&c.new_folder, &plain, c.link.kind).as_deref()
+        == Some(c.expected.as_str())
+        && verify(&alone, None, Check::LinkTargets).is_ok();
+    Pin {
+        path: path.to_string(),
+        text: alone.text,
+        edit,
+        to_moved: moved_paths.contains(c.expected.as_str()),
+        target: c.expected,
+        captured_by: now,
+        verified,
+    }
 }
 
 /// Pins each verified alone may break their note together (two backticks

@@ -85,7 +85,7 @@ fn a_heading_table_answers_as_the_index_does_even_when_it_lags() {
     }
     let same = |index: &crate::VaultIndex, table: &SymbolTable, query: &str| {
         let direct = search(index, query, 40);
-        let tabled = search_in(index, query, 40, Some(table));
+        let tabled = search_in(index, query, 40, table);
         assert_eq!(direct, tabled, "{query}");
         direct.0
     };

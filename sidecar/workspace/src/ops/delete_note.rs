@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::error::OpError;
+use super::warning::{Place, Warning};
 use super::{
     Change, ChangeKind, LinkEdit, LinksIn, Ops, Step, TRASH_FOLDER, WriteOptions, change,
     describe_edits, folder, lock_writes, sha256_hex,
@@ -49,7 +50,7 @@ pub struct DeleteReport {
     pub broken: Vec<LinksIn>,
     /// Links rewritten by `mark_deleted`.
     pub link_edits: Vec<LinkEdit>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Ops<'_> {
@@ -81,20 +82,20 @@ impl Ops<'_> {
                             if !self.policy.access.sees(&source) {
                                 continue;
                             }
-                            let others: Vec<String> = candidates
+                            let others: Vec<Place> = candidates
                                 .iter()
                                 .filter(|c| **c != id)
                                 .map(|c| index.note(*c).path.to_string())
                                 .map(|p| match self.policy.access.sees(&p) {
-                                    true => format!("`{p}`"),
-                                    false => "a note this agent may not access".to_string(),
+                                    true => Place::Note(p),
+                                    false => Place::Unseen,
                                 })
                                 .collect();
-                            warnings.push(format!(
-                                "the link on line {} of `{source}` will lead to {} instead",
-                                index.link(r).line + 1,
-                                others.join(" or ")
-                            ));
+                            warnings.push(Warning::LinkFallsToAnother {
+                                source,
+                                line: index.link(r).line as usize + 1,
+                                others,
+                            });
                         }
                         _ => broken
                             .entry(source)
@@ -214,15 +215,15 @@ impl Ops<'_> {
         &self,
         source: &str,
         deleted: &str,
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<Warning>,
     ) -> Result<Option<(FileEdits, Vec<Link>)>, OpError> {
         let text = match self.read_current(source) {
             Ok(Some(current)) => current.text,
             Ok(None) => return Ok(None),
             Err(OpError::NotUtf8 { .. }) => {
-                warnings.push(format!(
-                    "`{source}` is not valid UTF-8: its links were not marked as deleted"
-                ));
+                warnings.push(Warning::LinksNotMarked {
+                    path: source.to_string(),
+                });
                 return Ok(None);
             }
             Err(e) => return Err(e),

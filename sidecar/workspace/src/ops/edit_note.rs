@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::error::OpError;
+use super::warning::Warning;
 use super::{Change, Ops, Step, WriteOptions, change, lock_writes, lost_links};
 use weft_vault::edit::{EditOp, apply_ops};
 
@@ -33,7 +34,7 @@ pub struct EditReport {
     pub dry_run: bool,
     pub ops: Vec<OpCount>,
     /// Links into the note that the edit breaks (a removed heading…).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Ops<'_> {

@@ -75,8 +75,11 @@ pub enum OpError {
         tags: Vec<String>,
         allowed: Vec<String>,
     },
-    /// Per-tag rules the write would break, one sentence each.
-    TagRule { path: String, problems: Vec<String> },
+    /// Per-tag rules the write would break.
+    TagRule {
+        path: String,
+        problems: Vec<RuleProblem>,
+    },
     /// Bad or contradictory arguments; the message says what to give.
     Invalid(String),
     /// The link rewrite could not be planned.
@@ -282,11 +285,16 @@ impl fmt::Display for OpError {
                     "Use one of those, or ask the user to create the new tag; nothing was written",
                 )
             }
-            OpError::TagRule { path, problems } => write!(
-                f,
-                "`{path}` would break the vault's tag rules: {}; nothing was written",
-                problems.join("; ")
-            ),
+            OpError::TagRule { path, problems } => {
+                write!(f, "`{path}` would break the vault's tag rules: ")?;
+                for (i, problem) in problems.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{problem}")?;
+                }
+                f.write_str("; nothing was written")
+            }
             OpError::Invalid(message) => f.write_str(message),
             OpError::Rewrite(message) => {
                 write!(f, "cannot rewrite the links: {message}; nothing was written")
@@ -321,3 +329,32 @@ impl fmt::Display for OpError {
 }
 
 impl std::error::Error for OpError {}
+
+/// One per-tag rule (`[[tags.rules]]`) a note breaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleProblem {
+    /// A note with `tag` must have the frontmatter key `key`.
+    MissingKey { tag: String, key: String },
+    /// A note with `tag` must have a file name starting with `prefix`;
+    /// this one's is `stem`.
+    NamePrefix {
+        tag: String,
+        prefix: String,
+        stem: String,
+    },
+}
+
+impl fmt::Display for RuleProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleProblem::MissingKey { tag, key } => {
+                write!(f, "a note tagged #{tag} needs the frontmatter key `{key}`")
+            }
+            RuleProblem::NamePrefix { tag, prefix, stem } => write!(
+                f,
+                "a note tagged #{tag} must have a file name starting with `{prefix}` (this one \
+                 is `{stem}`)"
+            ),
+        }
+    }
+}

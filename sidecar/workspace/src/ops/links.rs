@@ -10,6 +10,7 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
+use super::warning::{LostBy, Warning};
 use weft_vault::key::path_key;
 use weft_vault::note::folder_of;
 use weft_vault::parse::parse_text;
@@ -42,14 +43,14 @@ pub(crate) fn line_at(text: &str, offset: usize) -> usize {
 
 /// Links into the note at `path` that reach it with its text `old` and
 /// would not with `new`: by an alias or title the change removes, or to a
-/// heading or block id it removes. One sentence each, at most ten.
+/// heading or block id it removes. One warning each, at most ten.
 pub(crate) fn lost_links(
     index: &VaultIndex,
     visible: &dyn Fn(&str) -> bool,
     path: &str,
     old: &str,
     new: &str,
-) -> Vec<String> {
+) -> Vec<Warning> {
     let Some(id) = index.id_of(path) else {
         return Vec::new();
     };
@@ -91,30 +92,22 @@ pub(crate) fn lost_links(
             more += 1;
             continue;
         }
-        let how = if by_name {
-            format!("by the name `{}`, which this change removes", link.target())
+        let by = if by_name {
+            LostBy::Name(link.target().to_string())
         } else {
-            format!(
-                "at `#{}`, which this change removes",
-                fragment.unwrap_or_default()
-            )
+            LostBy::Fragment(fragment.unwrap_or_default().to_string())
         };
-        out.push(format!(
-            "the link on line {} of `{}` reaches this note {how}: it will not resolve",
-            link.line + 1,
-            index.note(r.source).path
-        ));
+        out.push(Warning::LinkLost {
+            source: index.note(r.source).path.to_string(),
+            line: link.line as usize + 1,
+            by,
+        });
     }
     if more > 0 {
-        out.push(format!(
-            "… and {more} more such links (get_links lists them)"
-        ));
+        out.push(Warning::MoreLinksLost { count: more });
     }
     if hidden > 0 {
-        out.push(format!(
-            "{hidden} link(s) in notes this agent may not access reach this note the same way: \
-             they will not resolve either"
-        ));
+        out.push(Warning::UnseenLinksLost { count: hidden });
     }
     out
 }

@@ -16,8 +16,8 @@
 //! move goes, and `pin`, links kept where they lead); `prepare` finds and
 //! reads what a caller names and checks what it expects; `execute` carries
 //! out the planned steps (the write lock, the IO pool, the index, the guard
-//! and the log); `report` is what operations answer, `links` the links they
-//! report, break or rewrite, `hooks` the log's and the guard's contracts.
+//! and the log); `report` is what operations answer, `warning` what they
+//! noticed and did not refuse, `links` the links they report, break or rewrite, `hooks` the log's and the guard's contracts.
 
 mod daily_note;
 mod delete_note;
@@ -34,6 +34,7 @@ mod report;
 mod restore_note;
 pub mod template;
 mod update_frontmatter;
+mod warning;
 mod write_note;
 
 #[cfg(test)]
@@ -51,7 +52,7 @@ use weft_vault::VaultIndex;
 pub use daily_note::{DailyNote, DailyOp, DailyReport};
 pub use delete_note::{DeleteNote, DeleteReport, LinkPolicy};
 pub use edit_note::{EditNote, EditReport, OpCount};
-pub use error::OpError;
+pub use error::{OpError, RuleProblem};
 pub use hooks::{WriteGuard, WriteLog, Written};
 pub use links::{LinkEdit, LinksIn, NoteLink};
 pub use move_note::{MoveNote, MoveReport};
@@ -59,6 +60,7 @@ pub use report::{Change, ChangeKind, WriteOptions, sha256_hex};
 pub use restore_note::{RestoreNote, RestoreReport};
 pub use template::{fill as fill_template, format_moment, parse_day};
 pub use update_frontmatter::{FrontmatterReport, UpdateFrontmatter};
+pub use warning::{LostBy, Place, Warning};
 pub use write_note::{WriteNote, WriteReport};
 
 pub(crate) use execute::{Step, lock_writes};

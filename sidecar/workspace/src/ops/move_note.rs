@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::error::OpError;
 use super::move_target::Source;
+use super::warning::{Place, Warning};
 use super::{
     Change, ChangeKind, LinkEdit, LinksIn, Ops, Step, WriteOptions, change, describe_edits,
     line_at, links_of, lock_writes,
@@ -52,7 +53,7 @@ pub struct MoveReport {
     pub link_edits: Vec<LinkEdit>,
     /// Without `update_links`: notes whose links still name the old place.
     pub stale: Vec<LinksIn>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Note texts read from disk for the rewrite; notes that cannot be read as
@@ -83,196 +84,277 @@ impl TextSource for DiskTexts<'_> {
     }
 }
 
+/// What a move moves.
+struct Moves {
+    /// `note`, `folder` or `attachment`.
+    kind: &'static str,
+    from: String,
+    to: String,
+    /// Each file's old and new path.
+    files: Vec<(String, String)>,
+    /// A folder that moves whole, by one rename.
+    whole_folder: bool,
+}
+
+impl Moves {
+    /// Each moving file's new path, by its old one.
+    fn new_path_of(&self) -> BTreeMap<&str, &str> {
+        self.files
+            .iter()
+            .map(|(o, n)| (o.as_str(), n.as_str()))
+            .collect()
+    }
+}
+
+/// The plan's edits, by file.
+fn edited(plan: &Plan) -> BTreeMap<&str, &FileEdits> {
+    plan.edits.iter().map(|f| (f.path.as_str(), f)).collect()
+}
+
 impl Ops<'_> {
     /// Moves or renames a note, an attachment or a folder.
     pub fn move_note(&self, request: &MoveNote) -> Result<MoveReport, OpError> {
         self.policy.check_writable()?;
         let _writes = lock_writes();
         let source = self.move_source(&request.path)?;
-        let (kind, from, to, moves, whole_folder) = match &source {
-            Source::Note(rel) => {
-                let to = self.note_destination(rel, &request.new_path)?;
-                (
-                    "note",
-                    rel.clone(),
-                    to.clone(),
-                    vec![(rel.clone(), to)],
-                    false,
-                )
+        let moves = self.moves_of(&source, request)?;
+        self.check_move(&source, &moves, request)?;
+
+        // The rewrite, planned on the texts as they are on disk now.
+        let texts = DiskTexts::new(&self.vault.root);
+        let (mut plan, pins): (Plan, Vec<Pin>) = {
+            let index = self.index();
+            let plan = rewrite::move_files(&index, &moves.files, &texts)
+                .map_err(|e| OpError::Rewrite(e.0))?;
+            let pins = captured_links(&index, &moves.files, &plan, &texts);
+            (plan, pins)
+        };
+        let mut warnings = self.unread_warnings(&texts);
+        warnings.extend(self.pin_warnings(&pins, request.update_links));
+        if request.update_links {
+            self.pin_links(&mut plan, &pins, &moves.from)?;
+        }
+        self.check_moved_tags(&moves.files, &plan)?;
+
+        let dry_run = request.options.dry_run;
+        let (link_edits, stale) = match request.update_links {
+            true => (self.link_edits(&plan), Vec::new()),
+            false => (Vec::new(), stale_links(&plan, &moves.new_path_of())),
+        };
+        let (steps, changes) = self.move_steps(&moves, &plan, request.update_links, dry_run);
+        self.perform(dry_run, "move_note", &moves.from, &steps)?;
+        if !dry_run && moves.kind == "folder" && !moves.whole_folder {
+            remove_empty_folders(&self.abs(&moves.from));
+            if self.abs(&moves.from).exists() {
+                warnings.push(Warning::FilesLeftBehind {
+                    folder: moves.from.clone(),
+                });
             }
-            Source::Attachment(rel) => {
-                let to = self.file_destination(rel, &request.new_path)?;
-                (
-                    "attachment",
-                    rel.clone(),
-                    to.clone(),
-                    vec![(rel.clone(), to)],
-                    false,
-                )
-            }
+        }
+        Ok(MoveReport {
+            kind: moves.kind,
+            path: moves.from,
+            new_path: moves.to,
+            dry_run,
+            changes,
+            link_edits,
+            stale,
+            warnings,
+        })
+    }
+
+    /// What moving `source` to the request's new path moves.
+    fn moves_of(&self, source: &Source, request: &MoveNote) -> Result<Moves, OpError> {
+        let one = |kind, rel: &String, to: String| Moves {
+            kind,
+            from: rel.clone(),
+            to: to.clone(),
+            files: vec![(rel.clone(), to)],
+            whole_folder: false,
+        };
+        Ok(match source {
+            Source::Note(rel) => one("note", rel, self.note_destination(rel, &request.new_path)?),
+            Source::Attachment(rel) => one(
+                "attachment",
+                rel,
+                self.file_destination(rel, &request.new_path)?,
+            ),
             Source::Folder(rel) => {
                 if request.options.expected_sha256.is_some() {
                     return Err(OpError::Invalid(
                         "expected_sha256 applies to one note, not to a folder; omit it".into(),
                     ));
                 }
-                let (to, moves, whole) = self.folder_destination(rel, &request.new_path)?;
-                ("folder", rel.clone(), to, moves, whole)
+                let (to, files, whole_folder) = self.folder_destination(rel, &request.new_path)?;
+                Moves {
+                    kind: "folder",
+                    from: rel.clone(),
+                    to,
+                    files,
+                    whole_folder,
+                }
             }
-        };
-        if kind == "folder" {
-            self.policy.check_path(&from, true)?;
-            self.policy.check_path(&to, true)?;
+        })
+    }
+
+    /// Refuses a move the agent may not make, or of a note changed since
+    /// it was read.
+    fn check_move(
+        &self,
+        source: &Source,
+        moves: &Moves,
+        request: &MoveNote,
+    ) -> Result<(), OpError> {
+        if moves.kind == "folder" {
+            self.policy.check_path(&moves.from, true)?;
+            self.policy.check_path(&moves.to, true)?;
         }
         // A folder holding notes the agent may not access is not its to
         // move (and they are never named to it).
         let unseen = moves
+            .files
             .iter()
             .filter(|(old, _)| !self.policy.access.sees(old))
             .count();
-        if kind == "folder" && unseen > 0 {
+        if moves.kind == "folder" && unseen > 0 {
             return Err(OpError::Invalid(format!(
-                "`{from}` holds {unseen} file(s) this agent may not access (`agent.allow`/`agent.deny` \
-                 in .weft.toml); nothing was written. Ask the user to move the folder"
+                "`{}` holds {unseen} file(s) this agent may not access (`agent.allow`/`agent.deny` \
+                 in .weft.toml); nothing was written. Ask the user to move the folder",
+                moves.from
             )));
         }
-        for (old, new) in &moves {
+        for (old, new) in &moves.files {
             self.policy.check_path(old, false)?;
             self.policy.check_path(new, false)?;
         }
-        if let Source::Note(rel) = &source {
+        if let Source::Note(rel) = source {
             let current = self.read_existing(rel)?;
             self.check_expected(rel, Some(&current.bytes), &request.options)?;
         }
+        Ok(())
+    }
 
-        // The rewrite, planned on the texts as they are on disk now.
-        let texts = DiskTexts::new(&self.vault.root);
-        let (mut plan, pins): (Plan, Vec<Pin>) = {
-            let index = self.index();
-            let plan =
-                rewrite::move_files(&index, &moves, &texts).map_err(|e| OpError::Rewrite(e.0))?;
-            let pins = captured_links(&index, &moves, &plan, &texts);
-            (plan, pins)
-        };
-        // Notes the agent may not access are never named to it.
+    /// The notes that could not be read as UTF-8, whose links were not
+    /// looked at (those the agent may not access are never named).
+    fn unread_warnings(&self, texts: &DiskTexts) -> Vec<Warning> {
         let mut skipped: Vec<String> = lock(&texts.skipped).clone();
         skipped.retain(|p| self.policy.access.sees(p));
         skipped.sort();
         skipped.dedup();
-        let mut warnings: Vec<String> = skipped
-            .iter()
-            .map(|p| {
-                format!(
-                    "`{p}` could not be read as UTF-8 text: links in it were not looked at; check them by hand"
-                )
-            })
-            .collect();
-        // Links to notes that stay, which the move would send elsewhere.
+        skipped
+            .into_iter()
+            .map(|path| Warning::UnreadLinks { path })
+            .collect()
+    }
+
+    /// Links to notes that stay, which the move would send elsewhere: those
+    /// left so, and those no pin could be verified for.
+    fn pin_warnings(&self, pins: &[Pin], update_links: bool) -> Vec<Warning> {
+        let mut warnings = Vec::new();
         let hidden_pins = pins
             .iter()
             .filter(|p| !self.policy.access.sees(&p.path))
             .count();
-        if hidden_pins > 0 && (!request.update_links || pins.iter().any(|p| !p.verified)) {
-            warnings.push(format!(
-                "{hidden_pins} link(s) in notes this agent may not access may lead elsewhere after \
-                 the move; the user may want to check them"
-            ));
+        if hidden_pins > 0 && (!update_links || pins.iter().any(|p| !p.verified)) {
+            warnings.push(Warning::UnseenLinksCaptured { count: hidden_pins });
         }
         for pin in pins.iter().filter(|p| self.policy.access.sees(&p.path)) {
             let line = line_at(&pin.text, pin.edit.range.start);
-            let written = &pin.text[pin.edit.range.clone()];
+            let link = pin.text[pin.edit.range.clone()].to_string();
             // Notes the agent may not see are never named.
-            let named = |p: &str| match self.policy.access.sees(p) {
-                true => format!("`{p}`"),
-                false => "a note outside this agent's access".to_string(),
+            let place = |p: &str| match self.policy.access.sees(p) {
+                true => Place::Note(p.to_string()),
+                false => Place::Unseen,
             };
-            let elsewhere = pin
-                .captured_by
-                .as_deref()
-                .map_or("nowhere".to_string(), named);
-            let target = named(&pin.target);
-            if !request.update_links {
+            let after = pin.captured_by.as_deref().map_or(Place::Nowhere, place);
+            let target = place(&pin.target);
+            let path = pin.path.clone();
+            if !update_links {
                 if pin.to_moved {
                     continue; // Listed in `stale` already.
                 }
-                warnings.push(format!(
-                    "the link `{written}` on line {line} of `{}` leads to {target} and will lead to \
-                     {elsewhere} after the move; update_links would pin it",
-                    pin.path
-                ));
+                warnings.push(Warning::LinkCaptured {
+                    link,
+                    line,
+                    path,
+                    target,
+                    after,
+                });
             } else if !pin.verified {
-                warnings.push(format!(
-                    "the link `{written}` on line {line} of `{}` leads to {target}, and after the move will \
-                     lead to {elsewhere}; Weft could not find a link text that keeps it, check it by hand",
-                    pin.path
-                ));
-            }
-        }
-        if request.update_links {
-            add_pins(&mut plan, pins.iter().filter(|p| p.verified));
-            // Notes the agent may not write keep their links: refuse rather
-            // than leave some links rewritten and others not.
-            let refused = plan
-                .edits
-                .iter()
-                .filter(|file| self.policy.check_path(&file.path, false).is_err())
-                .count();
-            if refused > 0 {
-                return Err(OpError::HiddenLinks {
-                    target: from.clone(),
-                    notes: refused,
+                warnings.push(Warning::LinkNotPinned {
+                    link,
+                    line,
+                    path,
+                    target,
+                    after,
                 });
             }
         }
-        let edited: BTreeMap<&str, &FileEdits> =
-            plan.edits.iter().map(|f| (f.path.as_str(), f)).collect();
-        let new_path_of: BTreeMap<&str, &str> = moves
+        warnings
+    }
+
+    /// Adds the verified pins to the plan; refuses when the plan would
+    /// edit notes the agent may not write (rather than leave some links
+    /// rewritten and others not).
+    fn pin_links(&self, plan: &mut Plan, pins: &[Pin], from: &str) -> Result<(), OpError> {
+        add_pins(plan, pins.iter().filter(|p| p.verified));
+        let refused = plan
+            .edits
             .iter()
-            .map(|(o, n)| (o.as_str(), n.as_str()))
-            .collect();
-
-        // Tag rules that name files (`name_prefix`) apply to moved notes.
-        if !self.config().tags.rules.is_empty() {
-            let notes: Vec<&(String, String)> =
-                moves.iter().filter(|(old, _)| is_note_path(old)).collect();
-            let currents = pool::map(&notes, |(old, _)| self.read_existing(old));
-            for ((old, new), current) in notes.into_iter().zip(currents) {
-                let current = current?;
-                let after = edited.get(old.as_str()).map(|f| f.apply());
-                let after = after.as_deref().unwrap_or(&current.text);
-                self.check_tags(Some((old, &current.text)), new, after)?;
-            }
+            .filter(|file| self.policy.check_path(&file.path, false).is_err())
+            .count();
+        if refused > 0 {
+            return Err(OpError::HiddenLinks {
+                target: from.to_string(),
+                notes: refused,
+            });
         }
+        Ok(())
+    }
 
-        let dry_run = request.options.dry_run;
+    /// Tag rules that name files (`name_prefix`) apply to moved notes.
+    fn check_moved_tags(&self, files: &[(String, String)], plan: &Plan) -> Result<(), OpError> {
+        if self.config().tags.rules.is_empty() {
+            return Ok(());
+        }
+        let edited = edited(plan);
+        let notes: Vec<&(String, String)> =
+            files.iter().filter(|(old, _)| is_note_path(old)).collect();
+        let currents = pool::map(&notes, |(old, _)| self.read_existing(old));
+        for ((old, new), current) in notes.into_iter().zip(currents) {
+            let current = current?;
+            let after = edited.get(old.as_str()).map(|f| f.apply());
+            let after = after.as_deref().unwrap_or(&current.text);
+            self.check_tags(Some((old, &current.text)), new, after)?;
+        }
+        Ok(())
+    }
+
+    /// The links the plan rewrites, described.
+    fn link_edits(&self, plan: &Plan) -> Vec<LinkEdit> {
         let mut link_edits = Vec::new();
-        let mut stale: Vec<LinksIn> = Vec::new();
         for file in &plan.edits {
-            if request.update_links {
-                let index = self.index();
-                let links = links_of(&index, &file.path, &file.text);
-                link_edits.extend(describe_edits(file, &links));
-            } else {
-                let lines: Vec<usize> = file
-                    .edits
-                    .iter()
-                    .map(|e| line_at(&file.text, e.range.start))
-                    .collect();
-                stale.push(LinksIn {
-                    path: new_path_of
-                        .get(file.path.as_str())
-                        .map_or_else(|| file.path.clone(), |p| p.to_string()),
-                    count: file.edits.len(),
-                    lines,
-                });
-            }
+            let index = self.index();
+            let links = links_of(&index, &file.path, &file.text);
+            link_edits.extend(describe_edits(file, &links));
         }
-        stale.sort_by(|a, b| a.path.cmp(&b.path));
+        link_edits
+    }
 
-        // Steps: link edits first (at the paths before the move), then moves.
+    /// The steps of a move, link edits first (at the paths before the
+    /// move), then the moves, with the changes they make.
+    fn move_steps(
+        &self,
+        moves: &Moves,
+        plan: &Plan,
+        update_links: bool,
+        dry_run: bool,
+    ) -> (Vec<Step>, Vec<Change>) {
+        let new_path_of = moves.new_path_of();
+        let edited = edited(plan);
         let mut steps: Vec<Step> = Vec::new();
         let mut changes: Vec<Change> = Vec::new();
-        if request.update_links {
+        if update_links {
             for file in &plan.edits {
                 let after = file.apply();
                 changes.push(change(
@@ -291,45 +373,28 @@ impl Ops<'_> {
         }
         // Files moved without edits (those with edits are reported above).
         let unedited: Vec<&(String, String)> = moves
+            .files
             .iter()
-            .filter(|(old, _)| !(request.update_links && edited.contains_key(old.as_str())))
+            .filter(|(old, _)| !(update_links && edited.contains_key(old.as_str())))
             .collect();
         changes.extend(pool::map(&unedited, |(old, new)| {
             self.moved_change(old, new, dry_run)
         }));
         changes.sort_by(|a, b| a.path.cmp(&b.path));
-        if whole_folder {
+        if moves.whole_folder {
             steps.push(Step::Move {
-                from: from.clone(),
-                to: to.clone(),
+                from: moves.from.clone(),
+                to: moves.to.clone(),
             });
         } else {
-            for (old, new) in &moves {
+            for (old, new) in &moves.files {
                 steps.push(Step::Move {
                     from: old.clone(),
                     to: new.clone(),
                 });
             }
         }
-        self.perform(dry_run, "move_note", &from, &steps)?;
-        if !dry_run && kind == "folder" && !whole_folder {
-            remove_empty_folders(&self.abs(&from));
-            if self.abs(&from).exists() {
-                warnings.push(format!(
-                    "`{from}` still holds files Weft does not index (hidden or excluded); they were not moved"
-                ));
-            }
-        }
-        Ok(MoveReport {
-            kind,
-            path: from,
-            new_path: to,
-            dry_run,
-            changes,
-            link_edits,
-            stale,
-            warnings,
-        })
+        (steps, changes)
     }
 
     /// The change for a file that moves without edits.
@@ -356,6 +421,28 @@ impl Ops<'_> {
             diff: dry_run.then(String::new),
         }
     }
+}
+
+/// Without `update_links`: the notes whose links the plan would rewrite
+/// (at their paths after the move), with those links' lines.
+fn stale_links(plan: &Plan, new_path_of: &BTreeMap<&str, &str>) -> Vec<LinksIn> {
+    let mut stale: Vec<LinksIn> = plan
+        .edits
+        .iter()
+        .map(|file| LinksIn {
+            path: new_path_of
+                .get(file.path.as_str())
+                .map_or_else(|| file.path.clone(), |p| p.to_string()),
+            count: file.edits.len(),
+            lines: file
+                .edits
+                .iter()
+                .map(|e| line_at(&file.text, e.range.start))
+                .collect(),
+        })
+        .collect();
+    stale.sort_by(|a, b| a.path.cmp(&b.path));
+    stale
 }
 
 /// Removes `dir` and the folders under it that are empty; best effort.

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::error::OpError;
+use super::error::{OpError, RuleProblem};
 use crate::access::Access;
 use crate::config::{AgentConfig, TagPolicy, TagsConfig};
 use weft_vault::VaultIndex;
@@ -120,11 +120,11 @@ pub(crate) fn check_tags(
         }
     }
     if !tags.rules.is_empty() {
-        let before: BTreeSet<String> = old_note
+        let before: Vec<RuleProblem> = old_note
             .as_ref()
             .map(|n| rule_problems(tags, n))
             .unwrap_or_default();
-        let problems: Vec<String> = rule_problems(tags, &new_note)
+        let problems: Vec<RuleProblem> = rule_problems(tags, &new_note)
             .into_iter()
             .filter(|p| !before.contains(p))
             .collect();
@@ -138,9 +138,9 @@ pub(crate) fn check_tags(
     Ok(())
 }
 
-/// Every rule a note breaks, as sentences that say how to comply.
-fn rule_problems(tags: &TagsConfig, note: &weft_vault::Note) -> BTreeSet<String> {
-    let mut problems = BTreeSet::new();
+/// Every rule a note breaks, each once, in the order of their sentences.
+fn rule_problems(tags: &TagsConfig, note: &weft_vault::Note) -> Vec<RuleProblem> {
+    let mut problems = Vec::new();
     let stem = strip_md(&note.path).rsplit('/').next().unwrap_or_default();
     for rule in &tags.rules {
         if !note.tags.iter().any(|t| tag_matches(&rule.tag, &t.name)) {
@@ -153,20 +153,23 @@ fn rule_problems(tags: &TagsConfig, note: &weft_vault::Note) -> BTreeSet<String>
                 .and_then(|fm| fm.get(key))
                 .is_some_and(|v| !v.is_null());
             if !present {
-                problems.insert(format!(
-                    "a note tagged #{} needs the frontmatter key `{key}` (set it with update_frontmatter or the frontmatter parameter)",
-                    rule.tag
-                ));
+                problems.push(RuleProblem::MissingKey {
+                    tag: rule.tag.clone(),
+                    key: key.clone(),
+                });
             }
         }
         if let Some(prefix) = &rule.name_prefix
             && !stem.starts_with(prefix.as_str())
         {
-            problems.insert(format!(
-                "a note tagged #{} must have a file name starting with `{prefix}` (this one is `{stem}`)",
-                rule.tag
-            ));
+            problems.push(RuleProblem::NamePrefix {
+                tag: rule.tag.clone(),
+                prefix: prefix.clone(),
+                stem: stem.to_string(),
+            });
         }
     }
+    problems.sort_by_cached_key(|p| p.to_string());
+    problems.dedup();
     problems
 }

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::error::OpError;
+use super::warning::Warning;
 use super::{Change, Ops, Step, WriteOptions, change, lock_writes, lost_links};
 use weft_vault::frontmatter::{self, FrontmatterOp};
 use weft_vault::key::name_key;
@@ -48,7 +49,7 @@ pub struct FrontmatterReport {
     pub aliases: Vec<String>,
     /// Things the caller may want to know: a removed tag still used inline,
     /// links that reached the note by a removed alias or title.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Ops<'_> {
@@ -164,11 +165,10 @@ impl Ops<'_> {
                 .iter()
                 .find(|t| !t.in_frontmatter && name_key(&t.name) == name_key(removed))
             {
-                warnings.push(format!(
-                    "#{} is still used inline on line {}; remove it there with edit_note if it should go",
-                    inline.name,
-                    inline.line + 1
-                ));
+                warnings.push(Warning::TagStillInline {
+                    tag: inline.name.to_string(),
+                    line: inline.line as usize + 1,
+                });
             }
         }
         self.check_tags(Some((&rel, &current.text)), &rel, &text)?;

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::error::OpError;
 use super::update_frontmatter::{clean_names, list_key, merge_lists, string_list};
+use super::warning::Warning;
 use super::{
     Change, NoteLink, Ops, Step, WriteOptions, change, lock_writes, lost_links, resolved_links,
     template,
@@ -56,7 +57,7 @@ pub struct WriteReport {
     /// Distinct targets of links that resolve to nothing.
     pub unresolved: Vec<String>,
     /// When replacing: links into the note that the new text breaks.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Ops<'_> {

@@ -352,12 +352,12 @@ fn an_edit_that_removes_a_linked_heading_or_block_says_so() {
         .expect("edits");
     assert_eq!(report.warnings.len(), 2, "{:?}", report.warnings);
     assert!(
-        report.warnings[0].contains("at `#Plan`"),
+        report.warnings[0].to_string().contains("at `#Plan`"),
         "{}",
         report.warnings[0]
     );
     assert!(
-        report.warnings[1].contains("at `#^blk`"),
+        report.warnings[1].to_string().contains("at `#^blk`"),
         "{}",
         report.warnings[1]
     );

@@ -5,7 +5,7 @@ use expect_test::expect;
 use serde_json::{Map, Value, json};
 
 use super::TestVault;
-use crate::ops::{OpError, UpdateFrontmatter, WriteOptions};
+use crate::ops::{OpError, UpdateFrontmatter, Warning, WriteOptions};
 
 fn object(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
@@ -102,8 +102,17 @@ fn tags_are_added_and_removed_idempotently_removals_first() {
         })
         .expect("updates");
     assert_eq!(report.tags, ["one", "three"]);
-    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
-    assert!(report.warnings[0].contains("#two is still used inline on line 9"));
+    assert_eq!(
+        report.warnings,
+        [Warning::TagStillInline {
+            tag: "two".into(),
+            line: 9
+        }]
+    );
+    assert_eq!(
+        report.warnings[0].to_string(),
+        "#two is still used inline on line 9"
+    );
 
     let report = v
         .ops()
@@ -285,12 +294,14 @@ fn removing_an_alias_or_title_warns_about_the_links_it_breaks() {
     assert_eq!(report.aliases, ["Other"]);
     assert_eq!(report.warnings.len(), 2, "{:?}", report.warnings);
     assert!(
-        report.warnings[0].contains("line 1 of `a.md` reaches this note by the name `Enn`"),
+        report.warnings[0]
+            .to_string()
+            .contains("line 1 of `a.md` reaches this note by the name `Enn`"),
         "{}",
         report.warnings[0]
     );
     assert!(
-        report.warnings[1].contains("`The N`"),
+        report.warnings[1].to_string().contains("`The N`"),
         "{}",
         report.warnings[1]
     );
