@@ -14,6 +14,8 @@ pub mod dates;
 pub mod disk;
 pub mod filter;
 pub mod find;
+#[cfg(any(test, feature = "test-support"))]
+pub mod fixture;
 pub mod index;
 pub mod names;
 pub mod passages;

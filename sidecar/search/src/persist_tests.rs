@@ -6,10 +6,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
 
+use super::fixture::{Fixture, fixture, stamp};
 use super::index::{Change, DocSource, SearchIndex};
 use super::persist::Unusable;
 use super::schema;
-use super::tests::{Fixture, NOW, VAULT, fixture, q, rewrite_cooking_drop_old, stamp};
+use super::tests::{NOW, VAULT, q, rewrite_cooking_drop_old};
 use weft_vault::parse::parse_text;
 
 const BUILD: &str = "0.1.0-test";

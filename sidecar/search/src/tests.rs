@@ -1,70 +1,16 @@
 //! Full-text search on inline fixture vaults (`//- /path.md` starts a file;
 //! `//- /path.md @1700000000` also sets its modification time).
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicUsize;
 
 use super::find::{Request, Sort, cursor_for, fingerprint, offset_of};
+use super::fixture::{Fixture, MemFiles, fixture, stamp};
 use super::index::{Change, DocSource, FileSource, NoteFile, SearchIndex};
 use super::related::{Subject, related};
 use weft_vault::VaultIndex;
 use weft_vault::filter::{FileMeta, Filter, Folder, TimeRange, Value};
 use weft_vault::parse::parse_text;
-use weft_vault::stamp::Stamp;
-
-/// Files in memory, changeable.
-#[derive(Default)]
-pub(crate) struct MemFiles(pub Mutex<HashMap<String, NoteFile>>);
-
-impl FileSource for MemFiles {
-    fn read(&self, path: &str) -> Option<NoteFile> {
-        self.0.lock().unwrap().get(path).cloned()
-    }
-}
-
-pub(crate) struct Fixture {
-    pub vault: VaultIndex,
-    pub files: MemFiles,
-    pub search: SearchIndex,
-}
-
-pub(crate) fn fixture(src: &str) -> Fixture {
-    let mut vault = VaultIndex::new();
-    let files = MemFiles::default();
-    let all = weft_vault::fixture::files(src)
-        .into_iter()
-        .map(|file| (file.path, file.time.unwrap_or(1_700_000_000), file.text));
-    for (path, time, text) in all {
-        vault.upsert(parse_text(&path, &text));
-        files.0.lock().unwrap().insert(
-            path,
-            NoteFile {
-                stamp: Some(stamp(text.len(), time)),
-                bytes: text.into_bytes(),
-                modified: Some(time),
-                created: Some(time - 1000),
-            },
-        );
-    }
-    let sources: Vec<DocSource> = vault.notes().map(|(_, n)| DocSource::of(n)).collect();
-    let search = SearchIndex::build(&sources, &files, &AtomicUsize::new(0)).unwrap();
-    Fixture {
-        vault,
-        files,
-        search,
-    }
-}
-
-/// The stamp of a file of `len` bytes modified at `time` (Unix seconds),
-/// read long after.
-pub(crate) fn stamp(len: usize, time: i64) -> Stamp {
-    Stamp {
-        size: len as u64,
-        mtime_ns: time * 1_000_000_000,
-        racy: false,
-    }
-}
 
 /// `cooking.md` rewritten.
 pub(crate) const COOKING: &str = "# Lazy cooking\nNow about pasta only. #food\n";
