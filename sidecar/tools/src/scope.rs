@@ -188,27 +188,44 @@ pub fn sees_note<'a>(state: &ToolState, index: &'a VaultIndex) -> impl Fn(NoteId
     move |id| sight.matches(index, id, &FileMeta::default())
 }
 
+/// A note's file times by vault path: the served vault's ([`ToolState`]:
+/// the hub's stamps, a `stat` for a creation time), a fixture's in tests.
+pub trait Times {
+    fn modified(&self, path: &str) -> Option<i64>;
+    fn created(&self, path: &str) -> Option<i64>;
+}
+
+impl Times for ToolState {
+    fn modified(&self, path: &str) -> Option<i64> {
+        ToolState::modified(self, path)
+    }
+
+    fn created(&self, path: &str) -> Option<i64> {
+        ToolState::created(self, path)
+    }
+}
+
 /// Whether the note `id` passes `filter` (THE rule, `vault::filter`), with
 /// those of its file's times the filter asks for.
-pub fn passes(state: &ToolState, index: &VaultIndex, id: NoteId, filter: &Filter) -> bool {
+pub fn passes(times: &dyn Times, index: &VaultIndex, id: NoteId, filter: &Filter) -> bool {
     // Only the times it names: a creation time is a `stat` of the file.
     let read = filter.reads_file_times();
     let path = &index.note(id).path;
     let file = FileMeta {
-        modified: read.modified.then(|| state.modified(path)).flatten(),
-        created: read.created.then(|| state.created(path)).flatten(),
+        modified: read.modified.then(|| times.modified(path)).flatten(),
+        created: read.created.then(|| times.created(path)).flatten(),
     };
     filter.matches(index, id, &file)
 }
 
 /// The judge the full text asks about the notes it cannot decide alone.
 pub fn judge<'a>(
-    state: &'a ToolState,
+    times: &'a dyn Times,
     index: &'a VaultIndex,
 ) -> impl Fn(&str, &Filter) -> bool + 'a {
     move |path, filter| {
         index
             .id_of(path)
-            .is_some_and(|id| passes(state, index, id, filter))
+            .is_some_and(|id| passes(times, index, id, filter))
     }
 }

@@ -1,13 +1,17 @@
 //! What the tests of the tools' computations share: the index of an inline
 //! fixture (`//- /path.md` starts a file: `weft_vault::fixture`), the
-//! agent's access as a configuration gives it, and ids shown as paths.
+//! agent's access as a configuration gives it, a fixture with its full
+//! text and file times (`searchable`), and ids shown as paths.
 
 use std::path::Path;
 
+use crate::scope::Times;
+use weft_search::fixture::MemFiles;
 use weft_vault::{NoteId, VaultIndex};
 use weft_workspace::access::Access;
 use weft_workspace::config::AgentConfig;
 
+pub(crate) use weft_search::fixture::fixture as searchable;
 pub(crate) use weft_vault::fixture::index as vault;
 
 /// The access of an agent that may not see what `deny` names.
@@ -22,4 +26,15 @@ pub(crate) fn access(deny: &[&str]) -> Access {
 /// A note's path, for readable snapshots.
 pub(crate) fn path(index: &VaultIndex, id: NoteId) -> &str {
     index.note(id).id()
+}
+
+/// A fixture's file times (`//- /path.md @SECONDS`).
+impl Times for MemFiles {
+    fn modified(&self, path: &str) -> Option<i64> {
+        self.0.lock().unwrap().get(path)?.modified
+    }
+
+    fn created(&self, path: &str) -> Option<i64> {
+        self.0.lock().unwrap().get(path)?.created
+    }
 }
