@@ -2,7 +2,8 @@
 //! deleted note's too) or the vault's recent changes, newest first, from
 //! Weft's history and, read only, the vault's own git repository.
 //!
-//! An adapter over `History::log`.
+//! An adapter over `History::log`: the versions the agent may see, each
+//! as a line (`line`), the listing in words (`markdown`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -12,10 +13,11 @@ use super::common::limit;
 use super::format::{Reply, ToolError, ToolResult, plural};
 use super::state::ToolState;
 use super::versions::{
-    VersionOut, for_agent, history, history_error, history_note, kind_text, shown, version_line,
+    HistoryNote, VersionOut, for_agent, history, history_error, history_note, kind_text, shown,
+    version_line,
 };
-use weft_search::dates::{End, parse_time};
-use weft_workspace::history::HistoryError;
+use weft_search::dates::{End, Zone, parse_time};
+use weft_workspace::history::{HistoryError, Version};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -65,19 +67,7 @@ pub fn run(state: &ToolState, args: NoteHistoryArgs) -> ToolResult {
         Some(input) => Some(history_note(state, input, "path")?),
         None => None,
     };
-    let since = match args
-        .since
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        Some(s) => {
-            let t = parse_time(s, state.now(), End::Start)
-                .map_err(|m| ToolError::new(format!("`since`: {m}.")))?;
-            Some(chrono::DateTime::from_timestamp(t, 0).unwrap_or_default())
-        }
-        None => None,
-    };
+    let since = since(state, args.since.as_deref())?;
     let limit = limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT);
     let cursor = args
         .cursor
@@ -98,10 +88,8 @@ pub fn run(state: &ToolState, args: NoteHistoryArgs) -> ToolResult {
             path: n.path.clone(),
         }));
     }
-    let mut versions: Vec<VersionOut> = Vec::with_capacity(page.items.len());
-    let mut lines: Vec<String> = Vec::new();
     // The path policy applies to history too.
-    let page_items: Vec<weft_workspace::history::Version> = page
+    let seen: Vec<Version> = page
         .items
         .iter()
         .filter_map(|v| {
@@ -111,34 +99,79 @@ pub fn run(state: &ToolState, args: NoteHistoryArgs) -> ToolResult {
         })
         .collect();
     let zone = state.zone();
-    for version in &page_items {
-        let out = VersionOut::of(version, zone);
-        let mut line = format!("- {}", version_line(version, zone));
-        if note.is_none() {
-            let shown_changes: Vec<String> = out
-                .changes
-                .iter()
-                .take(SHOWN_CHANGES)
-                .map(|c| match &c.from {
-                    Some(from) => format!("`{from}` → `{}`", c.path),
-                    None => format!("{} `{}`", c.kind, c.path),
-                })
-                .collect();
-            let more = out.changes_total.saturating_sub(shown_changes.len());
-            line.push_str(&format!("\n  {}", shown_changes.join(", ")));
-            if more > 0 {
-                line.push_str(&format!(" and {more} more"));
-            }
-        } else if let Some(change) = version.changes.first() {
-            match &change.from {
-                Some(from) => line.push_str(&format!(" — renamed from `{}`", shown(from))),
-                None => line.push_str(&format!(" — {}", kind_text(change.kind))),
-            }
+    let versions: Vec<VersionOut> = seen.iter().map(|v| VersionOut::of(v, zone)).collect();
+    let lines: Vec<String> = seen
+        .iter()
+        .zip(&versions)
+        .map(|(version, out)| line(version, out, zone, note.is_none()))
+        .collect();
+    let text = markdown(
+        note.as_ref(),
+        args.since.as_deref(),
+        &lines,
+        page.next_cursor.as_deref(),
+    );
+    let out = NoteHistoryOut {
+        path: note.as_ref().map(|n| shown(&n.path)),
+        exists: note.as_ref().map(|n| n.current.is_some()),
+        versions,
+        next_cursor: page.next_cursor,
+        history_lost: None,
+    };
+    Ok(Reply::new(text, &out))
+}
+
+/// The `since` argument as a time, none when absent or blank.
+fn since(
+    state: &ToolState,
+    written: Option<&str>,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, ToolError> {
+    let Some(s) = written.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    let t = parse_time(s, state.now(), End::Start)
+        .map_err(|m| ToolError::new(format!("`since`: {m}.")))?;
+    Ok(Some(
+        chrono::DateTime::from_timestamp(t, 0).unwrap_or_default(),
+    ))
+}
+
+/// A version's line: in the vault listing with the paths it changed, for
+/// one note with how it changed the note.
+fn line(version: &Version, out: &VersionOut, zone: Zone, listing: bool) -> String {
+    let mut line = format!("- {}", version_line(version, zone));
+    if listing {
+        let shown_changes: Vec<String> = out
+            .changes
+            .iter()
+            .take(SHOWN_CHANGES)
+            .map(|c| match &c.from {
+                Some(from) => format!("`{from}` → `{}`", c.path),
+                None => format!("{} `{}`", c.kind, c.path),
+            })
+            .collect();
+        let more = out.changes_total.saturating_sub(shown_changes.len());
+        line.push_str(&format!("\n  {}", shown_changes.join(", ")));
+        if more > 0 {
+            line.push_str(&format!(" and {more} more"));
         }
-        lines.push(line);
-        versions.push(out);
+    } else if let Some(change) = version.changes.first() {
+        match &change.from {
+            Some(from) => line.push_str(&format!(" — renamed from `{}`", shown(from))),
+            None => line.push_str(&format!(" — {}", kind_text(change.kind))),
+        }
     }
-    let heading = match &note {
+    line
+}
+
+/// The listing as Markdown.
+fn markdown(
+    note: Option<&HistoryNote>,
+    since: Option<&str>,
+    lines: &[String],
+    next_cursor: Option<&str>,
+) -> String {
+    let heading = match note {
         Some(n) => {
             let state_word = if n.current.is_some() {
                 ""
@@ -149,40 +182,31 @@ pub fn run(state: &ToolState, args: NoteHistoryArgs) -> ToolResult {
         }
         None => "Recent changes in the vault".to_string(),
     };
-    let since_text = args
-        .since
-        .as_deref()
+    let since_text = since
         .map(|s| format!(" since {}", s.trim()))
         .unwrap_or_default();
-    let mut text = if versions.is_empty() {
-        match &note {
+    let mut text = if lines.is_empty() {
+        match note {
             Some(_) => format!("{heading}: no versions{since_text}."),
             None => format!("{heading}: none{since_text}."),
         }
     } else {
         format!(
             "{heading}{since_text}, newest first ({}):\n{}",
-            plural(versions.len(), "version"),
+            plural(lines.len(), "version"),
             lines.join("\n")
         )
     };
-    if let Some(next) = &page.next_cursor {
+    if let Some(next) = next_cursor {
         text.push_str(&format!(
             "\nOlder versions: same arguments with `cursor: \"{next}\"`."
         ));
     }
-    if !versions.is_empty() {
+    if !lines.is_empty() {
         text.push_str(
             "\nRead one with read_note(path, version); compare with diff_note(path, from, to); \
              bring one back with restore_note(path, version).",
         );
     }
-    let out = NoteHistoryOut {
-        path: note.as_ref().map(|n| shown(&n.path)),
-        exists: note.as_ref().map(|n| n.current.is_some()),
-        versions,
-        next_cursor: page.next_cursor,
-        history_lost: None,
-    };
-    Ok(Reply::new(text, &out))
+    text
 }

@@ -13,8 +13,10 @@ use super::args::lenient;
 use super::format::{Reply, ToolError, ToolResult, fence};
 use super::state::ToolState;
 use super::versions::{
-    VersionOut, for_agent, hidden_version, history, history_error, history_note, id_text, shown,
+    HistoryNote, VersionOut, for_agent, hidden_version, history, history_error, history_note,
+    id_text, shown,
 };
+use weft_workspace::history::History;
 use weft_workspace::ops::RestoreNote;
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -64,29 +66,8 @@ pub fn run(state: &ToolState, actor: &str, args: RestoreNoteArgs) -> ToolResult 
     let history = history(state)?;
     let ops = state.ops(actor)?;
     let note = history_note(state, &args.path, "path")?;
-    let version = args.version.trim();
-    if version.is_empty() || version.eq_ignore_ascii_case("current") {
-        return Err(ToolError::new("`version` must name an older version.")
-            .hint("note_history lists the note's versions with their ids."));
-    }
-    let mut plan = history
-        .restore_plan(&note.path, version)
-        .map_err(history_error)?;
+    let (content, restored) = version_text(state, &history, &note, &args.version)?;
     let policy = state.policy();
-    if !policy.access.sees(&plan.path) {
-        return Err(hidden_version(&shown(&note.path), version));
-    }
-    plan.version = for_agent(&policy, plan.version)
-        .ok_or_else(|| hidden_version(&shown(&note.path), version))?;
-    let restored = VersionOut::of(&plan.version, state.zone());
-    let content = String::from_utf8(plan.bytes).map_err(|_| {
-        ToolError::new(format!(
-            "Version `{}` of `{}` is not valid UTF-8 text; Weft does not restore it, since bytes could be lost.",
-            id_text(&restored),
-            shown(&plan.path)
-        ))
-        .hint("read_note with this version shows its text; write it back with write_note if it is right.")
-    })?;
     let options = super::writing::options(args.expected_sha256, args.dry_run);
     let request = RestoreNote {
         path: note.current.clone().unwrap_or_else(|| note.path.clone()),
@@ -111,64 +92,100 @@ pub fn run(state: &ToolState, actor: &str, args: RestoreNoteArgs) -> ToolResult 
             .and_then(|v| for_agent(&policy, v))
             .map(|v| VersionOut::of(&v, state.zone()))
     };
-    let label = id_text(&restored);
-    let when = restored
-        .time
-        .get(..16)
-        .unwrap_or(&restored.time)
-        .replace('T', " ");
-    let mut text = if report.unchanged {
-        format!(
-            "`{}` already has the text of `{label}` ({when}); nothing to write.",
-            shown(&rel)
-        )
-    } else if report.dry_run {
-        format!(
-            "Dry run: restoring `{}` to `{label}` ({when}, {}) would {} it; nothing was written.",
-            shown(&rel),
-            restored.message.lines().next().unwrap_or(""),
-            if report.recreated {
-                "create"
-            } else {
-                "rewrite"
-            }
-        )
-    } else {
-        format!(
-            "Restored `{}` to `{label}` ({when}, {}){}.",
-            shown(&rel),
-            restored.message.lines().next().unwrap_or(""),
-            if report.recreated {
-                "; the note was created again"
-            } else {
-                ""
-            }
-        )
-    };
-    let sha256 = report.change.sha256.clone().unwrap_or_default();
-    text.push_str(&format!(
-        "\nsha256 `{sha256}` · {} bytes",
-        report.change.bytes_after.unwrap_or(0)
-    ));
-    if let Some(v) = &new_version {
-        text.push_str(&format!(" · recorded as version `{}`", v.short_id));
-    }
-    if let Some(diff) = report.change.diff.as_deref().filter(|d| !d.is_empty()) {
-        let fence = fence(diff);
-        text.push_str(&format!("\n\n{fence}diff\n{}\n{fence}", diff.trim_end()));
-    }
     let out = RestoreNoteOut {
         path: shown(&rel),
         restored,
         recreated: report.recreated,
         unchanged: report.unchanged,
         dry_run: report.dry_run,
-        sha256,
+        sha256: report.change.sha256.clone().unwrap_or_default(),
         bytes_before: report.change.bytes_before,
         bytes_after: report.change.bytes_after.unwrap_or(0),
         diff: report.change.diff.clone(),
         new_version,
         history_lost: None,
     };
-    Ok(Reply::new(text, &out))
+    Ok(Reply::new(markdown(&out), &out))
+}
+
+/// The text of the version asked for, and the version, when the agent may
+/// see it and it is UTF-8.
+fn version_text(
+    state: &ToolState,
+    history: &History,
+    note: &HistoryNote,
+    version: &str,
+) -> Result<(String, VersionOut), ToolError> {
+    let version = version.trim();
+    if version.is_empty() || version.eq_ignore_ascii_case("current") {
+        return Err(ToolError::new("`version` must name an older version.")
+            .hint("note_history lists the note's versions with their ids."));
+    }
+    let mut plan = history
+        .restore_plan(&note.path, version)
+        .map_err(history_error)?;
+    let policy = state.policy();
+    if !policy.access.sees(&plan.path) {
+        return Err(hidden_version(&shown(&note.path), version));
+    }
+    plan.version = for_agent(&policy, plan.version)
+        .ok_or_else(|| hidden_version(&shown(&note.path), version))?;
+    let restored = VersionOut::of(&plan.version, state.zone());
+    let content = String::from_utf8(plan.bytes).map_err(|_| {
+        ToolError::new(format!(
+            "Version `{}` of `{}` is not valid UTF-8 text; Weft does not restore it, since bytes could be lost.",
+            id_text(&restored),
+            shown(&plan.path)
+        ))
+        .hint("read_note with this version shows its text; write it back with write_note if it is right.")
+    })?;
+    Ok((content, restored))
+}
+
+/// What was restored, in words, with the diff.
+fn markdown(out: &RestoreNoteOut) -> String {
+    let restored = &out.restored;
+    let rel = &out.path;
+    let label = id_text(restored);
+    let when = restored
+        .time
+        .get(..16)
+        .unwrap_or(&restored.time)
+        .replace('T', " ");
+    let mut text = if out.unchanged {
+        format!(
+            "`{}` already has the text of `{label}` ({when}); nothing to write.",
+            rel
+        )
+    } else if out.dry_run {
+        format!(
+            "Dry run: restoring `{}` to `{label}` ({when}, {}) would {} it; nothing was written.",
+            rel,
+            restored.message.lines().next().unwrap_or(""),
+            if out.recreated { "create" } else { "rewrite" }
+        )
+    } else {
+        format!(
+            "Restored `{}` to `{label}` ({when}, {}){}.",
+            rel,
+            restored.message.lines().next().unwrap_or(""),
+            if out.recreated {
+                "; the note was created again"
+            } else {
+                ""
+            }
+        )
+    };
+    text.push_str(&format!(
+        "\nsha256 `{}` · {} bytes",
+        out.sha256, out.bytes_after
+    ));
+    if let Some(v) = &out.new_version {
+        text.push_str(&format!(" · recorded as version `{}`", v.short_id));
+    }
+    if let Some(diff) = out.diff.as_deref().filter(|d| !d.is_empty()) {
+        let fence = fence(diff);
+        text.push_str(&format!("\n\n{fence}diff\n{}\n{fence}", diff.trim_end()));
+    }
+    text
 }

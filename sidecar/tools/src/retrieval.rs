@@ -3,6 +3,7 @@
 //! (no model configured: by words, as without this; a model loading or
 //! broken: by words, saying so), and each note's passage found by meaning.
 
+use weft_search::SearchIndex;
 use weft_search::find::{FindError, Request, Sort};
 use weft_semantic::{Close, Found, Mode, Question, retrieve};
 use weft_vault::filter::Filter;
@@ -93,68 +94,14 @@ pub fn ask(
 ) -> Result<Answer, ToolError> {
     let mut remarks = Vec::new();
     let search = state.search().map(|s| &**s);
-    let (filter, question) = match search.map(|s| s.parse_query(text, state.now(), &scope.keys)) {
-        Some(Ok(expr)) => {
-            let question = expr.question();
-            if question.not_a_question {
-                return Err(ToolError::new(
-                    "A question reads words and filters joined by AND; `NOT`, `-` and filters inside `OR` are for search_notes.",
-                )
-                .hint("Write the filters at the top level, like `tag:work status:active budget`, or use search_notes."));
-            }
-            let mut all = vec![scope.filter.clone()];
-            all.extend(question.filters);
-            (Filter::all_of(all), question.words.join(" "))
-        }
-        Some(Err(e)) if e.nothing_to_search => {
-            return Err(ToolError::new(e.message).hint(e.hint));
-        }
-        Some(Err(e)) => {
-            remarks.push(format!("Read as plain words: {}", e.message));
-            (scope.filter.clone(), text.to_string())
-        }
-        None => (scope.filter.clone(), text.to_string()),
-    };
+    let (filter, question) = read_question(state, search, text, scope, &mut remarks)?;
     let judge = judge(state, index);
     if question.trim().is_empty() {
         // Only filters: the notes they select, newest first.
-        let Some(search) = search else {
-            return Ok(Answer {
-                found: Vec::new(),
-                mode: Mode::Lexical,
-                remarks,
-                words: question,
-            });
+        let found = match search {
+            Some(search) => newest(state, search, index, &filter, &judge, &scope.keys, k)?,
+            None => Vec::new(),
         };
-        let page = search
-            .find(
-                &Request {
-                    query: None,
-                    filter: &filter,
-                    judge: &judge,
-                    keys: &scope.keys,
-                    sort: Sort::Modified,
-                    offset: 0,
-                    limit: k,
-                    snippet_chars: 0,
-                    now: state.now(),
-                },
-                &state.files,
-            )
-            .map_err(find_error)?;
-        let found = page
-            .hits
-            .iter()
-            .filter_map(|hit| index.id_of(&hit.path))
-            .enumerate()
-            .map(|(rank, note)| Found {
-                note,
-                score: 1.0 / (1.0 + rank as f32),
-                lexical: Some((rank, 0.0)),
-                semantic: None,
-                linked: None,
-            })
-            .collect();
         return Ok(Answer {
             found,
             mode: Mode::Lexical,
@@ -163,18 +110,7 @@ pub fn ask(
         });
     }
     let semantic = state.hub().semantic();
-    let mut mode = asked.unwrap_or(Matching::Hybrid).mode();
-    if mode != Mode::Lexical && semantic.is_none() {
-        let (why, configured) = meaning_unavailable(state).unwrap_or_default();
-        if asked == Some(Matching::Semantic) {
-            return Err(ToolError::new(why)
-                .hint("Use `mode: \"lexical\"` (by words) until it is available."));
-        }
-        if configured || asked == Some(Matching::Hybrid) {
-            remarks.push(why);
-        }
-        mode = Mode::Lexical;
-    }
+    let mode = mode_ready(state, asked, semantic.is_some(), &mut remarks)?;
     let found = retrieve(&Question {
         text: &question,
         mode,
@@ -195,6 +131,99 @@ pub fn ask(
         remarks,
         words: question,
     })
+}
+
+/// The question's filter (the scope and the filters it writes) and its
+/// words.
+fn read_question(
+    state: &ToolState,
+    search: Option<&SearchIndex>,
+    text: &str,
+    scope: &Scope,
+    remarks: &mut Vec<String>,
+) -> Result<(Filter, String), ToolError> {
+    match search.map(|s| s.parse_query(text, state.now(), &scope.keys)) {
+        Some(Ok(expr)) => {
+            let question = expr.question();
+            if question.not_a_question {
+                return Err(ToolError::new(
+                    "A question reads words and filters joined by AND; `NOT`, `-` and filters inside `OR` are for search_notes.",
+                )
+                .hint("Write the filters at the top level, like `tag:work status:active budget`, or use search_notes."));
+            }
+            let mut all = vec![scope.filter.clone()];
+            all.extend(question.filters);
+            Ok((Filter::all_of(all), question.words.join(" ")))
+        }
+        Some(Err(e)) if e.nothing_to_search => Err(ToolError::new(e.message).hint(e.hint)),
+        Some(Err(e)) => {
+            remarks.push(format!("Read as plain words: {}", e.message));
+            Ok((scope.filter.clone(), text.to_string()))
+        }
+        None => Ok((scope.filter.clone(), text.to_string())),
+    }
+}
+
+/// The `k` newest notes `filter` selects, ranked in that order.
+fn newest(
+    state: &ToolState,
+    search: &SearchIndex,
+    index: &VaultIndex,
+    filter: &Filter,
+    judge: &dyn Fn(&str, &Filter) -> bool,
+    keys: &[String],
+    k: usize,
+) -> Result<Vec<Found>, ToolError> {
+    let request = Request {
+        query: None,
+        filter,
+        judge,
+        keys,
+        sort: Sort::Modified,
+        offset: 0,
+        limit: k,
+        snippet_chars: 0,
+        now: state.now(),
+    };
+    let page = search.find(&request, &state.files).map_err(find_error)?;
+    Ok(page
+        .hits
+        .iter()
+        .filter_map(|hit| index.id_of(&hit.path))
+        .enumerate()
+        .map(|(rank, note)| Found {
+            note,
+            score: 1.0 / (1.0 + rank as f32),
+            lexical: Some((rank, 0.0)),
+            semantic: None,
+            linked: None,
+        })
+        .collect())
+}
+
+/// The mode that runs: the one asked for (hybrid by default), or by words
+/// when meaning is not ready — an error when meaning alone was asked for,
+/// a remark when it was configured or hybrid was asked for.
+fn mode_ready(
+    state: &ToolState,
+    asked: Option<Matching>,
+    meaning_ready: bool,
+    remarks: &mut Vec<String>,
+) -> Result<Mode, ToolError> {
+    let mode = asked.unwrap_or(Matching::Hybrid).mode();
+    if mode == Mode::Lexical || meaning_ready {
+        return Ok(mode);
+    }
+    let (why, configured) = meaning_unavailable(state).unwrap_or_default();
+    if asked == Some(Matching::Semantic) {
+        return Err(
+            ToolError::new(why).hint("Use `mode: \"lexical\"` (by words) until it is available.")
+        );
+    }
+    if configured || asked == Some(Matching::Hybrid) {
+        remarks.push(why);
+    }
+    Ok(Mode::Lexical)
 }
 
 fn find_error(e: FindError) -> ToolError {
