@@ -1,7 +1,8 @@
 //! What the tests of the tools' computations share: the index of an inline
 //! fixture (`//- /path.md` starts a file: `weft_vault::fixture`), the
 //! agent's access as a configuration gives it, a fixture with its full
-//! text and file times (`searchable`), and ids shown as paths.
+//! text and file times (`searchable`), ids shown as paths, and what a
+//! name means (`target`).
 
 use std::path::Path;
 
@@ -26,6 +27,18 @@ pub(crate) fn access(deny: &[&str]) -> Access {
 /// A note's path, for readable snapshots.
 pub(crate) fn path(index: &VaultIndex, id: NoteId) -> &str {
     index.note(id).id()
+}
+
+/// What a name means, as the tools find it: a note, or the links to a
+/// note not written yet (hiding nothing).
+pub(crate) fn target(index: &VaultIndex, name: &str) -> crate::common::Target {
+    use weft_vault::query::{Lookup, lookup};
+    match lookup(index, name) {
+        Lookup::Found(id) => crate::common::Target::Note(id),
+        Lookup::Unresolved { target, links } => crate::common::Target::Missing { target, links },
+        Lookup::Ambiguous(ids) => panic!("`{name}` names {} notes", ids.len()),
+        other => panic!("`{name}`: {other:?}"),
+    }
 }
 
 /// A fixture's file times (`//- /path.md @SECONDS`).
