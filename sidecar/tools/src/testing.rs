@@ -51,3 +51,27 @@ impl Times for MemFiles {
         self.0.lock().unwrap().get(path)?.created
     }
 }
+
+/// A fixture's file times (`//- /path.md @SECONDS`) without its full
+/// text: the one time given is the file's modified and its created time
+/// (as where the file system keeps no creation time).
+pub(crate) struct FileTimes(std::collections::HashMap<String, i64>);
+
+pub(crate) fn file_times(src: &str) -> FileTimes {
+    FileTimes(
+        weft_vault::fixture::files(src)
+            .into_iter()
+            .filter_map(|f| Some((f.path, f.time?)))
+            .collect(),
+    )
+}
+
+impl Times for FileTimes {
+    fn modified(&self, path: &str) -> Option<i64> {
+        self.0.get(path).copied()
+    }
+
+    fn created(&self, path: &str) -> Option<i64> {
+        self.0.get(path).copied()
+    }
+}

@@ -4,11 +4,16 @@
 //!
 //! An adapter: arguments in, `vault` and the disk text through the state,
 //! Markdown and structured content out. The arguments and the structured
-//! answer are `out`, the Markdown `render`.
+//! answer are `out`, what is computed of the note and its text without IO
+//! `compute`, the Markdown `render`.
 
+mod compute;
 mod out;
 mod render;
+#[cfg(test)]
+mod tests;
 
+pub use compute::find_section;
 pub use out::*;
 
 use super::common::{NoteRef, find_note, link_contexts, time_text};
@@ -17,12 +22,10 @@ use super::state::ToolState;
 use super::versions::{
     VersionOut, for_agent, hidden_version, history, history_error, history_note, noting_loss, shown,
 };
+use compute::{fill_text, set_outline, visible_backlinks};
 use render::render;
-use weft_search::index::body_start;
-use weft_vault::headings::{heading_path, heading_paths, resolve_section, section_parts};
-use weft_vault::lines::line_of;
 use weft_vault::parse::parse_note;
-use weft_vault::{Note, NoteId, VaultIndex};
+use weft_vault::{NoteId, VaultIndex};
 
 const DEFAULT_CHARS: usize = 20_000;
 const MAX_CHARS: usize = 100_000;
@@ -141,11 +144,7 @@ fn read_one(
     let note = parse_note(&indexed.path, &bytes);
     let text = String::from_utf8_lossy(&bytes);
     // Links from notes the agent may not see are not counted either.
-    let links_in = index
-        .backlinks(id)
-        .iter()
-        .filter(|r| policy.access.sees(&index.note(r.source).path))
-        .count();
+    let (links_in, visible) = visible_backlinks(index, &policy.access, id, MAX_BACKLINKS);
     let modified = state.modified(&indexed.path);
     let mut out = NoteOut::of(&note, &bytes, time_text(modified, state.zone()), view);
     out.links_in = links_in;
@@ -156,12 +155,6 @@ fn read_one(
         }
         View::Metadata => {
             out.frontmatter = Some(note.frontmatter.as_deref().cloned().unwrap_or_default());
-            let refs = index.backlinks(id);
-            let visible: Vec<_> = refs
-                .into_iter()
-                .filter(|r| policy.access.sees(&index.note(r.source).path))
-                .take(MAX_BACKLINKS)
-                .collect();
             out.backlinks = Some(
                 link_contexts(state, index, &visible)
                     .into_iter()
@@ -193,93 +186,6 @@ fn view_of(args: &ReadNoteArgs) -> View {
         (None, Some(_)) | (Some(View::Section), _) => View::Section,
         (Some(v), _) => v,
         (None, None) => View::Full,
-    }
-}
-
-/// The text views (full, body, section) of `note`, whose text is `text`:
-/// one page of it into `out`.
-fn fill_text(
-    out: &mut NoteOut,
-    note: &Note,
-    text: &str,
-    section: Option<&str>,
-    offset: usize,
-    max_chars: usize,
-) -> Result<(), ToolError> {
-    match out.view {
-        View::Section => {
-            let wanted = section.unwrap_or_default();
-            let (index_of, path) = find_section(note, wanted)?;
-            let span = note.section_span(index_of);
-            let body = &text[span.start as usize..(span.end as usize).min(text.len())];
-            let last = note.headings[index_of].line + line_of(body, body.trim_end().len()) as u32;
-            out.section = Some(path);
-            out.lines = Some([note.headings[index_of].line + 1, last + 1]);
-            page(out, body, offset, max_chars);
-        }
-        View::Body => page(out, &text[body_start(text)..], offset, max_chars),
-        _ => page(out, text, offset, max_chars),
-    }
-    Ok(())
-}
-
-/// Puts one page of `text` into `out`.
-fn page(out: &mut NoteOut, text: &str, offset: usize, max_chars: usize) {
-    let total = text.chars().count();
-    let offset = offset.min(total);
-    let start = text
-        .char_indices()
-        .nth(offset)
-        .map_or(text.len(), |(i, _)| i);
-    let end = text[start..]
-        .char_indices()
-        .nth(max_chars)
-        .map_or(text.len(), |(i, _)| start + i);
-    out.content = Some(text[start..end].to_string());
-    out.offset = Some(offset);
-    out.total_chars = Some(total);
-    let shown = text[start..end].chars().count();
-    out.next_offset = (offset + shown < total).then_some(offset + shown);
-}
-
-/// The note's headings (with their section paths) and block ids.
-fn set_outline(out: &mut NoteOut, note: &Note) {
-    let paths = heading_paths(note, "::");
-    out.headings = Some(
-        note.headings
-            .iter()
-            .zip(paths)
-            .map(|(h, section)| HeadingOut {
-                level: h.level,
-                text: h.text.to_string(),
-                line: h.line + 1,
-                section,
-            })
-            .collect(),
-    );
-    out.blocks = Some(
-        note.blocks
-            .iter()
-            .map(|b| BlockOut {
-                id: b.id.to_string(),
-                line: b.line + 1,
-            })
-            .collect(),
-    );
-}
-
-/// Finds a section by `Heading` or `Parent::Child` through the domain's
-/// heading paths (the rules `edit_note` and links use); a missing or
-/// ambiguous heading is an error listing the choices.
-pub fn find_section(note: &Note, wanted: &str) -> Result<(usize, String), ToolError> {
-    if section_parts(wanted).is_empty() {
-        return Err(ToolError::new("`section` is empty.")
-            .hint("Name a heading, or `Parent::Child`; view `outline` lists the sections."));
-    }
-    match resolve_section(note, wanted) {
-        Ok(i) => Ok((i, heading_path(note, i, "::"))),
-        Err(e) => Err(ToolError::new(format!("In `{}`: {e}.", note.id()))
-            .hint("view `outline` lists every section with the path to pass as `section`.")),
     }
 }
 

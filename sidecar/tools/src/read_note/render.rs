@@ -7,7 +7,18 @@ use crate::format::{escape, fence, plural};
 use crate::versions::id_text;
 
 pub(super) fn render(note: &NoteOut) -> String {
-    let mut out = format!("**{}** — `{}`", escape(&note.title), note.path);
+    let mut out = String::new();
+    header(&mut out, note);
+    content(&mut out, note);
+    frontmatter(&mut out, note);
+    backlinks(&mut out, note);
+    outline(&mut out, note);
+    out
+}
+
+/// The title, version, hash, times, links, names and problems.
+fn header(out: &mut String, note: &NoteOut) {
+    out.push_str(&format!("**{}** — `{}`", escape(&note.title), note.path));
     if let Some(v) = &note.version {
         out.push_str(&format!(
             " as of version `{}` ({}, {}: {})",
@@ -48,6 +59,10 @@ pub(super) fn render(note: &NoteOut) -> String {
     for d in &note.diagnostics {
         out.push_str(&format!("\n⚠ {d}"));
     }
+}
+
+/// The text read, fenced, with where its page stands.
+fn content(out: &mut String, note: &NoteOut) {
     if let Some(content) = &note.content {
         let fence = fence(content);
         out.push_str(&format!("\n\n{fence}markdown\n{content}\n{fence}"));
@@ -64,6 +79,10 @@ pub(super) fn render(note: &NoteOut) -> String {
             }
         }
     }
+}
+
+/// The frontmatter, key by key.
+fn frontmatter(out: &mut String, note: &NoteOut) {
     if let Some(frontmatter) = &note.frontmatter {
         if frontmatter.is_empty() {
             out.push_str("\n\nNo frontmatter.");
@@ -78,6 +97,10 @@ pub(super) fn render(note: &NoteOut) -> String {
             }
         }
     }
+}
+
+/// The backlinks by note, a line with several links once.
+fn backlinks(out: &mut String, note: &NoteOut) {
     if let Some(backlinks) = &note.backlinks {
         if backlinks.is_empty() {
             out.push_str("\n\nNo backlinks.");
@@ -119,6 +142,10 @@ pub(super) fn render(note: &NoteOut) -> String {
             }
         }
     }
+}
+
+/// The sections an edit can address, the block ids, the frontmatter keys.
+fn outline(out: &mut String, note: &NoteOut) {
     if let Some(headings) = &note.headings {
         if headings.is_empty() {
             out.push_str("\n\nNo headings.");
@@ -144,5 +171,4 @@ pub(super) fn render(note: &NoteOut) -> String {
     {
         out.push_str(&format!("\nFrontmatter keys: {}", keys.join(", ")));
     }
-    out
 }
