@@ -16,7 +16,7 @@ use super::state::ToolState;
 use weft_vault::edit::EditError;
 use weft_vault::frontmatter::FrontmatterError;
 use weft_workspace::ops::{
-    Change, ChangeKind, LinkEdit, LinksIn, OpError, RuleProblem, Warning, WriteOptions,
+    Change, ChangeKind, LISTED_TAGS, LinkEdit, LinksIn, OpError, RuleProblem, Warning, WriteOptions,
 };
 
 /// Characters of diff a result carries in all (text and structured alike);
@@ -56,8 +56,13 @@ pub(crate) fn op_error(state: &ToolState, error: OpError) -> ToolError {
     if let OpError::Partial { touched, .. } = &error {
         state.notify_changed(touched.clone());
     }
+    shown_error(&error)
+}
+
+/// An `ops` failure as the agent reads it: the facts, then the hint.
+fn shown_error(error: &OpError) -> ToolError {
     let out = ToolError::new(error.to_string());
-    match op_hint(&error) {
+    match op_hint(error) {
         Some(hint) => out.hint(hint),
         None => out,
     }
@@ -100,6 +105,13 @@ fn op_hint(error: &OpError) -> Option<String> {
                 1 => "Set it with update_frontmatter or the frontmatter parameter.".into(),
                 _ => "Set them with update_frontmatter or the frontmatter parameter.".into(),
             }
+        }
+        OpError::TagPolicy { allowed, .. } if allowed.len() > LISTED_TAGS => {
+            "list_tags shows all.".into()
+        }
+        OpError::FolderSha256 => "Omit expected_sha256.".into(),
+        OpError::Partial { done, .. } if !done.is_empty() => {
+            "check_vault shows what is broken.".into()
         }
         _ => return None,
     })
@@ -473,7 +485,7 @@ mod tests {
 
     /// The names of the agent's tools and arguments that the workspace's
     /// facts must not use.
-    const TOOL_WORDS: [&str; 16] = [
+    const TOOL_WORDS: [&str; 18] = [
         "write_note",
         "edit_note",
         "read_note",
@@ -490,6 +502,8 @@ mod tests {
         "dry_run",
         "replace_lines",
         "link_policy",
+        "list_tags",
+        "check_vault",
     ];
 
     /// Likewise for warnings: the workspace states what it noticed, and the
@@ -654,6 +668,24 @@ mod tests {
                 },
                 "update_frontmatter or the frontmatter parameter",
             ),
+            (
+                OpError::TagPolicy {
+                    path: "n.md".into(),
+                    tags: vec!["new".into()],
+                    allowed: (0..LISTED_TAGS + 3).map(|i| format!("t{i}")).collect(),
+                },
+                "list_tags",
+            ),
+            (OpError::FolderSha256, "Omit expected_sha256"),
+            (
+                OpError::Partial {
+                    done: vec!["moved `a.md` to `b.md`".into()],
+                    failed: "moving `c.md`".into(),
+                    message: "disk full".into(),
+                    touched: vec!["a.md".into(), "b.md".into()],
+                },
+                "check_vault",
+            ),
         ];
         for (error, hinted) in cases {
             let fact = error.to_string();
@@ -664,5 +696,43 @@ mod tests {
             let hint = op_hint(&error).unwrap_or_default();
             assert!(hint.contains(hinted), "{error:?}: {hint}");
         }
+    }
+
+    /// The advice moved out of the workspace's errors reads as it did,
+    /// as one hint after the facts, and only where it applies.
+    #[test]
+    fn moved_advice_is_shown_after_the_facts() {
+        let shown = |error: OpError| shown_error(&error).text();
+        assert_eq!(
+            shown(OpError::FolderSha256),
+            "Error: a folder has no sha256\nOmit expected_sha256."
+        );
+        let partial = |done: Vec<String>| OpError::Partial {
+            done,
+            failed: "moving `c.md`".into(),
+            message: "disk full".into(),
+            touched: Vec::new(),
+        };
+        assert_eq!(
+            shown(partial(vec!["moved `a.md` to `b.md`".into()])),
+            "Error: stopped part way: moving `c.md` failed (disk full). Already done, and kept: \
+             moved `a.md` to `b.md`. Finish by hand\ncheck_vault shows what is broken."
+        );
+        assert_eq!(
+            shown(partial(Vec::new())),
+            "Error: stopped part way: moving `c.md` failed (disk full). Nothing was changed"
+        );
+        let policy = |count: usize| OpError::TagPolicy {
+            path: "n.md".into(),
+            tags: vec!["new".into()],
+            allowed: (0..count).map(|i| format!("t{i}")).collect(),
+        };
+        let many = shown(policy(LISTED_TAGS + 2));
+        assert!(
+            many.contains("`t59` and 2 more. Use one of those")
+                && many.ends_with("nothing was written\nlist_tags shows all."),
+            "{many}"
+        );
+        assert!(!shown(policy(2)).contains("list_tags"));
     }
 }

@@ -11,7 +11,7 @@ use weft_vault::edit::EditError;
 use weft_vault::frontmatter::FrontmatterError;
 
 /// How many allowed tags an error lists before it says "and N more".
-const LISTED_TAGS: usize = 60;
+pub const LISTED_TAGS: usize = 60;
 
 /// An operation's failure. Except for [`OpError::Partial`], nothing was
 /// written.
@@ -82,6 +82,9 @@ pub enum OpError {
     },
     /// Bad or contradictory arguments; the message says what to give.
     Invalid(String),
+    /// A sha256 to expect was given for a move of a folder: only a note
+    /// has one.
+    FolderSha256,
     /// The link rewrite could not be planned.
     Rewrite(String),
     /// The disk refused before anything was written.
@@ -143,7 +146,7 @@ impl OpError {
             OpError::Frontmatter { .. } => "frontmatter",
             OpError::TagPolicy { .. } => "tag_policy",
             OpError::TagRule { .. } => "tag_rule",
-            OpError::Invalid(_) => "invalid_argument",
+            OpError::Invalid(_) | OpError::FolderSha256 => "invalid_argument",
             OpError::Rewrite(_) => "rewrite",
             OpError::Io { .. } => "io",
             OpError::Partial { .. } => "partial",
@@ -277,7 +280,7 @@ impl fmt::Display for OpError {
                     let shown: Vec<String> = allowed.iter().take(LISTED_TAGS).cloned().collect();
                     write!(f, "Allowed tags: {}", quoted(&shown))?;
                     if allowed.len() > LISTED_TAGS {
-                        write!(f, " and {} more (list_tags shows all)", allowed.len() - LISTED_TAGS)?;
+                        write!(f, " and {} more", allowed.len() - LISTED_TAGS)?;
                     }
                     f.write_str(". ")?;
                 }
@@ -296,6 +299,7 @@ impl fmt::Display for OpError {
                 f.write_str("; nothing was written")
             }
             OpError::Invalid(message) => f.write_str(message),
+            OpError::FolderSha256 => f.write_str("a folder has no sha256"),
             OpError::Rewrite(message) => {
                 write!(f, "cannot rewrite the links: {message}; nothing was written")
             }
@@ -319,7 +323,7 @@ impl fmt::Display for OpError {
                 } else {
                     write!(
                         f,
-                        "Already done, and kept: {}. Check the vault (check_vault) and finish by hand",
+                        "Already done, and kept: {}. Finish by hand",
                         done.join("; ")
                     )
                 }

@@ -52,7 +52,7 @@ use weft_vault::VaultIndex;
 pub use daily_note::{DailyNote, DailyOp, DailyReport};
 pub use delete_note::{DeleteNote, DeleteReport, LinkPolicy};
 pub use edit_note::{EditNote, EditReport, OpCount};
-pub use error::{OpError, RuleProblem};
+pub use error::{LISTED_TAGS, OpError, RuleProblem};
 pub use hooks::{WriteGuard, WriteLog, Written};
 pub use links::{LinkEdit, LinksIn, NoteLink};
 pub use move_note::{MoveNote, MoveReport};

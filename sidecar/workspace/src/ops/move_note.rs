@@ -181,9 +181,7 @@ impl Ops<'_> {
             ),
             Source::Folder(rel) => {
                 if request.options.expected_sha256.is_some() {
-                    return Err(OpError::Invalid(
-                        "expected_sha256 applies to one note, not to a folder; omit it".into(),
-                    ));
+                    return Err(OpError::FolderSha256);
                 }
                 let (to, files, whole_folder) = self.folder_destination(rel, &request.new_path)?;
                 Moves {

@@ -269,6 +269,16 @@ fn refused_moves_change_nothing() {
         })
     });
     assert!(matches!(error, OpError::Conflict { .. }), "{error:?}");
+    let error = v.fails(|ops| {
+        ops.move_note(&MoveNote {
+            options: WriteOptions {
+                expected_sha256: Some(sha256_hex(WEFT.as_bytes())),
+                dry_run: false,
+            },
+            ..moving("projects/", "archive/projects", true)
+        })
+    });
+    assert_eq!(error, OpError::FolderSha256);
 }
 
 /// A vault whose `locked/` folder the agent may not touch.
