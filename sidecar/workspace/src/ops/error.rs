@@ -162,6 +162,129 @@ fn quoted(items: &[String]) -> String {
         .join(", ")
 }
 
+/// "a note" or "N notes".
+fn notes(count: usize) -> String {
+    if count == 1 {
+        "a note".to_string()
+    } else {
+        format!("{count} notes")
+    }
+}
+
+/// No note answers to `input`: why, and the closest paths if any.
+fn not_found(
+    f: &mut fmt::Formatter<'_>,
+    input: &str,
+    suggestions: &[String],
+    linked_from: usize,
+) -> fmt::Result {
+    write!(f, "no note `{input}`")?;
+    if linked_from > 0 {
+        write!(
+            f,
+            " (it does not exist yet, though {linked_from} link{} point to it)",
+            if linked_from == 1 { "" } else { "s" }
+        )?;
+    }
+    if suggestions.is_empty() {
+        write!(
+            f,
+            "; give a vault path (with or without .md), a title or an alias"
+        )
+    } else {
+        write!(f, "; did you mean {}?", quoted(suggestions))
+    }
+}
+
+/// The note is not what the caller read (`current`: its sha256 now).
+fn conflict(
+    f: &mut fmt::Formatter<'_>,
+    path: &str,
+    expected: &str,
+    current: Option<&str>,
+) -> fmt::Result {
+    match current {
+        Some(current) => write!(
+            f,
+            "`{path}` changed since it was read: expected sha256 {expected}, current sha256 {current}; \
+             nothing was written"
+        ),
+        None => write!(
+            f,
+            "`{path}` does not exist, but a sha256 it should have was given ({expected}); nothing \
+             was written"
+        ),
+    }
+}
+
+/// Tags new to a vault whose policy allows only the tags it uses.
+fn tag_policy(
+    f: &mut fmt::Formatter<'_>,
+    path: &str,
+    tags: &[String],
+    allowed: &[String],
+) -> fmt::Result {
+    write!(
+        f,
+        "`{path}`: the tag policy allows only tags the vault already uses, and {} {} new. ",
+        quoted(tags),
+        if tags.len() == 1 { "is" } else { "are" }
+    )?;
+    if allowed.is_empty() {
+        f.write_str("The vault has no tags yet. ")?;
+    } else {
+        let shown: Vec<String> = allowed.iter().take(LISTED_TAGS).cloned().collect();
+        write!(f, "Allowed tags: {}", quoted(&shown))?;
+        if allowed.len() > LISTED_TAGS {
+            write!(f, " and {} more", allowed.len() - LISTED_TAGS)?;
+        }
+        f.write_str(". ")?;
+    }
+    f.write_str("Use one of those, or ask the user to create the new tag; nothing was written")
+}
+
+/// The per-tag rules a write would break.
+fn tag_rule(f: &mut fmt::Formatter<'_>, path: &str, problems: &[RuleProblem]) -> fmt::Result {
+    write!(f, "`{path}` would break the vault's tag rules: ")?;
+    for (i, problem) in problems.iter().enumerate() {
+        if i > 0 {
+            f.write_str("; ")?;
+        }
+        write!(f, "{problem}")?;
+    }
+    f.write_str("; nothing was written")
+}
+
+/// A multi-file operation that stopped part way: what failed, what stays.
+fn partial(
+    f: &mut fmt::Formatter<'_>,
+    done: &[String],
+    failed: &str,
+    message: &str,
+) -> fmt::Result {
+    write!(f, "stopped part way: {failed} failed ({message}). ")?;
+    if done.is_empty() {
+        f.write_str("Nothing was changed")
+    } else {
+        write!(
+            f,
+            "Already done, and kept: {}. Finish by hand",
+            done.join("; ")
+        )
+    }
+}
+
+/// Notes the agent may not access that link to `target`, which a change
+/// would rewrite (never named).
+fn hidden_links(f: &mut fmt::Formatter<'_>, target: &str, count: usize) -> fmt::Result {
+    write!(
+        f,
+        "{} this agent may not access link to `{target}`, and the change would rewrite them \
+         (`agent.allow`/`agent.deny` in .weft.toml); nothing was written",
+        notes(count)
+    )
+}
+
 impl fmt::Display for OpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -169,24 +292,7 @@ impl fmt::Display for OpError {
                 input,
                 suggestions,
                 linked_from,
-            } => {
-                write!(f, "no note `{input}`")?;
-                if *linked_from > 0 {
-                    write!(
-                        f,
-                        " (it does not exist yet, though {linked_from} link{} point to it)",
-                        if *linked_from == 1 { "" } else { "s" }
-                    )?;
-                }
-                if suggestions.is_empty() {
-                    write!(
-                        f,
-                        "; give a vault path (with or without .md), a title or an alias"
-                    )
-                } else {
-                    write!(f, "; did you mean {}?", quoted(suggestions))
-                }
-            }
+            } => not_found(f, input, suggestions, *linked_from),
             OpError::Ambiguous { input, candidates } => write!(
                 f,
                 "`{input}` names several notes: {}; give the full vault path of one",
@@ -206,41 +312,15 @@ impl fmt::Display for OpError {
                  nothing was written. Ask the user, or choose another path"
             ),
             OpError::Hidden { message } => {
-                write!(f, "{}", message.trim_end_matches('.'))?;
-                f.write_str("; nothing was written")
+                write!(f, "{}; nothing was written", message.trim_end_matches('.'))
             }
-            OpError::HiddenLinks { target, notes } => write!(
-                f,
-                "{} this agent may not access link to `{target}`, and the change would rewrite them \
-                 (`agent.allow`/`agent.deny` in .weft.toml); nothing was written",
-                if *notes == 1 {
-                    "a note".to_string()
-                } else {
-                    format!("{notes} notes")
-                }
-            ),
-            OpError::Exists { path } => write!(
-                f,
-                "`{path}` already exists"
-            ),
+            OpError::HiddenLinks { target, notes } => hidden_links(f, target, *notes),
+            OpError::Exists { path } => write!(f, "`{path}` already exists"),
             OpError::Conflict {
                 path,
                 expected,
-                current: Some(current),
-            } => write!(
-                f,
-                "`{path}` changed since it was read: expected sha256 {expected}, current sha256 {current}; \
-                 nothing was written"
-            ),
-            OpError::Conflict {
-                path,
-                expected,
-                current: None,
-            } => write!(
-                f,
-                "`{path}` does not exist, but a sha256 it should have was given ({expected}); nothing \
-                 was written"
-            ),
+                current,
+            } => conflict(f, path, expected, current.as_deref()),
             OpError::Unsaved { path } => write!(
                 f,
                 "`{path}` has unsaved changes in the editor; nothing was written, so the editor's text is \
@@ -267,37 +347,8 @@ impl fmt::Display for OpError {
                 path,
                 tags,
                 allowed,
-            } => {
-                write!(
-                    f,
-                    "`{path}`: the tag policy allows only tags the vault already uses, and {} {} new. ",
-                    quoted(tags),
-                    if tags.len() == 1 { "is" } else { "are" }
-                )?;
-                if allowed.is_empty() {
-                    f.write_str("The vault has no tags yet. ")?;
-                } else {
-                    let shown: Vec<String> = allowed.iter().take(LISTED_TAGS).cloned().collect();
-                    write!(f, "Allowed tags: {}", quoted(&shown))?;
-                    if allowed.len() > LISTED_TAGS {
-                        write!(f, " and {} more", allowed.len() - LISTED_TAGS)?;
-                    }
-                    f.write_str(". ")?;
-                }
-                f.write_str(
-                    "Use one of those, or ask the user to create the new tag; nothing was written",
-                )
-            }
-            OpError::TagRule { path, problems } => {
-                write!(f, "`{path}` would break the vault's tag rules: ")?;
-                for (i, problem) in problems.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("; ")?;
-                    }
-                    write!(f, "{problem}")?;
-                }
-                f.write_str("; nothing was written")
-            }
+            } => tag_policy(f, path, tags, allowed),
+            OpError::TagRule { path, problems } => tag_rule(f, path, problems),
             OpError::Invalid(message) => f.write_str(message),
             OpError::FolderSha256 => f.write_str("a folder has no sha256"),
             OpError::Rewrite(message) => {
@@ -307,27 +358,13 @@ impl fmt::Display for OpError {
                 path,
                 action,
                 message,
-            } => write!(
-                f,
-                "cannot {action} `{path}`: {message}; nothing was written"
-            ),
+            } => write!(f, "cannot {action} `{path}`: {message}; nothing was written"),
             OpError::Partial {
                 done,
                 failed,
                 message,
                 ..
-            } => {
-                write!(f, "stopped part way: {failed} failed ({message}). ")?;
-                if done.is_empty() {
-                    f.write_str("Nothing was changed")
-                } else {
-                    write!(
-                        f,
-                        "Already done, and kept: {}. Finish by hand",
-                        done.join("; ")
-                    )
-                }
-            }
+            } => partial(f, done, failed, message),
         }
     }
 }
