@@ -71,106 +71,10 @@ impl Ops<'_> {
         };
         let fm = frontmatter::read(&current.text).map_err(fm_error)?;
 
-        let mut ops: Vec<FrontmatterOp> = Vec::new();
-        for key in &request.unset {
-            ops.push(FrontmatterOp::Unset { key: key.clone() });
-        }
-        for (key, value) in &request.set {
-            ops.push(FrontmatterOp::Set {
-                key: key.clone(),
-                value: value.clone(),
-            });
-        }
-        for (key, value) in &request.merge {
-            let Value::Object(map) = value else {
-                return Err(OpError::Invalid(format!(
-                    "merge: the value of `{key}` must be an object of properties to merge into it; use `set` \
-                     to replace a value"
-                )));
-            };
-            ops.push(FrontmatterOp::Merge {
-                key: key.clone(),
-                value: map.clone(),
-            });
-        }
-        if let Some(title) = &request.title {
-            let title = title.trim();
-            ops.push(if title.is_empty() {
-                FrontmatterOp::Unset {
-                    key: "title".into(),
-                }
-            } else {
-                FrontmatterOp::Set {
-                    key: "title".into(),
-                    value: Value::String(title.to_string()),
-                }
-            });
-        }
-        let mut warnings = Vec::new();
-        for (replace, add, remove, keys, is_tags) in [
-            (
-                &request.tags,
-                &request.add_tags,
-                &request.remove_tags,
-                ["tags", "tag"],
-                true,
-            ),
-            (
-                &request.aliases,
-                &request.add_aliases,
-                &request.remove_aliases,
-                ["aliases", "alias"],
-                false,
-            ),
-        ] {
-            if replace.is_none() && add.is_empty() && remove.is_empty() {
-                continue;
-            }
-            let key = list_key(&fm, keys);
-            let have = fm
-                .get(key)
-                .map(|v| string_list(v, is_tags))
-                .unwrap_or_default();
-            let wanted = match replace {
-                Some(list) => clean_names(list, is_tags)?,
-                None => {
-                    let removed = clean_names(remove, is_tags)?;
-                    let kept: Vec<String> = have
-                        .iter()
-                        .filter(|h| !removed.iter().any(|r| same(h, r)))
-                        .cloned()
-                        .collect();
-                    merge_lists(&kept, &clean_names(add, is_tags)?)
-                }
-            };
-            if wanted == have {
-                continue; // Idempotent: nothing to change.
-            }
-            ops.push(if wanted.is_empty() {
-                FrontmatterOp::Unset { key: key.into() }
-            } else {
-                FrontmatterOp::Set {
-                    key: key.into(),
-                    value: Value::Array(wanted.into_iter().map(Value::String).collect()),
-                }
-            });
-        }
-
+        let mut ops = property_ops(request)?;
+        ops.extend(list_ops(request, &fm)?);
         let text = frontmatter::apply(&current.text, &ops).map_err(fm_error)?;
-        let note = parse_text(&rel, &text);
-        for removed in &request.remove_tags {
-            let removed = removed.trim().trim_start_matches('#');
-            if let Some(inline) = note
-                .tags
-                .iter()
-                .find(|t| !t.in_frontmatter && name_key(&t.name) == name_key(removed))
-            {
-                warnings.push(Warning::TagStillInline {
-                    tag: inline.name.to_string(),
-                    line: inline.line as usize + 1,
-                });
-            }
-        }
+        let mut warnings = tags_still_inline(request, &rel, &text);
         self.check_tags(Some((&rel, &current.text)), &rel, &text)?;
         let changed = text != current.text;
         if changed {
@@ -196,22 +100,138 @@ impl Ops<'_> {
             )?;
         }
         let after = frontmatter::read(&text).unwrap_or_default();
-        let list = |keys: [&str; 2], is_tags| {
-            after
-                .get(list_key(&after, keys))
-                .map(|v| string_list(v, is_tags))
-                .unwrap_or_default()
-        };
         Ok(FrontmatterReport {
             change: change(&rel, None, Some(&current.text), Some(&text), dry_run),
             changed,
             dry_run,
-            tags: list(["tags", "tag"], true),
-            aliases: list(["aliases", "alias"], false),
+            tags: listed(&after, ["tags", "tag"], true),
+            aliases: listed(&after, ["aliases", "alias"], false),
             frontmatter: after,
             warnings,
         })
     }
+}
+
+/// The changes to properties and the title, in the order they apply:
+/// unset, set, merge, title.
+fn property_ops(request: &UpdateFrontmatter) -> Result<Vec<FrontmatterOp>, OpError> {
+    let mut ops: Vec<FrontmatterOp> = Vec::new();
+    for key in &request.unset {
+        ops.push(FrontmatterOp::Unset { key: key.clone() });
+    }
+    for (key, value) in &request.set {
+        ops.push(FrontmatterOp::Set {
+            key: key.clone(),
+            value: value.clone(),
+        });
+    }
+    for (key, value) in &request.merge {
+        let Value::Object(map) = value else {
+            return Err(OpError::Invalid(format!(
+                "merge: the value of `{key}` must be an object of properties to merge into it; use `set` \
+                 to replace a value"
+            )));
+        };
+        ops.push(FrontmatterOp::Merge {
+            key: key.clone(),
+            value: map.clone(),
+        });
+    }
+    if let Some(title) = &request.title {
+        let title = title.trim();
+        ops.push(if title.is_empty() {
+            FrontmatterOp::Unset {
+                key: "title".into(),
+            }
+        } else {
+            FrontmatterOp::Set {
+                key: "title".into(),
+                value: Value::String(title.to_string()),
+            }
+        });
+    }
+    Ok(ops)
+}
+
+/// The changes to the tags and aliases: none for a list left as it is.
+fn list_ops(
+    request: &UpdateFrontmatter,
+    fm: &Map<String, Value>,
+) -> Result<Vec<FrontmatterOp>, OpError> {
+    let mut ops = Vec::new();
+    for (replace, add, remove, keys, is_tags) in [
+        (
+            &request.tags,
+            &request.add_tags,
+            &request.remove_tags,
+            ["tags", "tag"],
+            true,
+        ),
+        (
+            &request.aliases,
+            &request.add_aliases,
+            &request.remove_aliases,
+            ["aliases", "alias"],
+            false,
+        ),
+    ] {
+        if replace.is_none() && add.is_empty() && remove.is_empty() {
+            continue;
+        }
+        let key = list_key(fm, keys);
+        let have = listed(fm, keys, is_tags);
+        let wanted = match replace {
+            Some(list) => clean_names(list, is_tags)?,
+            None => {
+                let removed = clean_names(remove, is_tags)?;
+                let kept: Vec<String> = have
+                    .iter()
+                    .filter(|h| !removed.iter().any(|r| same(h, r)))
+                    .cloned()
+                    .collect();
+                merge_lists(&kept, &clean_names(add, is_tags)?)
+            }
+        };
+        if wanted == have {
+            continue; // Idempotent: nothing to change.
+        }
+        ops.push(if wanted.is_empty() {
+            FrontmatterOp::Unset { key: key.into() }
+        } else {
+            FrontmatterOp::Set {
+                key: key.into(),
+                value: Value::Array(wanted.into_iter().map(Value::String).collect()),
+            }
+        });
+    }
+    Ok(ops)
+}
+
+/// The tags or aliases of `fm`, under whichever of `keys` it uses.
+fn listed(fm: &Map<String, Value>, keys: [&str; 2], is_tags: bool) -> Vec<String> {
+    fm.get(list_key(fm, keys))
+        .map(|v| string_list(v, is_tags))
+        .unwrap_or_default()
+}
+
+/// Tags removed from the frontmatter that `text` still has inline.
+fn tags_still_inline(request: &UpdateFrontmatter, rel: &str, text: &str) -> Vec<Warning> {
+    let note = parse_text(rel, text);
+    let mut warnings = Vec::new();
+    for removed in &request.remove_tags {
+        let removed = removed.trim().trim_start_matches('#');
+        if let Some(inline) = note
+            .tags
+            .iter()
+            .find(|t| !t.in_frontmatter && name_key(&t.name) == name_key(removed))
+        {
+            warnings.push(Warning::TagStillInline {
+                tag: inline.name.to_string(),
+                line: inline.line as usize + 1,
+            });
+        }
+    }
+    warnings
 }
 
 /// Arguments that contradict each other, before anything is read.
