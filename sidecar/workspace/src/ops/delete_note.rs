@@ -53,6 +53,15 @@ pub struct DeleteReport {
     pub warnings: Vec<Warning>,
 }
 
+/// The link edits of `mark_deleted`, as steps to take and changes to report.
+#[derive(Default)]
+struct Marked {
+    steps: Vec<Step>,
+    changes: Vec<Change>,
+    link_edits: Vec<LinkEdit>,
+    warnings: Vec<Warning>,
+}
+
 impl Ops<'_> {
     /// Moves a note to the trash.
     pub fn delete_note(&self, request: &DeleteNote) -> Result<DeleteReport, OpError> {
@@ -63,94 +72,19 @@ impl Ops<'_> {
         let bytes = std::fs::read(self.abs(&rel)).map_err(|e| OpError::io(&rel, "read", &e))?;
         self.check_expected(&rel, Some(&bytes), &request.options)?;
         let trash_path = self.trash_path(&rel);
-
-        // Links to the note, by source; an ambiguous one falls to another
-        // candidate once the note is gone, so it does not break.
-        let mut broken: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-        let mut warnings = Vec::new();
-        {
-            let index = self.index();
-            if let Some(id) = index.id_of(&rel) {
-                for r in index.backlinks(id) {
-                    if r.source == id {
-                        continue;
-                    }
-                    let source = index.note(r.source).path.to_string();
-                    match index.resolve_ref(r) {
-                        Resolution::Ambiguous { candidates, .. } if candidates.len() > 1 => {
-                            // Notes the agent may not see are never named.
-                            if !self.policy.access.sees(&source) {
-                                continue;
-                            }
-                            let others: Vec<Place> = candidates
-                                .iter()
-                                .filter(|c| **c != id)
-                                .map(|c| index.note(*c).path.to_string())
-                                .map(|p| match self.policy.access.sees(&p) {
-                                    true => Place::Note(p),
-                                    false => Place::Unseen,
-                                })
-                                .collect();
-                            warnings.push(Warning::LinkFallsToAnother {
-                                source,
-                                line: index.link(r).line as usize + 1,
-                                others,
-                            });
-                        }
-                        _ => broken
-                            .entry(source)
-                            .or_default()
-                            .push(index.link(r).line as usize + 1),
-                    }
-                }
-            }
-        }
+        let (broken, mut warnings) = self.links_to(&rel);
 
         let dry_run = request.options.dry_run;
-        let mut steps = Vec::new();
-        let mut changes = Vec::new();
-        let mut link_edits = Vec::new();
-        if request.link_policy == LinkPolicy::MarkDeleted {
-            // Marking would write into notes the agent may not access.
-            let refused = broken
-                .keys()
-                .filter(|source| self.policy.check_path(source, false).is_err())
-                .count();
-            if refused > 0 {
-                return Err(OpError::HiddenLinks {
-                    target: rel.clone(),
-                    notes: refused,
-                });
-            }
-            // Every source read and marked on the IO pool; the results are
-            // taken in order, as they were one by one.
-            let sources: Vec<&String> = broken.keys().collect();
-            let marked = pool::map(&sources, |source| {
-                let mut found = Vec::new();
-                let marked = self.mark_deleted(source, &rel, &mut found);
-                (marked, found)
-            });
-            for (source, (marked, found)) in sources.into_iter().zip(marked) {
-                warnings.extend(found);
-                let Some((file, links)) = marked? else {
-                    continue;
-                };
-                let after = file.apply();
-                link_edits.extend(describe_edits(&file, &links));
-                changes.push(change(
-                    source,
-                    None,
-                    Some(&file.text),
-                    Some(&after),
-                    dry_run,
-                ));
-                steps.push(Step::Write {
-                    path: source.clone(),
-                    before: Some(file.text.into_bytes()),
-                    after,
-                });
-            }
-        }
+        let Marked {
+            mut steps,
+            mut changes,
+            link_edits,
+            warnings: marking,
+        } = match request.link_policy {
+            LinkPolicy::MarkDeleted => self.mark_all_deleted(&rel, &broken, dry_run)?,
+            LinkPolicy::Keep => Marked::default(),
+        };
+        warnings.extend(marking);
         changes.push(Change {
             kind: ChangeKind::Deleted,
             path: rel.clone(),
@@ -181,6 +115,101 @@ impl Ops<'_> {
             link_edits,
             warnings,
         })
+    }
+
+    /// Links to the note `rel`, by source (their lines, 1-based); an
+    /// ambiguous one falls to another candidate once the note is gone, so
+    /// it does not break: a warning says where it falls.
+    fn links_to(&self, rel: &str) -> (BTreeMap<String, Vec<usize>>, Vec<Warning>) {
+        let mut broken: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut warnings = Vec::new();
+        let index = self.index();
+        let Some(id) = index.id_of(rel) else {
+            return (broken, warnings);
+        };
+        for r in index.backlinks(id) {
+            if r.source == id {
+                continue;
+            }
+            let source = index.note(r.source).path.to_string();
+            match index.resolve_ref(r) {
+                Resolution::Ambiguous { candidates, .. } if candidates.len() > 1 => {
+                    // Notes the agent may not see are never named.
+                    if !self.policy.access.sees(&source) {
+                        continue;
+                    }
+                    let others: Vec<Place> = candidates
+                        .iter()
+                        .filter(|c| **c != id)
+                        .map(|c| index.note(*c).path.to_string())
+                        .map(|p| match self.policy.access.sees(&p) {
+                            true => Place::Note(p),
+                            false => Place::Unseen,
+                        })
+                        .collect();
+                    warnings.push(Warning::LinkFallsToAnother {
+                        source,
+                        line: index.link(r).line as usize + 1,
+                        others,
+                    });
+                }
+                _ => broken
+                    .entry(source)
+                    .or_default()
+                    .push(index.link(r).line as usize + 1),
+            }
+        }
+        (broken, warnings)
+    }
+
+    /// Every broken link to `rel` marked as deleted, source by source;
+    /// refused if that would write into notes the agent may not access.
+    fn mark_all_deleted(
+        &self,
+        rel: &str,
+        broken: &BTreeMap<String, Vec<usize>>,
+        dry_run: bool,
+    ) -> Result<Marked, OpError> {
+        let refused = broken
+            .keys()
+            .filter(|source| self.policy.check_path(source, false).is_err())
+            .count();
+        if refused > 0 {
+            return Err(OpError::HiddenLinks {
+                target: rel.to_string(),
+                notes: refused,
+            });
+        }
+        // Every source read and marked on the IO pool; the results are
+        // taken in order, as they were one by one.
+        let sources: Vec<&String> = broken.keys().collect();
+        let results = pool::map(&sources, |source| {
+            let mut found = Vec::new();
+            let marked = self.mark_deleted(source, rel, &mut found);
+            (marked, found)
+        });
+        let mut out = Marked::default();
+        for (source, (marked, found)) in sources.into_iter().zip(results) {
+            out.warnings.extend(found);
+            let Some((file, links)) = marked? else {
+                continue;
+            };
+            let after = file.apply();
+            out.link_edits.extend(describe_edits(&file, &links));
+            out.changes.push(change(
+                source,
+                None,
+                Some(&file.text),
+                Some(&after),
+                dry_run,
+            ));
+            out.steps.push(Step::Write {
+                path: source.clone(),
+                before: Some(file.text.into_bytes()),
+                after,
+            });
+        }
+        Ok(out)
     }
 
     /// `.trash/<path>`, with ` 1`, ` 2`… before the extension when taken
