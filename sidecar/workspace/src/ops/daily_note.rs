@@ -3,11 +3,12 @@
 //! from the configured template when missing; read it or add to it (end,
 //! start, or a section). No protocol.
 
+use chrono::NaiveTime;
 use serde::Serialize;
 
 use super::error::OpError;
 use super::{Change, Ops, Step, WriteOptions, change, lock_writes, sha256_hex, template};
-use weft_vault::daily::{daily_note_path, find_daily_note};
+use weft_vault::daily::{Date, daily_note_path, find_daily_note};
 use weft_vault::edit::{EditOp, apply_ops};
 use weft_vault::note::strip_md;
 
@@ -97,18 +98,13 @@ impl Ops<'_> {
         let date = template::parse_day(request.date.as_deref(), today)?;
         let daily = &self.config().daily;
         let wanted = daily_note_path(&daily.folder, &daily.format, date);
-        let (mut rel, _) = self.note_target(&wanted)?;
+        let (wanted, _) = self.note_target(&wanted)?;
         let writes = request.op != DailyOp::Read;
         if writes {
             self.policy.check_writable()?;
         }
         let _writes = lock_writes();
-        if let Some(existing) = {
-            let index = self.index();
-            find_daily_note(&index, &rel).map(|id| index.note(id).path.to_string())
-        } {
-            rel = existing;
-        }
+        let rel = self.daily_note_of(wanted);
         let iso = template::iso_date(date);
         // The daily note of a folder the agent may not access is not its to
         // read (or to be told of): only the date is named.
@@ -133,13 +129,7 @@ impl Ops<'_> {
         }
         let before = match &current {
             Some(current) => current.text.clone(),
-            None => {
-                let title = strip_md(&rel).rsplit('/').next().unwrap_or_default();
-                match &daily.template {
-                    Some(name) => template::fill(&self.read_template(name)?, title, date, time),
-                    None => String::new(),
-                }
-            }
+            None => self.new_daily_text(&rel, date, time)?,
         };
         let dry_run = request.options.dry_run;
         // A read of a missing note creates it, unless nothing may be written.
@@ -162,19 +152,7 @@ impl Ops<'_> {
             current.as_ref().map(|c| c.bytes.as_slice()),
             &request.options,
         )?;
-        let after = match request.op.edit() {
-            None => before.clone(),
-            Some(op) => {
-                apply_ops(&before, std::slice::from_ref(&op))
-                    .map_err(|(_, error)| OpError::Edit {
-                        path: rel.clone(),
-                        op: 0,
-                        name: request.op.name(),
-                        error,
-                    })?
-                    .text
-            }
-        };
+        let after = apply_daily(&rel, &request.op, &before)?;
         let old = current.as_ref().map(|c| (rel.as_str(), c.text.as_str()));
         self.check_tags(old, &rel, &after)?;
         let report_change = change(
@@ -208,4 +186,38 @@ impl Ops<'_> {
             change: changed.then_some(report_change),
         })
     }
+
+    /// The note already taken as the daily note at `wanted` (written in
+    /// another case, say), or `wanted`.
+    fn daily_note_of(&self, wanted: String) -> String {
+        let index = self.index();
+        find_daily_note(&index, &wanted)
+            .map(|id| index.note(id).path.to_string())
+            .unwrap_or(wanted)
+    }
+
+    /// The text a new daily note at `rel` starts with: the template
+    /// filled in, or nothing.
+    fn new_daily_text(&self, rel: &str, date: Date, time: NaiveTime) -> Result<String, OpError> {
+        let title = strip_md(rel).rsplit('/').next().unwrap_or_default();
+        Ok(match &self.config().daily.template {
+            Some(name) => template::fill(&self.read_template(name)?, title, date, time),
+            None => String::new(),
+        })
+    }
+}
+
+/// `before` with `op` applied (a read leaves it as it is).
+fn apply_daily(rel: &str, op: &DailyOp, before: &str) -> Result<String, OpError> {
+    let Some(edit) = op.edit() else {
+        return Ok(before.to_string());
+    };
+    Ok(apply_ops(before, std::slice::from_ref(&edit))
+        .map_err(|(_, error)| OpError::Edit {
+            path: rel.to_string(),
+            op: 0,
+            name: op.name(),
+            error,
+        })?
+        .text)
 }
