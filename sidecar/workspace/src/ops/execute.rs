@@ -47,6 +47,58 @@ impl Step {
     }
 }
 
+/// What a run of steps did: the vault paths touched (both ends of a
+/// move), the steps done, and the first step that failed.
+#[derive(Default)]
+struct Run<'s> {
+    touched: Vec<String>,
+    done: Vec<String>,
+    done_steps: Vec<&'s Step>,
+    failure: Option<(String, OpError)>,
+}
+
+impl<'s> Run<'s> {
+    /// Counts one step's result: done, or the failure (the first kept).
+    fn add(&mut self, step: &'s Step, result: Result<(), OpError>) {
+        match result {
+            Ok(()) => {
+                match step {
+                    Step::Write { path, .. } => self.touched.push(path.clone()),
+                    Step::Move { from, to } => {
+                        self.touched.push(from.clone());
+                        self.touched.push(to.clone());
+                    }
+                }
+                self.done.push(step.describe());
+                self.done_steps.push(step);
+            }
+            Err(error) => {
+                if self.failure.is_none() {
+                    self.failure = Some((step.describe(), error));
+                }
+            }
+        }
+    }
+
+    /// The operation's result: its failure, as it is when nothing was
+    /// done, or as stopped part way.
+    fn outcome(self) -> Result<(), OpError> {
+        match self.failure {
+            None => Ok(()),
+            Some((_, error)) if self.done.is_empty() => Err(error),
+            Some((failed, error)) => Err(OpError::Partial {
+                done: self.done,
+                failed: failed
+                    .replacen("wrote", "writing", 1)
+                    .replacen("created", "creating", 1)
+                    .replacen("moved", "moving", 1),
+                message: error.to_string(),
+                touched: self.touched,
+            }),
+        }
+    }
+}
+
 impl Ops<'_> {
     /// Carries out `steps` ([`Ops::execute`]), or for a dry run only
     /// checks what would refuse them before anything is read again: an
@@ -85,6 +137,34 @@ impl Ops<'_> {
     /// go in parallel (their fsyncs overlap); moves follow in order, and the
     /// folders they changed are synced together once the run is done.
     pub(crate) fn execute(&self, tool: &str, path: &str, steps: &[Step]) -> Result<(), OpError> {
+        self.check_before(path, steps)?;
+        let run = self.run_all(steps);
+        if !run.touched.is_empty() {
+            // The guard first: buffers of these notes go stale before the
+            // index takes the disk's text, so the watcher's news of the
+            // write, whenever it comes, cannot put their older text back.
+            if let Some(guard) = self.guard {
+                guard.written(&run.touched);
+            }
+            self.vault.apply_paths(
+                run.touched
+                    .iter()
+                    .map(|p| self.abs(p))
+                    .collect::<Vec<PathBuf>>(),
+            );
+        }
+        if let Some(log) = self.log {
+            let written = self.written(&run.done_steps);
+            if !written.is_empty() {
+                log.record(&self.actor, tool, path, &written);
+            }
+        }
+        run.outcome()
+    }
+
+    /// What refuses `steps` before any is taken: an editor's unsaved text,
+    /// a vault folder gone, a file changed since it was read.
+    fn check_before(&self, path: &str, steps: &[Step]) -> Result<(), OpError> {
         self.check_guard(steps)?;
         // A vault folder deleted (or moved) while served is not made again
         // by the folders a write creates.
@@ -114,14 +194,16 @@ impl Ops<'_> {
         }) {
             checked?;
         }
-        let mut touched: Vec<PathBuf> = Vec::new();
-        let mut touched_rel: Vec<String> = Vec::new();
-        let mut done: Vec<String> = Vec::new();
-        let mut done_steps: Vec<&Step> = Vec::new();
-        let mut failure: Option<(String, OpError)> = None;
+        Ok(())
+    }
+
+    /// Takes `steps` in runs (writes together, moves in order) until one
+    /// fails: what was done, and the first failure.
+    fn run_all<'s>(&self, steps: &'s [Step]) -> Run<'s> {
+        let mut out = Run::default();
         let mut rest = steps;
         while let Some(first) = rest.first()
-            && failure.is_none()
+            && out.failure.is_none()
         {
             let writes = matches!(first, Step::Write { .. });
             let run = rest
@@ -132,59 +214,10 @@ impl Ops<'_> {
             rest = next;
             let results = self.run_steps(batch, writes);
             for (step, result) in batch.iter().zip(results) {
-                match result {
-                    Ok(()) => {
-                        match step {
-                            Step::Write { path, .. } => {
-                                touched.push(self.abs(path));
-                                touched_rel.push(path.clone());
-                            }
-                            Step::Move { from, to } => {
-                                touched.push(self.abs(from));
-                                touched.push(self.abs(to));
-                                touched_rel.push(from.clone());
-                                touched_rel.push(to.clone());
-                            }
-                        }
-                        done.push(step.describe());
-                        done_steps.push(step);
-                    }
-                    Err(error) => {
-                        if failure.is_none() {
-                            failure = Some((step.describe(), error));
-                        }
-                    }
-                }
+                out.add(step, result);
             }
         }
-        if !touched.is_empty() {
-            // The guard first: buffers of these notes go stale before the
-            // index takes the disk's text, so the watcher's news of the
-            // write, whenever it comes, cannot put their older text back.
-            if let Some(guard) = self.guard {
-                guard.written(&touched_rel);
-            }
-            self.vault.apply_paths(touched);
-        }
-        if let Some(log) = self.log {
-            let written = self.written(&done_steps);
-            if !written.is_empty() {
-                log.record(&self.actor, tool, path, &written);
-            }
-        }
-        match failure {
-            None => Ok(()),
-            Some((_, error)) if done.is_empty() => Err(error),
-            Some((failed, error)) => Err(OpError::Partial {
-                done,
-                failed: failed
-                    .replacen("wrote", "writing", 1)
-                    .replacen("created", "creating", 1)
-                    .replacen("moved", "moving", 1),
-                message: error.to_string(),
-                touched: touched_rel,
-            }),
-        }
+        out
     }
 
     /// What `steps` (all done) wrote, for the log: a file written and then
