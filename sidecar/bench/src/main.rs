@@ -14,6 +14,7 @@ mod lsp;
 mod parse;
 mod search;
 mod semantic;
+mod style;
 mod writes;
 
 use std::path::PathBuf;
@@ -149,6 +150,10 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Tries property edits on every note with frontmatter under the
+    /// folders given (real vaults) and counts those that changed more than
+    /// the edited entry or the list's style.
+    Style { dirs: Vec<PathBuf> },
     /// Times one-note history commits (p50/p95) on the vault generated (or
     /// reused) in DIR, with the baseline snapshot, listings and a floor.
     History {
@@ -190,6 +195,10 @@ fn run(bench: Bench) -> Result<(), String> {
             )
             .map_err(|e| fail(&e))?;
             print_report(json, || report.to_json(), || report.to_markdown());
+        }
+        Bench::Style { dirs } => {
+            let report = style::style_check(&dirs).map_err(|e| fail(&e))?;
+            println!("{}", report.to_markdown());
         }
         Bench::Parse { dir, runs } => {
             let report = parse::parse_bench(&dir, runs).map_err(|e| fail(&e))?;

@@ -80,10 +80,7 @@ impl fmt::Display for FrontmatterError {
                  so that no property is lost"
             ),
             FrontmatterError::NotAMapping { key } => {
-                write!(
-                    f,
-                    "cannot merge into `{key}`: its value is not a mapping; use set instead"
-                )
+                write!(f, "cannot merge into `{key}`: its value is not a mapping")
             }
             FrontmatterError::Unserializable { key, message } => {
                 write!(f, "cannot write `{key}` as YAML: {message}")
@@ -337,6 +334,14 @@ fn edit(
             // The key as written stays as written.
             let written = entry.map(|e| yaml[e.key_span.clone()].to_string());
             let (inline, rendered) = render_entry(key, written.as_deref(), value, eol)?;
+            let kept_list = match (entry, value) {
+                (Some(e), Value::Array(items)) if e.scalar_list => list_edit(yaml, e, items, eol),
+                _ => None,
+            };
+            if let Some((range, text)) = kept_list {
+                yaml.replace_range(range, &text);
+                return Ok(());
+            }
             match entry {
                 // A one-line value replaced by a one-line value: only its
                 // bytes change (a comment after it stays).
@@ -362,6 +367,151 @@ fn edit(
         }
     }
     Ok(())
+}
+
+/// Lists longer than this are written whole rather than aligned item by
+/// item (the alignment is quadratic).
+const ALIGNED_ITEMS: usize = 1_000;
+
+/// A list of scalars set over a list of scalars, written as the user wrote
+/// it: the items kept keep their text (quoting, a comment after them) and
+/// order, removed ones go, and new ones are written where they stand in
+/// the new list, in the list's style (a block list's dash and indent, a
+/// flow list's brackets); an item replaced by another takes its place.
+/// The range of `yaml` to replace and its new text, or `None` when the old
+/// or new list is not one this can keep (the entry is then written whole).
+fn list_edit(
+    yaml: &str,
+    entry: &yaml::Entry,
+    new: &[Value],
+    eol: &str,
+) -> Option<(Range<usize>, String)> {
+    let old = &entry.scalars;
+    if old.is_empty() || new.is_empty() || old.len() > ALIGNED_ITEMS || new.len() > ALIGNED_ITEMS {
+        return None;
+    }
+    let written: Vec<String> = new
+        .iter()
+        .map(|v| match v {
+            Value::String(_) | Value::Number(_) | Value::Bool(_) => Some(scalar_yaml(v)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    if written.iter().any(|w| w.is_empty() || w.contains('\n')) {
+        return None;
+    }
+    // What each old item reads as, as the index reads it.
+    let reads: Vec<Option<Value>> = old
+        .iter()
+        .map(|s| {
+            parse_mapping(&format!("k: {}", &yaml[s.span.clone()]))
+                .ok()??
+                .remove("k")
+        })
+        .collect();
+    let steps = align(&reads, new);
+    let value_text = &yaml[entry.value.clone()];
+    if value_text.starts_with('[') {
+        if value_text.contains('\n') {
+            return None;
+        }
+        let items: Vec<&str> = steps
+            .iter()
+            .filter_map(|step| match *step {
+                Step::Keep(i) => Some(&yaml[old[i].span.clone()]),
+                Step::Insert(j) => Some(written[j].as_str()),
+                Step::Delete(_) => None,
+            })
+            .collect();
+        return Some((entry.value.clone(), format!("[{}]", items.join(", "))));
+    }
+    // A block list: one item per line, `- ` before it.
+    let line_of = |s: &yaml::Scalar| -> Option<Range<usize>> {
+        let start = super::lines::line_start_at(yaml, s.span.start);
+        let end = next_line_start(yaml, s.span.end.saturating_sub(1)).unwrap_or(yaml.len());
+        let lead = &yaml[start..s.span.start];
+        (lead.trim() == "-" && !yaml[s.span.clone()].contains('\n')).then_some(start..end)
+    };
+    let lines: Vec<Range<usize>> = old.iter().map(line_of).collect::<Option<_>>()?;
+    if lines.windows(2).any(|w| w[0].end > w[1].start) {
+        return None;
+    }
+    let lead = &yaml[lines[0].start..old[0].span.start];
+    let region = lines[0].start..lines[lines.len() - 1].end;
+    let gap = |i: usize| match i {
+        0 => "",
+        _ => &yaml[lines[i - 1].end..lines[i].start],
+    };
+    let mut out = String::new();
+    for step in &steps {
+        match *step {
+            Step::Keep(i) => {
+                out.push_str(gap(i));
+                out.push_str(&yaml[lines[i].clone()]);
+            }
+            Step::Delete(i) => out.push_str(gap(i)),
+            Step::Insert(j) => {
+                if !out.is_empty() && !out.ends_with('\n') {
+                    out.push_str(eol);
+                }
+                out.push_str(lead);
+                out.push_str(&written[j]);
+                out.push_str(eol);
+            }
+        }
+    }
+    // The region's last line break is the entry's: kept only if it had one.
+    if !yaml[..region.end].ends_with('\n') {
+        let trimmed = out.trim_end_matches(['\n', '\r']).len();
+        out.truncate(trimmed);
+    }
+    Some((region, out))
+}
+
+/// One step from an old list to a new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Old item `i` stays.
+    Keep(usize),
+    /// Old item `i` goes.
+    Delete(usize),
+    /// New item `j` is written.
+    Insert(usize),
+}
+
+/// The old items (as they read; `None`: unreadable, never kept) aligned with
+/// the new by their longest common subsequence; at a place where items go
+/// and others come, the ones going are listed first, so a replacement takes
+/// the place of what it replaces.
+fn align(old: &[Option<Value>], new: &[Value]) -> Vec<Step> {
+    let (n, m) = (old.len(), new.len());
+    // lcs[i][j]: the longest common subsequence of old[i..] and new[j..].
+    let mut lcs = vec![vec![0u16; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if old[i].as_ref() == Some(&new[j]) {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let mut steps = Vec::with_capacity(n + m);
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && old[i].as_ref() == Some(&new[j]) {
+            steps.push(Step::Keep(i));
+            i += 1;
+            j += 1;
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            steps.push(Step::Delete(i));
+            i += 1;
+        } else {
+            steps.push(Step::Insert(j));
+            j += 1;
+        }
+    }
+    steps
 }
 
 /// Reads `text` back with the index's parser: every key must read as

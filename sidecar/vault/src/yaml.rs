@@ -41,6 +41,9 @@ pub struct Entry {
     pub inline: bool,
     /// Every scalar inside the value (the value itself when it is one).
     pub scalars: Vec<Scalar>,
+    /// The value is a list whose items are all scalars (`[a, b]` or one
+    /// `- item` per line): [`Entry::scalars`] are its items.
+    pub scalar_list: bool,
 }
 
 /// A scalar inside a value.
@@ -127,7 +130,11 @@ pub fn layout(yaml: &str) -> Result<Layout, LayoutError> {
         if let Some(entry) = current.as_mut() {
             value_event(entry, &event, range, yaml);
             match event {
-                Event::SequenceStart(..) | Event::MappingStart(..) => depth += 1,
+                Event::SequenceStart(..) | Event::MappingStart(..) => {
+                    entry.scalar_list = false;
+                    depth += 1;
+                }
+                Event::Alias(_) => entry.scalar_list = false,
                 Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
                 _ => {}
             }
@@ -173,6 +180,7 @@ pub fn layout(yaml: &str) -> Result<Layout, LayoutError> {
                     lines: line_start(yaml, key_span.start)..0,
                     key_span,
                     scalars: Vec::new(),
+                    scalar_list: matches!(event, Event::SequenceStart(..)),
                 };
                 value_event(&mut entry, &event, range, yaml);
                 match event {

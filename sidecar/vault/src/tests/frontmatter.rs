@@ -332,3 +332,64 @@ fn unsetting_the_first_key_keeps_a_frontmatter() {
         Err(FrontmatterError::Uneditable { key, .. }) if key == "a"
     ));
 }
+
+/// A list set over a list keeps the list as written: its style (block or
+/// flow), the items kept with their quoting and comments, in their order;
+/// a replaced item takes its predecessor's place, new items go last.
+#[test]
+fn lists_keep_their_style_their_order_and_their_quoting() {
+    let cases = [
+        // Block list: one item replaced (in place), one added (last).
+        (
+            "---\ntags:\n  - project/alpha   # the first\n  - 'checklist'\nstatus: x\n---\nB\n",
+            json!(["project/apollo", "checklist", "new one"]),
+            "---\ntags:\n  - project/apollo\n  - 'checklist'\n  - new one\nstatus: x\n---\nB\n",
+        ),
+        // Block list at the end, no indent, a comment line between items,
+        // CRLF line endings; an item removed.
+        (
+            "---\r\ntags:\r\n- a\r\n# about b\r\n- b\r\n- c\r\n---\r\nB\r\n",
+            json!(["a", "c", "d"]),
+            "---\r\ntags:\r\n- a\r\n# about b\r\n- c\r\n- d\r\n---\r\nB\r\n",
+        ),
+        // Flow list: kept items keep their quotes, a new one needing quotes
+        // gets them.
+        (
+            "---\ntags: [\"a\", b]  # mine\n---\n",
+            json!(["a", "b", "#c"]),
+            "---\ntags: [\"a\", b, '#c']  # mine\n---\n",
+        ),
+        // Numbers and booleans compare as what they read as.
+        (
+            "---\nn:\n  - 1\n  - '2'\n---\n",
+            json!([1, "2", true]),
+            "---\nn:\n  - 1\n  - '2'\n  - true\n---\n",
+        ),
+        // Every item replaced: the list stays a block list.
+        (
+            "---\naliases:\n    -   Old\n---\n",
+            json!(["New", "Newer"]),
+            "---\naliases:\n    -   New\n    -   Newer\n---\n",
+        ),
+    ];
+    for (text, list, want) in cases {
+        let key = text
+            .trim_start_matches("---")
+            .trim_start()
+            .split(':')
+            .next()
+            .unwrap()
+            .to_string();
+        let out = apply(text, &[set(&key, list.clone())]).unwrap();
+        assert_eq!(out, want, "setting {key} to {list}");
+    }
+    // A list of lists, or a value that is no list, is written whole.
+    assert_eq!(
+        apply("---\nm:\n  - [1]\n---\n", &[set("m", json!(["x"]))]).unwrap(),
+        "---\nm: [x]\n---\n"
+    );
+    assert_eq!(
+        apply("---\nt: a\n---\n", &[set("t", json!(["a", "b"]))]).unwrap(),
+        "---\nt: [a, b]\n---\n"
+    );
+}

@@ -85,6 +85,10 @@ pub enum OpError {
     /// A sha256 to expect was given for a move of a folder: only a note
     /// has one.
     FolderSha256,
+    /// A value to merge into `key` that is not an object of properties.
+    MergeNotObject { key: String },
+    /// A frontmatter update that asks for no change at all.
+    NothingToUpdate,
     /// The link rewrite could not be planned.
     Rewrite(String),
     /// The disk refused before anything was written.
@@ -146,7 +150,10 @@ impl OpError {
             OpError::Frontmatter { .. } => "frontmatter",
             OpError::TagPolicy { .. } => "tag_policy",
             OpError::TagRule { .. } => "tag_rule",
-            OpError::Invalid(_) | OpError::FolderSha256 => "invalid_argument",
+            OpError::Invalid(_)
+            | OpError::FolderSha256
+            | OpError::MergeNotObject { .. }
+            | OpError::NothingToUpdate => "invalid_argument",
             OpError::Rewrite(_) => "rewrite",
             OpError::Io { .. } => "io",
             OpError::Partial { .. } => "partial",
@@ -279,9 +286,10 @@ fn partial(
 fn hidden_links(f: &mut fmt::Formatter<'_>, target: &str, count: usize) -> fmt::Result {
     write!(
         f,
-        "{} this agent may not access link to `{target}`, and the change would rewrite them \
+        "{} this agent may not access {} to `{target}`, and the change would rewrite them \
          (`agent.allow`/`agent.deny` in .weft.toml); nothing was written",
-        notes(count)
+        notes(count),
+        if count == 1 { "links" } else { "link" }
     )
 }
 
@@ -351,6 +359,14 @@ impl fmt::Display for OpError {
             OpError::TagRule { path, problems } => tag_rule(f, path, problems),
             OpError::Invalid(message) => f.write_str(message),
             OpError::FolderSha256 => f.write_str("a folder has no sha256"),
+            OpError::MergeNotObject { key } => write!(
+                f,
+                "the value to merge into `{key}` must be an object of properties: only objects merge \
+                 key by key"
+            ),
+            OpError::NothingToUpdate => f.write_str(
+                "nothing to change: no property, title, tag or alias was given to set, remove or merge",
+            ),
             OpError::Rewrite(message) => {
                 write!(f, "cannot rewrite the links: {message}; nothing was written")
             }

@@ -127,10 +127,7 @@ fn property_ops(request: &UpdateFrontmatter) -> Result<Vec<FrontmatterOp>, OpErr
     }
     for (key, value) in &request.merge {
         let Value::Object(map) = value else {
-            return Err(OpError::Invalid(format!(
-                "merge: the value of `{key}` must be an object of properties to merge into it; use `set` \
-                 to replace a value"
-            )));
+            return Err(OpError::MergeNotObject { key: key.clone() });
         };
         ops.push(FrontmatterOp::Merge {
             key: key.clone(),
@@ -182,15 +179,11 @@ fn list_ops(
         let have = listed(fm, keys, is_tags);
         let wanted = match replace {
             Some(list) => clean_names(list, is_tags)?,
-            None => {
-                let removed = clean_names(remove, is_tags)?;
-                let kept: Vec<String> = have
-                    .iter()
-                    .filter(|h| !removed.iter().any(|r| same(h, r)))
-                    .cloned()
-                    .collect();
-                merge_lists(&kept, &clean_names(add, is_tags)?)
-            }
+            None => edited_list(
+                &have,
+                &clean_names(remove, is_tags)?,
+                &clean_names(add, is_tags)?,
+            ),
         };
         if wanted == have {
             continue; // Idempotent: nothing to change.
@@ -205,6 +198,24 @@ fn list_ops(
         });
     }
     Ok(ops)
+}
+
+/// A list with `remove` taken out and `add` put in, in the user's order:
+/// the names added take the places of the names removed, in turn, and the
+/// rest go last (a name it has already stays where it is).
+fn edited_list(have: &[String], remove: &[String], add: &[String]) -> Vec<String> {
+    let mut fresh = add
+        .iter()
+        .filter(|a| !have.iter().any(|h| same(h, a)) || remove.iter().any(|r| same(r, a)));
+    let mut out: Vec<String> = Vec::new();
+    for name in have {
+        if !remove.iter().any(|r| same(name, r)) {
+            out.push(name.clone());
+        } else if let Some(replacement) = fresh.next() {
+            out.push(replacement.clone());
+        }
+    }
+    merge_lists(&out, &fresh.cloned().collect::<Vec<_>>())
 }
 
 /// The tags or aliases of `fm`, under whichever of `keys` it uses.
@@ -304,11 +315,7 @@ fn check_request(request: &UpdateFrontmatter) -> Result<(), OpError> {
         && request.add_aliases.is_empty()
         && request.remove_aliases.is_empty();
     if nothing {
-        return Err(OpError::Invalid(
-            "nothing to change: give `set`, `unset`, `merge`, `title`, `tags`, `add_tags`, `remove_tags`, \
-             `aliases`, `add_aliases` or `remove_aliases`"
-                .into(),
-        ));
+        return Err(OpError::NothingToUpdate);
     }
     Ok(())
 }
