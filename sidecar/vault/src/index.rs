@@ -16,8 +16,9 @@ use rayon::prelude::*;
 /// standard SipHash on short keys and still seeded per process.
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-use super::key::{join_relative, name_key, path_key};
+use super::key::{join_relative, most_written, path_key};
 use super::note::{Link, LinkKind, Note, folder_of, strip_md};
+use super::props::Props;
 
 /// A note's slot in the index; stable while the note stays at its path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -52,25 +53,11 @@ pub(crate) fn count_tags(tags: &mut HashMap<Box<str>, TagStat>, note: &Note) {
     count_names(tags, tag_names(note));
 }
 
-/// Adds a note's frontmatter keys to key counts keyed as
-/// [`VaultIndex::frontmatter_keys`] keys them.
-fn count_keys(keys: &mut HashMap<Box<str>, TagStat>, note: &Note) {
-    count_names(keys, key_names(note));
-}
-
 /// A note's tags: (key, as written).
 fn tag_names(note: &Note) -> impl Iterator<Item = (String, &str)> {
     note.tags
         .iter()
         .map(|t| (super::tags::key(&t.name), &*t.name))
-}
-
-/// A note's frontmatter keys: (key, as written).
-fn key_names(note: &Note) -> impl Iterator<Item = (String, &str)> {
-    note.frontmatter
-        .iter()
-        .flat_map(|f| f.keys())
-        .map(|k| (name_key(k), k.as_str()))
 }
 
 /// Counts names (key, as written): one use per name, one note per key.
@@ -118,19 +105,16 @@ fn uncount_names<'a>(
     }
 }
 
-/// The displayed spelling of every name counted, ordered by key.
-fn displays(stats: &HashMap<Box<str>, TagStat>) -> Vec<String> {
-    let mut out: Vec<(&str, &str)> = stats.iter().map(|(k, s)| (&**k, s.display())).collect();
+/// The displayed spelling of every property key, ordered by key.
+fn key_displays(props: &Props) -> Vec<String> {
+    let mut out: Vec<(&str, &str)> = props.iter().map(|(k, s)| (k, s.display())).collect();
     out.sort_unstable();
     out.into_iter().map(|(_, d)| d.to_string()).collect()
 }
 
 impl TagStat {
     pub fn display(&self) -> &str {
-        self.spellings
-            .iter()
-            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
-            .map_or("", |s| &s.0)
+        most_written(&self.spellings)
     }
 }
 
@@ -156,8 +140,8 @@ pub struct VaultIndex {
     /// Lookup key of a link target → the links with that key.
     pub(super) links_by_key: Map<Box<str>, Vec<LinkRef>>,
     tags: HashMap<Box<str>, TagStat>,
-    /// Frontmatter keys in use, counted as tags are.
-    keys: HashMap<Box<str>, TagStat>,
+    /// Frontmatter keys in use with their values.
+    props: Props,
     generation: u64,
     /// By note slot: the generation at which a note was last filed in it
     /// or removed from it, so a cache built at generation `g` knows which
@@ -273,17 +257,18 @@ impl VaultIndex {
     /// The frontmatter keys in use, each as most often written, ordered
     /// by key.
     pub fn frontmatter_keys(&self) -> Vec<String> {
-        displays(&self.keys)
+        key_displays(&self.props)
+    }
+
+    /// The properties in use: each key's spellings, notes and values.
+    pub fn props(&self) -> &Props {
+        &self.props
     }
 
     /// [`VaultIndex::frontmatter_keys`] of the notes the caller `sees`
     /// (the agent's access rule).
     pub fn frontmatter_keys_of(&self, sees: &dyn Fn(&Note) -> bool) -> Vec<String> {
-        let mut keys = HashMap::new();
-        for (_, note) in self.notes().filter(|(_, n)| sees(n)) {
-            count_keys(&mut keys, note);
-        }
-        displays(&keys)
+        key_displays(&Props::of(self.notes().map(|(_, n)| n).filter(|n| sees(n))))
     }
 
     /// Adds or replaces the note at `note.path` (exact); returns its id.
@@ -524,7 +509,7 @@ impl VaultIndex {
             list_for(&mut self.links_by_key, key).push(LinkRef { source: id, link });
         }
         count_tags(&mut self.tags, note);
-        count_keys(&mut self.keys, note);
+        self.props.add(note);
     }
 
     fn unlink_entries(&mut self, id: NoteId, note: &Note) {
@@ -548,7 +533,7 @@ impl VaultIndex {
             remove_from(&mut self.links_by_key, &key, |r| r.source == id);
         }
         uncount_names(&mut self.tags, tag_names(note));
-        uncount_names(&mut self.keys, key_names(note));
+        self.props.remove(note);
     }
 }
 

@@ -179,6 +179,15 @@ pub fn encode_path(path: &str) -> String {
     out
 }
 
+/// The spelling written most (ties: the first in byte order) of a name's
+/// spellings with their use counts: how a tag or a key is displayed.
+pub fn most_written(spellings: &[(Box<str>, u32)]) -> &str {
+    spellings
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+        .map_or("", |s| &s.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@ pub mod lines;
 pub mod matcher;
 pub mod note;
 pub mod parse;
+pub mod props;
 pub mod query;
 pub mod related;
 pub mod report;

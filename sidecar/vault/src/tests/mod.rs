@@ -7,6 +7,7 @@ mod frontmatter;
 mod headings;
 mod index;
 mod parse;
+mod props;
 mod resolve;
 mod rewrite;
 mod symbols;

@@ -1,0 +1,410 @@
+//! Typed properties: the type of every frontmatter key — declared in
+//! `.obsidian/types.json` ([`Types`]), else inferred from the values the
+//! vault gives it — and the table the index keeps of each key's use: its
+//! spellings, the notes holding it, and its values with the notes holding
+//! each ([`Props`]), so "which values does `status` take, in how many
+//! notes" is a lookup.
+//!
+//! The one place that says what type a property is and whether a value
+//! fits it. No IO: the workspace reads `types.json` and hands its text to
+//! [`Types::parse`].
+
+use std::collections::HashMap;
+
+use serde_json::Value as Json;
+
+use super::key::{most_written, name_key};
+use super::note::Note;
+
+/// Values longer than this (in bytes) are counted as used but not kept as
+/// values: a description or an abstract is no value to complete.
+pub const MAX_VALUE_BYTES: usize = 120;
+
+/// A property's type, as Obsidian's properties view and `types.json` name
+/// them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PropType {
+    Text,
+    /// A list (`multitext` in `types.json`).
+    List,
+    Number,
+    Checkbox,
+    Date,
+    DateTime,
+    /// Only the `tags` key.
+    Tags,
+    /// Only the `aliases` key.
+    Aliases,
+}
+
+impl PropType {
+    /// The id `types.json` writes.
+    pub fn id(self) -> &'static str {
+        match self {
+            PropType::Text => "text",
+            PropType::List => "multitext",
+            PropType::Number => "number",
+            PropType::Checkbox => "checkbox",
+            PropType::Date => "date",
+            PropType::DateTime => "datetime",
+            PropType::Tags => "tags",
+            PropType::Aliases => "aliases",
+        }
+    }
+
+    /// The type a `types.json` id names.
+    pub fn of_id(id: &str) -> Option<PropType> {
+        Some(match id {
+            "text" => PropType::Text,
+            "multitext" => PropType::List,
+            "number" => PropType::Number,
+            "checkbox" => PropType::Checkbox,
+            "date" => PropType::Date,
+            "datetime" => PropType::DateTime,
+            "tags" => PropType::Tags,
+            "aliases" => PropType::Aliases,
+            _ => return None,
+        })
+    }
+
+    /// The type as a reader names it: `date`, `list`, `checkbox`…
+    pub fn name(self) -> &'static str {
+        match self {
+            PropType::List => "list",
+            PropType::DateTime => "date & time",
+            other => other.id(),
+        }
+    }
+
+    /// Whether `value` fits the type. Empty (`key:`) fits every type; a
+    /// list type takes a single item too (`tags: one`, as old vaults write
+    /// it); text takes any single value.
+    pub fn fits(self, value: &Json) -> bool {
+        let shape = Shape::of(value);
+        match (self, shape) {
+            (_, Shape::Empty) => true,
+            (PropType::Text, Shape::List | Shape::Object) => false,
+            (PropType::Text, _) => true,
+            (PropType::List | PropType::Tags | PropType::Aliases, Shape::Object) => false,
+            (PropType::List | PropType::Tags | PropType::Aliases, _) => true,
+            (PropType::Number, Shape::Number) => true,
+            (PropType::Checkbox, Shape::Bool) => true,
+            (PropType::Date, Shape::Date) => true,
+            (PropType::DateTime, Shape::Date | Shape::DateTime) => true,
+            _ => false,
+        }
+    }
+
+    /// The type of a key Obsidian reserves, whatever its values.
+    fn reserved(key: &str) -> Option<PropType> {
+        match key {
+            "tags" | "tag" => Some(PropType::Tags),
+            "aliases" | "alias" => Some(PropType::Aliases),
+            "cssclasses" | "cssclass" => Some(PropType::List),
+            _ => None,
+        }
+    }
+}
+
+/// What a value is, as YAML wrote it: the facts a type is inferred from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Empty,
+    Text,
+    Number,
+    Bool,
+    /// `2026-12-28`.
+    Date,
+    /// `2026-12-28T09:30` (`:ss` and a space for `T` allowed).
+    DateTime,
+    List,
+    Object,
+}
+
+impl Shape {
+    const COUNT: usize = 8;
+
+    pub fn of(value: &Json) -> Shape {
+        match value {
+            Json::Null => Shape::Empty,
+            Json::Bool(_) => Shape::Bool,
+            Json::Number(_) => Shape::Number,
+            Json::String(s) if s.trim().is_empty() => Shape::Empty,
+            Json::String(s) => match day_or_moment(s.trim()) {
+                Some(true) => Shape::DateTime,
+                Some(false) => Shape::Date,
+                None => Shape::Text,
+            },
+            Json::Array(items) if items.is_empty() => Shape::Empty,
+            Json::Array(_) => Shape::List,
+            Json::Object(_) => Shape::Object,
+        }
+    }
+
+    fn slot(self) -> usize {
+        self as usize
+    }
+
+    const ALL: [Shape; Shape::COUNT] = [
+        Shape::Empty,
+        Shape::Text,
+        Shape::Number,
+        Shape::Bool,
+        Shape::Date,
+        Shape::DateTime,
+        Shape::List,
+        Shape::Object,
+    ];
+
+    /// The type a key whose values mostly have this shape is given.
+    fn inferred(self) -> PropType {
+        match self {
+            Shape::Number => PropType::Number,
+            Shape::Bool => PropType::Checkbox,
+            Shape::Date => PropType::Date,
+            Shape::DateTime => PropType::DateTime,
+            Shape::List => PropType::List,
+            Shape::Empty | Shape::Text | Shape::Object => PropType::Text,
+        }
+    }
+}
+
+/// `Some(false)` for a day (`2026-12-28`), `Some(true)` for a moment of
+/// one (`2026-12-28T09:30`, `…:15`, a space for `T`), else `None`.
+fn day_or_moment(text: &str) -> Option<bool> {
+    use chrono::{NaiveDate, NaiveDateTime};
+    if text.len() < 10 || !text.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    if NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok() {
+        return Some(false);
+    }
+    [
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%dT%H:%M",
+        "%Y-%m-%d %H:%M:%S",
+        "%Y-%m-%d %H:%M",
+    ]
+    .iter()
+    .any(|format| NaiveDateTime::parse_from_str(text, format).is_ok())
+    .then_some(true)
+}
+
+/// The types `.obsidian/types.json` declares, by key.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Types {
+    declared: HashMap<Box<str>, PropType>,
+}
+
+impl Types {
+    /// Reads a `types.json`: `{"types": {"key": "date", …}}`. An id Weft
+    /// does not know leaves that key undeclared; text that is not such an
+    /// object is an error saying why (the caller reports it and goes on
+    /// without declared types).
+    pub fn parse(json: &str) -> Result<Types, String> {
+        let value: Json = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
+        let Some(types) = value.get("types") else {
+            return Err("no `types` object at the top".into());
+        };
+        let Json::Object(types) = types else {
+            return Err("`types` is not an object of property names and type ids".into());
+        };
+        let declared = types
+            .iter()
+            .filter_map(|(key, id)| Some((name_key(key).into(), PropType::of_id(id.as_str()?)?)))
+            .collect();
+        Ok(Types { declared })
+    }
+
+    /// The type declared for `key`, if any.
+    pub fn declared(&self, key: &str) -> Option<PropType> {
+        self.declared.get(name_key(key).as_str()).copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.declared.is_empty()
+    }
+}
+
+/// One key's use across the notes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PropStat {
+    /// How the key is written, with the notes writing it so.
+    pub spellings: Vec<(Box<str>, u32)>,
+    /// Notes holding the key.
+    notes: u32,
+    /// Each value (a list's items one by one) as written, with the notes
+    /// holding it; values over [`MAX_VALUE_BYTES`] are not kept.
+    values: HashMap<Box<str>, u32>,
+    /// Notes by the shape of their value.
+    shapes: [u32; Shape::COUNT],
+}
+
+impl PropStat {
+    /// The key as most often written.
+    pub fn display(&self) -> &str {
+        most_written(&self.spellings)
+    }
+
+    /// Notes holding the key.
+    pub fn notes(&self) -> u32 {
+        self.notes
+    }
+
+    /// The most used values first (ties by text), at most `n`.
+    pub fn top_values(&self, n: usize) -> Vec<(&str, u32)> {
+        let mut values: Vec<(&str, u32)> = self.values.iter().map(|(v, c)| (&**v, *c)).collect();
+        values.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        values.truncate(n);
+        values
+    }
+
+    /// Distinct values kept.
+    pub fn value_count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Notes whose value has `shape`.
+    pub fn with_shape(&self, shape: Shape) -> u32 {
+        self.shapes[shape.slot()]
+    }
+
+    /// The type the values say: a reserved key's own, else that of the
+    /// shape most notes give it (empty values left out; ties go to the
+    /// shape listed first in [`Shape`]).
+    pub fn inferred(&self, key: &str) -> PropType {
+        if let Some(reserved) = PropType::reserved(&name_key(key)) {
+            return reserved;
+        }
+        let mut best = Shape::Empty;
+        for shape in Shape::ALL.into_iter().skip(1) {
+            if self.with_shape(shape) > self.with_shape(best) {
+                best = shape;
+            }
+        }
+        best.inferred()
+    }
+}
+
+/// The vault's properties by key (`name_key`), kept by the index as notes
+/// come and go: the table of a set of notes whatever order they came in.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Props {
+    by_key: HashMap<Box<str>, PropStat>,
+}
+
+impl Props {
+    /// The table of the notes `notes` alone (the agent's view of them).
+    pub fn of<'a>(notes: impl Iterator<Item = &'a Note>) -> Props {
+        let mut props = Props::default();
+        for note in notes {
+            props.add(note);
+        }
+        props
+    }
+
+    pub fn get(&self, key: &str) -> Option<&PropStat> {
+        self.by_key.get(name_key(key).as_str())
+    }
+
+    /// Every key (as keyed) with its use, in no order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &PropStat)> {
+        self.by_key.iter().map(|(k, s)| (&**k, s))
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_key.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_key.is_empty()
+    }
+
+    /// The type of `key`: declared in `types`, else inferred from its
+    /// values; `None` for a key no note holds and no type declares.
+    pub fn type_of(&self, types: &Types, key: &str) -> Option<PropType> {
+        let reserved = PropType::reserved(&name_key(key));
+        // `tags` declared `multitext` in some vaults is still the tags.
+        match (types.declared(key), reserved) {
+            (_, Some(r)) => Some(r),
+            (Some(t), None) => Some(t),
+            (None, None) => self.get(key).map(|stat| stat.inferred(key)),
+        }
+    }
+
+    /// Counts a note's properties in.
+    pub(crate) fn add(&mut self, note: &Note) {
+        self.count(note, true);
+    }
+
+    /// Takes back what [`Props::add`] counted of the same note.
+    pub(crate) fn remove(&mut self, note: &Note) {
+        self.count(note, false);
+    }
+
+    fn count(&mut self, note: &Note, add: bool) {
+        let Some(frontmatter) = &note.frontmatter else {
+            return;
+        };
+        let step = |n: &mut u32| {
+            *n = if add { *n + 1 } else { n.saturating_sub(1) };
+        };
+        for (written, value) in frontmatter.iter() {
+            let key = name_key(written);
+            let stat = match add {
+                true => self.by_key.entry(key.as_str().into()).or_default(),
+                false => match self.by_key.get_mut(key.as_str()) {
+                    Some(stat) => stat,
+                    None => continue,
+                },
+            };
+            step(&mut stat.notes);
+            match stat.spellings.iter_mut().find(|s| &*s.0 == written) {
+                Some(s) => step(&mut s.1),
+                None if add => stat.spellings.push((written.as_str().into(), 1)),
+                None => {}
+            }
+            stat.spellings.retain(|s| s.1 > 0);
+            step(&mut stat.shapes[Shape::of(value).slot()]);
+            let mut seen: Vec<String> = Vec::new();
+            for text in value_texts(value) {
+                if seen.contains(&text) {
+                    continue;
+                }
+                match add {
+                    true => *stat.values.entry(text.as_str().into()).or_default() += 1,
+                    false => {
+                        if let Some(n) = stat.values.get_mut(text.as_str()) {
+                            *n -= 1;
+                            if *n == 0 {
+                                stat.values.remove(text.as_str());
+                            }
+                        }
+                    }
+                }
+                seen.push(text);
+            }
+            if stat.notes == 0 {
+                self.by_key.remove(key.as_str());
+            }
+        }
+    }
+}
+
+/// A value's texts as they are kept: a scalar's, or each scalar item's of
+/// a list (nested lists and objects are not values to complete).
+pub fn value_texts(value: &Json) -> impl Iterator<Item = String> + '_ {
+    let items: Box<dyn Iterator<Item = &Json>> = match value {
+        Json::Array(items) => Box::new(items.iter()),
+        one => Box::new(std::iter::once(one)),
+    };
+    items.filter_map(|item| {
+        let text = match item {
+            Json::String(s) => s.trim().to_string(),
+            Json::Number(n) => n.to_string(),
+            Json::Bool(b) => b.to_string(),
+            _ => return None,
+        };
+        (!text.is_empty() && text.len() <= MAX_VALUE_BYTES).then_some(text)
+    })
+}
