@@ -18,7 +18,7 @@ use super::world::{Doc, World};
 use weft_vault::VaultIndex;
 use weft_vault::headings::heading_path;
 use weft_vault::query::{Problem, problems_of};
-use weft_vault::report::tell;
+use weft_vault::report::message;
 use weft_workspace::config::{DiagnosticsConfig, Severity};
 
 /// Diagnostic codes, also read by code actions.
@@ -81,7 +81,7 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
             severity: Some(shown.severity),
             code: Some(NumberOrString::String(shown.code.into())),
             source: Some("weft".into()),
-            message: tell(&index, &problem, &|_| true).message,
+            message: message(&index, &problem, &|_| true),
             data,
             ..Default::default()
         });

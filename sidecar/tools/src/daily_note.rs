@@ -12,7 +12,7 @@ use super::args::{choice, lenient};
 use super::format::{Reply, ToolError, ToolResult, clip};
 use super::state::ToolState;
 use super::writing::{ChangeOut, Changes, changes_text, fenced, notify, op_error, options, shown};
-use weft_workspace::ops::{DailyNote, DailyOp};
+use weft_workspace::ops::{DailyNote, DailyOp, DailyReport};
 
 /// Characters of the note's text a result carries.
 const MAX_TEXT: usize = 20_000;
@@ -107,24 +107,30 @@ fn daily_op(args: &DailyNoteArgs) -> Result<DailyOp, ToolError> {
 }
 
 pub fn run(state: &ToolState, actor: &str, args: DailyNoteArgs) -> ToolResult {
-    let op = daily_op(&args)?;
-    let ops = state.ops(actor)?;
     let request = DailyNote {
+        op: daily_op(&args)?,
         date: args.date.clone().filter(|d| !d.trim().is_empty()),
-        op,
         options: options(args.expected_sha256.clone(), args.dry_run),
     };
-    let report = ops.daily_note(&request).map_err(|e| op_error(state, e))?;
+    let report = state
+        .ops(actor)?
+        .daily_note(&request)
+        .map_err(|e| op_error(state, "daily_note", e))?;
     if !report.dry_run
         && let Some(change) = &report.change
     {
         notify(state, std::slice::from_ref(change));
     }
+    Ok(render(&report, request.op.name()))
+}
+
+/// The report of `op` as the structured answer and its Markdown.
+fn render(report: &DailyReport, op: &str) -> Reply {
     let mut changes = Changes::new();
     let out = DailyNoteOut {
         path: shown(&report.path),
         date: report.date.clone(),
-        op: request.op.name().to_string(),
+        op: op.to_string(),
         exists: report.exists,
         created: report.created,
         dry_run: report.dry_run,
@@ -162,5 +168,98 @@ pub fn run(state: &ToolState, actor: &str, args: DailyNoteArgs) -> ToolResult {
             }
         }
     }
-    Ok(Reply::new(text.trim_end().to_string(), &out))
+    Reply::new(text.trim_end().to_string(), &out)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::Disk;
+
+    const VAULT: &str = r#"
+//- /.weft.toml
+[daily]
+folder = "journal"
+template = "templates/Day"
+//- /templates/Day.md
+# {{date}}
+## Log
+//- /journal/2026-01-02.md
+# 2026-01-02
+## Log
+Coffee.
+"#;
+
+    /// `daily_note` with `args` on the fixture: the answer, then the file.
+    fn daily(args: serde_json::Value, file: &str, expect: Expect) {
+        let disk = Disk::new(VAULT);
+        expect.assert_eq(&disk.call(|s, a| run(s, "test", a), args, &[file]));
+    }
+
+    #[test]
+    fn a_day_is_read() {
+        daily(
+            json!({"date": "2026-01-02"}),
+            "journal/2026-01-02.md",
+            expect![[r#"
+            **Daily note 2026-01-02** — `journal/2026-01-02` · sha256 `<hex>`
+
+            ```markdown
+            # 2026-01-02
+            ## Log
+            Coffee.
+            ```
+            --- journal/2026-01-02.md
+            # 2026-01-02
+            ## Log
+            Coffee.
+        "#]],
+        );
+    }
+
+    #[test]
+    fn a_missing_day_is_made_from_the_template_and_added_to() {
+        daily(
+            json!({"date": "2026-01-03", "op": "append_section", "section": "Log", "content": "Walk."}),
+            "journal/2026-01-03.md",
+            expect![[r#"
+                **Daily note 2026-01-03** — `journal/2026-01-03` (created from the template)
+                Created `journal/2026-01-03` (26 bytes, sha256 `<hex>`)
+                --- journal/2026-01-03.md
+                # 2026-01-03
+                ## Log
+                Walk.
+            "#]],
+        );
+    }
+
+    #[test]
+    fn an_op_without_what_it_needs_is_named() {
+        daily(
+            json!({"op": "append_section", "content": "x"}),
+            "journal/2026-01-02.md",
+            expect![[r#"
+            Error: op `append_section` needs `section`: a heading of the daily note, or "Parent::Child".
+            daily_note with op: read shows the note and its headings.
+            --- journal/2026-01-02.md
+            # 2026-01-02
+            ## Log
+            Coffee.
+        "#]],
+        );
+        daily(
+            json!({"date": "someday"}),
+            "journal/2026-01-02.md",
+            expect![[r#"
+            Error: `someday` is not a date; give YYYY-MM-DD (e.g. 2024-05-01), `today`, `yesterday` or `tomorrow`
+            --- journal/2026-01-02.md
+            # 2026-01-02
+            ## Log
+            Coffee.
+        "#]],
+        );
+    }
 }

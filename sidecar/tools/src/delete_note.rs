@@ -14,7 +14,8 @@ use super::writing::{
     ChangeOut, Changes, LinkEditOut, LinksInOut, changes_text, link_edits_text, links_in_text,
     notify, op_error, options, shown, vault_input, visible_links, warning_texts, warnings_text,
 };
-use weft_workspace::ops::{DeleteNote, LinkPolicy};
+use weft_workspace::access::Access;
+use weft_workspace::ops::{DeleteNote, DeleteReport, LinkPolicy};
 
 choice! {
     pub enum Links {
@@ -53,7 +54,6 @@ pub struct DeleteNoteOut {
 }
 
 pub fn run(state: &ToolState, actor: &str, args: DeleteNoteArgs) -> ToolResult {
-    let ops = state.ops(actor)?;
     let request = DeleteNote {
         path: vault_input(state, &args.path),
         link_policy: match args.link_policy {
@@ -62,10 +62,19 @@ pub fn run(state: &ToolState, actor: &str, args: DeleteNoteArgs) -> ToolResult {
         },
         options: options(args.expected_sha256, args.dry_run),
     };
-    let report = ops.delete_note(&request).map_err(|e| op_error(state, e))?;
+    let report = state
+        .ops(actor)?
+        .delete_note(&request)
+        .map_err(|e| op_error(state, "delete_note", e))?;
     if !report.dry_run {
         notify(state, &report.changes);
     }
+    Ok(render(&report, &state.policy().access))
+}
+
+/// The report as the structured answer and its Markdown; links in notes
+/// outside `access` are counted, not listed.
+fn render(report: &DeleteReport, access: &Access) -> Reply {
     let mut changes = Changes::new();
     let mut warnings = warning_texts(&report.warnings);
     let out = DeleteNoteOut {
@@ -73,7 +82,7 @@ pub fn run(state: &ToolState, actor: &str, args: DeleteNoteArgs) -> ToolResult {
         trash_path: report.trash_path.clone(),
         dry_run: report.dry_run,
         changes: changes.all(&report.changes),
-        broken: visible_links(state, &report.broken, &mut warnings),
+        broken: visible_links(access, &report.broken, &mut warnings),
         link_edits_total: report.link_edits.len(),
         link_edits: LinkEditOut::listed(&report.link_edits),
         warnings,
@@ -120,5 +129,69 @@ pub fn run(state: &ToolState, actor: &str, args: DeleteNoteArgs) -> ToolResult {
     text.push('\n');
     text.push_str(&changes_text(&out.changes, changes.omitted, out.dry_run));
     text.push_str(&warnings_text(&out.warnings));
-    Ok(Reply::new(text.trim_end().to_string(), &out))
+    Reply::new(text.trim_end().to_string(), &out)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::Disk;
+
+    const VAULT: &str = r#"
+//- /Plan.md
+# Plan
+//- /Home.md
+[[Plan]] and [[Plan|the plan]]
+//- /secret/Diary.md
+[[Plan]]
+//- /.weft.toml
+[agent]
+deny = ["secret/**"]
+"#;
+
+    /// Deletes with `args` on the fixture: the answer, then the files.
+    fn deleted(args: serde_json::Value, files: &[&str], expect: Expect) {
+        let disk = Disk::new(VAULT);
+        expect.assert_eq(&disk.call(|s, a| run(s, "test", a), args, files));
+    }
+
+    #[test]
+    fn a_deleted_note_goes_to_the_trash_and_its_links_are_listed() {
+        deleted(
+            json!({"path": "Plan"}),
+            &["Plan.md", "Home.md"],
+            expect![[r#"
+                Moved `Plan` to the trash: `.trash/Plan.md` (restorable).
+                2 links in 1 note are now broken, pointing to it:
+                - `Home`: 2 links (line 1)
+                They were left as they are; link_policy: mark_deleted marks them, or edit_note fixes them.
+
+                Moved `Plan` to the trash: `.trash/Plan.md`
+
+                Warnings:
+                - 1 link in 1 note outside what this agent may access (`[agent]` allow/deny) is not listed
+                --- Plan.md
+                (no file)
+                --- Home.md
+                [[Plan]] and [[Plan|the plan]]
+            "#]],
+        );
+    }
+
+    #[test]
+    fn mark_deleted_rewrites_the_links() {
+        deleted(
+            json!({"path": "Plan", "link_policy": "mark_deleted"}),
+            &["Home.md"],
+            expect![[r#"
+                Error: a note this agent may not access links to `Plan.md`, and the change would rewrite them (`agent.allow`/`agent.deny` in .weft.toml); nothing was written
+                Delete with link_policy: keep to leave their links as they are, or ask the user.
+                --- Home.md
+                [[Plan]] and [[Plan|the plan]]
+            "#]],
+        );
+    }
 }

@@ -7,11 +7,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::format::{Reply, ToolError, ToolResult, fence};
+use super::policy::Policy;
 use super::state::ToolState;
 use super::versions::{
-    VersionOut, for_agent, hidden_version, history, history_error, history_note, id_text, shown,
+    HistoryNote, VersionOut, for_agent, hidden_version, history, history_error, history_note,
+    id_text, shown,
 };
-use weft_workspace::history::DiffTarget;
+use weft_search::dates::Zone;
+use weft_workspace::history::{DiffResult, DiffTarget, History};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -76,25 +79,39 @@ pub fn run(state: &ToolState, args: DiffNoteArgs) -> ToolResult {
         // A note that is gone now: everything it had is deleted.
         None => DiffTarget::Current(current_text.as_deref().unwrap_or("")),
     };
+    let result = compute(&history, &state.policy(), &note, from, target)?;
+    Ok(render(&note, &result, state.zone()))
+}
+
+/// The diff of `note` from version `from` to `target`, when the agent may
+/// see both sides.
+fn compute(
+    history: &History,
+    policy: &Policy,
+    note: &HistoryNote,
+    from: &str,
+    target: DiffTarget<'_>,
+) -> Result<DiffResult, ToolError> {
     let mut result = history
         .diff(&note.path, from, target)
         .map_err(history_error)?;
     // Versions in which the note was where the agent may not see it are
     // not its to compare.
-    let policy = state.policy();
+    let hidden = || hidden_version(&shown(&note.path), from);
     let seen = |path: &Option<String>| path.as_deref().is_none_or(|p| policy.access.sees(p));
     if !seen(&result.from_path) || !seen(&result.to_path) {
-        return Err(hidden_version(&shown(&note.path), from));
+        return Err(hidden());
     }
-    result.from =
-        for_agent(&policy, result.from).ok_or_else(|| hidden_version(&shown(&note.path), from))?;
+    result.from = for_agent(policy, result.from).ok_or_else(hidden)?;
     result.to = match result.to.take() {
-        Some(to) => {
-            Some(for_agent(&policy, to).ok_or_else(|| hidden_version(&shown(&note.path), from))?)
-        }
+        Some(to) => Some(for_agent(policy, to).ok_or_else(hidden)?),
         None => None,
     };
-    let zone = state.zone();
+    Ok(result)
+}
+
+/// The diff as the structured answer and its Markdown.
+fn render(note: &HistoryNote, result: &DiffResult, zone: Zone) -> Reply {
     let from_out = VersionOut::of(&result.from, zone);
     let to_out = result.to.as_ref().map(|to| VersionOut::of(to, zone));
     let (diff, truncated) = clip_diff(&result.unified);
@@ -142,7 +159,7 @@ pub fn run(state: &ToolState, args: DiffNoteArgs) -> ToolResult {
         truncated,
         history_lost: None,
     };
-    Ok(Reply::new(text, &out))
+    Reply::new(text, &out)
 }
 
 /// The diff within [`MAX_DIFF`] characters, cut at a line end.
@@ -156,4 +173,84 @@ fn clip_diff(diff: &str) -> (String, bool) {
     }
     let end = diff[..end].rfind('\n').map_or(end, |i| i + 1);
     (diff[..end].to_string(), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::{Disk, edited};
+
+    fn diff(disk: &Disk, args: serde_json::Value, expect: Expect) {
+        expect.assert_eq(&disk.call(run, args, &[]));
+    }
+
+    #[test]
+    fn a_version_against_the_current_text() {
+        let disk = edited();
+        let first = disk.versions("Plan.md").pop().unwrap();
+        diff(
+            &disk,
+            json!({"path": "Plan", "from": first}),
+            expect![[r#"
+            `Plan`: `<hex>` → the current text: +1 −1 lines.
+
+            ```diff
+            --- a/Plan.md@<hex>
+            +++ b/Plan.md@current
+            @@ -1,2 +1,2 @@
+             # Plan
+            -First step.
+            +Second step.
+            ```"#]],
+        );
+    }
+
+    #[test]
+    fn two_versions_by_short_ids() {
+        let disk = edited();
+        let ids = disk.versions("Plan.md");
+        diff(
+            &disk,
+            json!({"path": "Plan", "from": &ids[1][..8], "to": &ids[0][..8]}),
+            expect![[r#"
+                `Plan`: `<hex>` → `<hex>`: +1 −1 lines.
+
+                ```diff
+                --- a/Plan.md@<hex>
+                +++ b/Plan.md@<hex>
+                @@ -1,2 +1,2 @@
+                 # Plan
+                -First step.
+                +Second step.
+                ```"#]],
+        );
+        diff(
+            &disk,
+            json!({"path": "Plan", "from": &ids[0], "to": &ids[0]}),
+            expect![[r#"
+            `Plan`: `<hex>` → `<hex>`: +0 −0 lines.
+            No difference."#]],
+        );
+    }
+
+    #[test]
+    fn an_unknown_version_is_an_error() {
+        diff(
+            &edited(),
+            json!({"path": "Plan", "from": "0000000"}),
+            expect![[r#"
+            Error: no version `<hex>` in the note history; recent versions: <hex> (<time>), <hex> (<time>).
+            note_history lists the note's versions with their ids."#]],
+        );
+        diff(
+            &edited(),
+            json!({"path": "Plan", "from": " "}),
+            expect![[r#"
+            Error: `from` is empty.
+            Pass a version id from note_history (short or full)."#]],
+        );
+    }
 }

@@ -18,7 +18,7 @@ use super::writing::{
     vault_input, warning_texts, warnings_text,
 };
 use weft_vault::edit::EditOp;
-use weft_workspace::ops::EditNote;
+use weft_workspace::ops::{EditNote, EditReport};
 
 choice! {
     pub(crate) enum OpKind {
@@ -238,17 +238,23 @@ fn edit_op(n: usize, a: EditOpArg) -> Result<EditOp, ToolError> {
 }
 
 pub fn run(state: &ToolState, actor: &str, args: EditNoteArgs) -> ToolResult {
-    let ops = edit_ops(args.ops)?;
-    let writer = state.ops(actor)?;
     let request = EditNote {
+        ops: edit_ops(args.ops)?,
         path: vault_input(state, &args.path),
-        ops,
         options: options(args.expected_sha256, args.dry_run),
     };
-    let report = writer.edit_note(&request).map_err(|e| op_error(state, e))?;
+    let report = state
+        .ops(actor)?
+        .edit_note(&request)
+        .map_err(|e| op_error(state, "edit_note", e))?;
     if report.changed && !report.dry_run {
         notify(state, std::slice::from_ref(&report.change));
     }
+    Ok(render(&report))
+}
+
+/// The report as the structured answer and its Markdown.
+fn render(report: &EditReport) -> Reply {
     let mut changes = Changes::new();
     let out = EditNoteOut {
         path: shown(&report.change.path),
@@ -288,5 +294,131 @@ pub fn run(state: &ToolState, actor: &str, args: EditNoteArgs) -> ToolResult {
         .collect();
     text.push_str(&format!("Operations: {}.\n", counts.join(", ")));
     text.push_str(&warnings_text(&out.warnings));
-    Ok(Reply::new(text.trim_end().to_string(), &out))
+    Reply::new(text.trim_end().to_string(), &out)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::Disk;
+
+    const VAULT: &str = r#"
+//- /Plan.md
+# Plan
+## Steps
+First step.
+## Notes
+Old note.
+//- /Home.md
+[[Plan#Steps]]
+"#;
+
+    /// Edits `Plan` with `ops` on the fixture: the answer, then the file.
+    fn edit(ops: serde_json::Value, expect: Expect) {
+        let disk = Disk::new(VAULT);
+        let args = json!({"path": "Plan", "ops": ops});
+        expect.assert_eq(&disk.call(|s, a| run(s, "test", a), args, &["Plan.md"]));
+    }
+
+    #[test]
+    fn operations_apply_in_order() {
+        edit(
+            json!([
+                {"op": "replace_text", "find": "Old", "replace": "New"},
+                {"op": "append_section", "section": "Steps", "content": "Second step."}
+            ]),
+            expect![[r#"
+                Changed `Plan`: 47 → 60 bytes, sha256 `<hex>`
+                Operations: replace_text ×1, append_section.
+                --- Plan.md
+                # Plan
+                ## Steps
+                First step.
+                Second step.
+                ## Notes
+                New note.
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_removed_heading_warns_of_the_links_it_breaks() {
+        edit(
+            json!([{"op": "delete_section", "section": "Steps"}]),
+            expect![[r#"
+                Changed `Plan`: 47 → 26 bytes, sha256 `<hex>`
+                Operations: delete_section.
+
+                Warnings:
+                - the link on line 1 of `Home.md` reaches this note at `#Steps`, which this change removes: it will not resolve
+                --- Plan.md
+                # Plan
+                ## Notes
+                Old note.
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_missing_section_changes_nothing() {
+        edit(
+            json!([{"op": "append_section", "section": "Later", "content": "x"}]),
+            expect![[r#"
+                Error: operation 1 (append_section) on `Plan.md` failed: no section `Later`; the note's sections are `Plan` (line 1), `Plan::Steps` (line 2), `Plan::Notes` (line 4). Name one by its heading or its full path `Parent::Child`. Nothing was changed: no operation of the list was applied
+                read_note with view: outline lists the note's sections as `A::B` paths; a missing section is never created silently.
+                --- Plan.md
+                # Plan
+                ## Steps
+                First step.
+                ## Notes
+                Old note.
+            "#]],
+        );
+    }
+
+    #[test]
+    fn an_operation_without_what_it_needs_is_named() {
+        edit(
+            json!([]),
+            expect![[r#"
+            Error: `ops` is empty.
+            Give at least one operation, e.g. [{"op": "append", "content": "…"}].
+            --- Plan.md
+            # Plan
+            ## Steps
+            First step.
+            ## Notes
+            Old note.
+        "#]],
+        );
+        edit(
+            json!([{"op": "replace_text", "find": "Old"}]),
+            expect![[r#"
+            Error: operation 1 (replace_text) needs `replace`: the new text ("" deletes).
+            Nothing was changed; fix the operation and call again.
+            --- Plan.md
+            # Plan
+            ## Steps
+            First step.
+            ## Notes
+            Old note.
+        "#]],
+        );
+        edit(
+            json!([{"op": "replace_text", "find": "Nowhere", "replace": "x"}]),
+            expect![[r#"
+            Error: operation 1 (replace_text) on `Plan.md` failed: `find` "Nowhere" does not occur in the note (case, spaces and line breaks count). Nothing was changed: no operation of the list was applied
+            Read the note again and copy the text exactly.
+            --- Plan.md
+            # Plan
+            ## Steps
+            First step.
+            ## Notes
+            Old note.
+        "#]],
+        );
+    }
 }

@@ -6,6 +6,7 @@
 //! on disk or how a tool computed its answer.
 
 use serde::Serialize;
+pub(crate) use weft_vault::report::code_list;
 
 use weft_vault::Note;
 
@@ -86,15 +87,6 @@ pub fn plural(n: usize, one: &str) -> String {
 /// Text safe inside `**…**` on one line.
 pub fn escape(text: &str) -> String {
     text.replace('\n', " ").replace("**", "\\*\\*")
-}
-
-/// `a`, `b` and `c` as a list with backquotes.
-pub(crate) fn code_list<S: AsRef<str>>(items: &[S]) -> String {
-    items
-        .iter()
-        .map(|s| format!("`{}`", s.as_ref()))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Cuts a string at `max` characters.

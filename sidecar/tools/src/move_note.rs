@@ -16,7 +16,8 @@ use super::writing::{
     ChangeOut, Changes, LinkEditOut, LinksInOut, changes_text, link_edits_text, links_in_text,
     notify, op_error, options, shown, vault_input, visible_links, warning_texts, warnings_text,
 };
-use weft_workspace::ops::MoveNote;
+use weft_workspace::access::Access;
+use weft_workspace::ops::{MoveNote, MoveReport};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -64,18 +65,29 @@ pub struct MoveNoteOut {
 }
 
 pub fn run(state: &ToolState, actor: &str, args: MoveNoteArgs) -> ToolResult {
-    let ops = state.ops(actor)?;
-    let update_links = args.update_links.unwrap_or(true);
     let request = MoveNote {
         path: vault_input(state, &args.path),
         new_path: vault_input(state, &args.new_path),
-        update_links,
+        update_links: args.update_links.unwrap_or(true),
         options: options(args.expected_sha256, args.dry_run),
     };
-    let report = ops.move_note(&request).map_err(|e| op_error(state, e))?;
+    let report = state
+        .ops(actor)?
+        .move_note(&request)
+        .map_err(|e| op_error(state, "move_note", e))?;
     if !report.dry_run {
         notify(state, &report.changes);
     }
+    Ok(render(
+        &report,
+        request.update_links,
+        &state.policy().access,
+    ))
+}
+
+/// The report as the structured answer and its Markdown; links in notes
+/// outside `access` are counted, not listed.
+fn render(report: &MoveReport, update_links: bool, access: &Access) -> Reply {
     let mut changes = Changes::new();
     let mut warnings = warning_texts(&report.warnings);
     let out = MoveNoteOut {
@@ -87,7 +99,7 @@ pub fn run(state: &ToolState, actor: &str, args: MoveNoteArgs) -> ToolResult {
         changes: changes.all(&report.changes),
         link_edits_total: report.link_edits.len(),
         link_edits: LinkEditOut::listed(&report.link_edits),
-        stale: visible_links(state, &report.stale, &mut warnings),
+        stale: visible_links(access, &report.stale, &mut warnings),
         warnings,
     };
     let mut text = format!(
@@ -130,5 +142,94 @@ pub fn run(state: &ToolState, actor: &str, args: MoveNoteArgs) -> ToolResult {
     text.push('\n');
     text.push_str(&changes_text(&out.changes, changes.omitted, out.dry_run));
     text.push_str(&warnings_text(&out.warnings));
-    Ok(Reply::new(text.trim_end().to_string(), &out))
+    Reply::new(text.trim_end().to_string(), &out)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::Disk;
+
+    const VAULT: &str = r#"
+//- /Plan.md
+# Plan
+## Steps
+//- /Home.md
+[[Plan#Steps|the steps]] and [[Plan]]
+//- /notes/Log.md
+![[Plan]]
+"#;
+
+    /// Moves with `args` on the fixture: the answer, then the files.
+    fn moved(args: serde_json::Value, files: &[&str], expect: Expect) {
+        let disk = Disk::new(VAULT);
+        expect.assert_eq(&disk.call(|s, a| run(s, "test", a), args, files));
+    }
+
+    #[test]
+    fn links_to_a_moved_note_are_rewritten_keeping_their_form() {
+        moved(
+            json!({"path": "Plan", "new_path": "archive/Old plan"}),
+            &["archive/Old plan.md", "Home.md", "notes/Log.md"],
+            expect![[r#"
+                Moved note `Plan` → `archive/Old plan`.
+                Rewrote 3 links in 2 notes:
+                - `Home` line 1: `[[Plan#Steps|the steps]]` → `[[Old plan#Steps|the steps]]`
+                - `Home` line 1: `[[Plan]]` → `[[Old plan]]`
+                - `notes/Log` line 1: `![[Plan]]` → `![[Old plan]]`
+
+                Changed `Home`: 38 → 46 bytes, sha256 `<hex>`
+                Moved `Plan` → `archive/Old plan`
+                Changed `notes/Log`: 10 → 14 bytes, sha256 `<hex>`
+                --- archive/Old plan.md
+                # Plan
+                ## Steps
+
+                --- Home.md
+                [[Old plan#Steps|the steps]] and [[Old plan]]
+
+                --- notes/Log.md
+                ![[Old plan]]
+            "#]],
+        );
+    }
+
+    #[test]
+    fn without_update_links_the_stale_links_are_listed() {
+        moved(
+            json!({"path": "Plan", "new_path": "Road", "update_links": false}),
+            &["Home.md"],
+            expect![[r#"
+                Moved note `Plan` → `Road`.
+                Links that name the old path (3 links in 2 notes; edit_note can fix them):
+                - `Home`: 2 links (line 1)
+                - `notes/Log`: 1 link (line 1)
+
+                Moved `Plan` → `Road`
+                --- Home.md
+                [[Plan#Steps|the steps]] and [[Plan]]
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_move_onto_a_note_changes_nothing() {
+        moved(
+            json!({"path": "Plan", "new_path": "Home"}),
+            &["Plan.md", "Home.md"],
+            expect![[r#"
+                Error: `Home.md` already exists
+                Choose another new_path, or move or delete what is there first.
+                --- Plan.md
+                # Plan
+                ## Steps
+
+                --- Home.md
+                [[Plan#Steps|the steps]] and [[Plan]]
+            "#]],
+        );
+    }
 }

@@ -210,3 +210,82 @@ fn markdown(
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::{Disk, edited};
+
+    fn history_of(disk: &Disk, args: serde_json::Value, expect: Expect) {
+        expect.assert_eq(&disk.call(run, args, &[]));
+    }
+
+    #[test]
+    fn a_note_lists_its_versions_newest_first() {
+        history_of(
+            &edited(),
+            json!({"path": "Plan"}),
+            expect![[r#"
+            History of `Plan`, newest first (2 versions):
+            - `<hex>` <time> · claude · edit_note: Plan.md (Weft tool) — modified
+            - `<hex>` <time> · weft · baseline: the vault as Weft first found it (2 files) (outside Weft) — added
+            Read one with read_note(path, version); compare with diff_note(path, from, to); bring one back with restore_note(path, version)."#]],
+        );
+    }
+
+    #[test]
+    fn the_vault_lists_what_each_version_changed() {
+        history_of(
+            &edited(),
+            json!({}),
+            expect![[r#"
+            Recent changes in the vault, newest first (2 versions):
+            - `<hex>` <time> · claude · edit_note: Plan.md (Weft tool)
+              modified `Plan`
+            - `<hex>` <time> · weft · baseline: the vault as Weft first found it (2 files) (outside Weft)
+              added `Home`, added `Plan`
+            Read one with read_note(path, version); compare with diff_note(path, from, to); bring one back with restore_note(path, version)."#]],
+        );
+    }
+
+    #[test]
+    fn pages_go_on_with_the_cursor() {
+        let disk = edited();
+        let args: NoteHistoryArgs =
+            serde_json::from_value(json!({"path": "Plan", "limit": 1})).unwrap();
+        let first = run(&disk.state, args).unwrap();
+        let cursor = first.structured["next_cursor"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        history_of(
+            &disk,
+            json!({"path": "Plan", "limit": 1, "cursor": cursor}),
+            expect![[r#"
+            History of `Plan`, newest first (1 version):
+            - `<hex>` <time> · weft · baseline: the vault as Weft first found it (2 files) (outside Weft) — added
+            Read one with read_note(path, version); compare with diff_note(path, from, to); bring one back with restore_note(path, version)."#]],
+        );
+    }
+
+    #[test]
+    fn a_name_history_never_saw_is_an_error() {
+        history_of(
+            &edited(),
+            json!({"path": "Nowhere"}),
+            expect![[r#"
+            Error: `Nowhere` has no recorded versions; give the note's vault path (as it was, for a deleted or moved note), or list the vault's recent changes without a path.
+            note_history without `path` lists the vault's recent changes, with the paths they touched."#]],
+        );
+        history_of(
+            &edited(),
+            json!({"since": "the day after"}),
+            expect![
+                "Error: `since`: cannot read `the day after` as a time; use YYYY-MM-DD, an ISO time (<time>), `today`, or a relative time such as `7d` or `now-2w`."
+            ],
+        );
+    }
+}

@@ -76,7 +76,7 @@ pub fn run(state: &ToolState, actor: &str, args: RestoreNoteArgs) -> ToolResult 
     };
     let report = ops
         .restore_note(&request)
-        .map_err(|e| super::writing::op_error(state, e))?;
+        .map_err(|e| super::writing::op_error(state, "restore_note", e))?;
     let rel = report.change.path.clone();
     if !report.dry_run && !report.unchanged {
         state.notify_changed(vec![rel.clone()]);
@@ -188,4 +188,109 @@ fn markdown(out: &RestoreNoteOut) -> String {
         text.push_str(&format!("\n\n{fence}diff\n{}\n{fence}", diff.trim_end()));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::{Disk, edited};
+
+    /// Restores `Plan` to its first version: the answer, then the file.
+    fn restore(disk: &Disk, extra: serde_json::Value, expect: Expect) {
+        let first = disk.versions("Plan.md").pop().unwrap();
+        let mut args = json!({"path": "Plan", "version": first});
+        for (k, v) in extra.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        let shown = disk.call(|s, a| run(s, "claude", a), args, &["Plan.md"]);
+        expect.assert_eq(&shown);
+    }
+
+    #[test]
+    fn a_version_comes_back_as_a_new_version() {
+        let disk = edited();
+        restore(
+            &disk,
+            json!({}),
+            expect![[r#"
+            Restored `Plan` to `<hex>` (<time>, baseline: the vault as Weft first found it (2 files)).
+            sha256 `<hex>` · 19 bytes · recorded as version `<hex>`
+            --- Plan.md
+            # Plan
+            First step.
+        "#]],
+        );
+        assert_eq!(disk.versions("Plan.md").len(), 3);
+        restore(
+            &disk,
+            json!({}),
+            expect![[r#"
+            `Plan` already has the text of `<hex>` (<time>); nothing to write.
+            sha256 `<hex>` · 19 bytes
+            --- Plan.md
+            # Plan
+            First step.
+        "#]],
+        );
+    }
+
+    #[test]
+    fn a_dry_run_shows_the_diff_and_writes_nothing() {
+        restore(
+            &edited(),
+            json!({"dry_run": true}),
+            expect![[r#"
+            Dry run: restoring `Plan` to `<hex>` (<time>, baseline: the vault as Weft first found it (2 files)) would rewrite it; nothing was written.
+            sha256 `<hex>` · 19 bytes
+
+            ```diff
+            --- a/Plan.md
+            +++ b/Plan.md
+            @@ -1,2 +1,2 @@
+             # Plan
+            -Second step.
+            +First step.
+            ```
+            --- Plan.md
+            # Plan
+            Second step.
+        "#]],
+        );
+    }
+
+    #[test]
+    fn a_deleted_note_is_created_again() {
+        let disk = edited();
+        let args = serde_json::from_value(json!({"path": "Plan"})).unwrap();
+        crate::delete_note::run(&disk.state, "claude", args).unwrap();
+        restore(
+            &disk,
+            json!({}),
+            expect![[r#"
+            Restored `Plan` to `<hex>` (<time>, baseline: the vault as Weft first found it (2 files)); the note was created again.
+            sha256 `<hex>` · 19 bytes · recorded as version `<hex>`
+            --- Plan.md
+            # Plan
+            First step.
+        "#]],
+        );
+    }
+
+    #[test]
+    fn a_stale_sha256_changes_nothing() {
+        restore(
+            &edited(),
+            json!({"expected_sha256": "00"}),
+            expect![[r#"
+            Error: `Plan.md` changed since it was read: expected sha256 00, current sha256 <hex>; nothing was written
+            Read the note again, then retry with expected_sha256 = <hex>.
+            --- Plan.md
+            # Plan
+            Second step.
+        "#]],
+        );
+    }
 }

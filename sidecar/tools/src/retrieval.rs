@@ -226,10 +226,13 @@ fn mode_ready(
     Ok(Mode::Lexical)
 }
 
-fn find_error(e: FindError) -> ToolError {
+/// A full-text query that failed, as the agent reads it: a query it can
+/// fix, or a fault of Weft's.
+pub(crate) fn find_error(e: FindError) -> ToolError {
     match e {
         FindError::Query(q) => ToolError::new(q.message).hint(q.hint),
-        FindError::Internal(e) => ToolError::new(e.to_string()),
+        FindError::Internal(e) => ToolError::new(e.to_string())
+            .hint("This is a bug in Weft; please report it with the query."),
     }
 }
 

@@ -15,6 +15,7 @@ use weft_search::dates::{End, parse_time};
 use weft_vault::filter::{FileMeta, Filter, Folder, TimeRange, Value as FilterValue};
 use weft_vault::query::outgoing;
 use weft_vault::{NoteId, VaultIndex};
+use weft_workspace::access::Access;
 
 /// The [`FilterArgs`] of a tool's arguments, whose filter fields have the
 /// same names in every tool that takes them.
@@ -182,9 +183,9 @@ pub fn modified_since_filter(
 /// note filter of the notes it sees, built once per index generation) as
 /// the predicate walks and lists ask.
 ///
-/// [`Access::sight`]: weft_workspace::access::Access::sight
-pub fn sees_note<'a>(state: &ToolState, index: &'a VaultIndex) -> impl Fn(NoteId) -> bool + 'a {
-    let sight = state.policy().access.sight(index);
+/// [`Access::sight`]: Access::sight
+pub fn sees_note<'a>(access: &Access, index: &'a VaultIndex) -> impl Fn(NoteId) -> bool + use<'a> {
+    let sight = access.sight(index);
     move |id| sight.matches(index, id, &FileMeta::default())
 }
 

@@ -16,7 +16,7 @@ use super::writing::{
     ChangeOut, Changes, lenient_object, notify, one_change_text, op_error, options, shown,
     vault_input, warning_texts, warnings_text,
 };
-use weft_workspace::ops::UpdateFrontmatter;
+use weft_workspace::ops::{FrontmatterReport, UpdateFrontmatter};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -75,7 +75,6 @@ pub struct UpdateFrontmatterOut {
 }
 
 pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolResult {
-    let ops = state.ops(actor)?;
     // The answer names the tags and aliases when the call changed them.
     let names_asked = args.tags.is_some()
         || args.aliases.is_some()
@@ -87,7 +86,20 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         ]
         .iter()
         .any(|list| list.as_ref().is_some_and(|l| !l.is_empty()));
-    let request = UpdateFrontmatter {
+    let request = request(state, args);
+    let report = state
+        .ops(actor)?
+        .update_frontmatter(&request)
+        .map_err(|e| op_error(state, "update_frontmatter", e))?;
+    if report.changed && !report.dry_run {
+        notify(state, std::slice::from_ref(&report.change));
+    }
+    Ok(render(&report, names_asked))
+}
+
+/// The arguments as `ops` takes them.
+fn request(state: &ToolState, args: UpdateFrontmatterArgs) -> UpdateFrontmatter {
+    UpdateFrontmatter {
         path: vault_input(state, &args.path),
         set: args.set.unwrap_or_default(),
         unset: args.unset.unwrap_or_default(),
@@ -100,13 +112,12 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         add_aliases: args.add_aliases.unwrap_or_default(),
         remove_aliases: args.remove_aliases.unwrap_or_default(),
         options: options(args.expected_sha256, args.dry_run),
-    };
-    let report = ops
-        .update_frontmatter(&request)
-        .map_err(|e| op_error(state, e))?;
-    if report.changed && !report.dry_run {
-        notify(state, std::slice::from_ref(&report.change));
     }
+}
+
+/// The report as the structured answer and its Markdown, naming the tags
+/// and aliases when the call asked to change them.
+fn render(report: &FrontmatterReport, names_asked: bool) -> Reply {
     let mut changes = Changes::new();
     let out = UpdateFrontmatterOut {
         path: shown(&report.change.path),
@@ -144,5 +155,134 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         ));
     }
     text.push_str(&warnings_text(&out.warnings));
-    Ok(Reply::new(text.trim_end().to_string(), &out))
+    Reply::new(text.trim_end().to_string(), &out)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::Disk;
+
+    const VAULT: &str = "//- /Plan.md\n---\n# kept comment\nstatus: 'draft'\ntags: [plan, work]\nmeta: {owner: ana}\n---\n# Plan\n";
+
+    /// Updates `Plan` with `args` on the fixture: the answer, then the file.
+    fn update(mut args: serde_json::Value, expect: Expect) {
+        let disk = Disk::new(VAULT);
+        args["path"] = json!("Plan");
+        expect.assert_eq(&disk.call(|s, a| run(s, "test", a), args, &["Plan.md"]));
+    }
+
+    #[test]
+    fn set_and_tags_keep_the_rest_as_written() {
+        update(
+            json!({"set": {"status": "done"}, "add_tags": ["done"], "remove_tags": ["work"]}),
+            expect![[r#"
+                Changed `Plan`: 84 → 81 bytes, sha256 `<hex>`
+                Tags: `plan`, `done`. Aliases: none.
+                --- Plan.md
+                ---
+                # kept comment
+                status: done
+                tags: [plan, done]
+                meta: {owner: ana}
+                ---
+                # Plan
+            "#]],
+        );
+    }
+
+    #[test]
+    fn merge_goes_into_objects_key_by_key() {
+        update(
+            json!({"merge": {"meta": {"due": "2026-12-01"}}}),
+            expect![[r#"
+            Changed `Plan`: 84 → 102 bytes, sha256 `<hex>`
+            --- Plan.md
+            ---
+            # kept comment
+            status: 'draft'
+            tags: [plan, work]
+            meta:
+              due: 2026-12-01
+              owner: ana
+            ---
+            # Plan
+        "#]],
+        );
+        update(
+            json!({"merge": {"meta": 3}}),
+            expect![[r#"
+                Error: the value to merge into `meta` must be an object of properties: only objects merge key by key
+                Use set to replace a value.
+                --- Plan.md
+                ---
+                # kept comment
+                status: 'draft'
+                tags: [plan, work]
+                meta: {owner: ana}
+                ---
+                # Plan
+            "#]],
+        );
+        update(
+            json!({"merge": {"status": {"x": 1}}}),
+            expect![[r#"
+            Error: `Plan.md`: cannot merge into `status`: its value is not a mapping
+            Use set to replace the value.
+            --- Plan.md
+            ---
+            # kept comment
+            status: 'draft'
+            tags: [plan, work]
+            meta: {owner: ana}
+            ---
+            # Plan
+        "#]],
+        );
+    }
+
+    /// The issue's case: a tag replaced in a block list stays in its place,
+    /// in the list as written.
+    #[test]
+    fn a_tag_replaced_in_a_block_list_takes_its_place() {
+        let disk =
+            Disk::new("//- /Project.md\n---\ntags:\n  - project/alpha\n  - checklist\n---\n");
+        let args = serde_json::from_value(json!({
+            "path": "Project",
+            "remove_tags": ["project/alpha"],
+            "add_tags": ["project/apollo"]
+        }))
+        .unwrap();
+        run(&disk.state, "test", args).unwrap();
+        expect![[r#"
+            ---
+            tags:
+              - project/apollo
+              - checklist
+            ---
+        "#]]
+        .assert_eq(&disk.read("Project.md").unwrap());
+    }
+
+    #[test]
+    fn what_is_already_there_changes_nothing() {
+        update(
+            json!({"add_tags": ["plan"]}),
+            expect![[r#"
+            `Plan` already has this frontmatter; nothing changed (sha256 `<hex>`).
+            Tags: `plan`, `work`. Aliases: none.
+            --- Plan.md
+            ---
+            # kept comment
+            status: 'draft'
+            tags: [plan, work]
+            meta: {owner: ana}
+            ---
+            # Plan
+        "#]],
+        );
+    }
 }

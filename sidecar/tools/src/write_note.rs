@@ -16,7 +16,7 @@ use super::writing::{
     ChangeOut, Changes, LISTED, changes_text, lenient_object, notify, op_error, options, shown,
     vault_input, warning_texts, warnings_text,
 };
-use weft_workspace::ops::WriteNote;
+use weft_workspace::ops::{WriteNote, WriteReport};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -89,7 +89,18 @@ pub struct LinkOut {
 
 pub fn run(state: &ToolState, actor: &str, args: WriteNoteArgs) -> ToolResult {
     let ops = state.ops(actor)?;
-    let request = WriteNote {
+    let report = ops
+        .write_note(&request(state, args))
+        .map_err(|e| op_error(state, "write_note", e))?;
+    if !report.dry_run {
+        notify(state, std::slice::from_ref(&report.change));
+    }
+    Ok(render(&report))
+}
+
+/// The arguments as `ops` takes them.
+fn request(state: &ToolState, args: WriteNoteArgs) -> WriteNote {
+    WriteNote {
         path: args.path.map(|p| vault_input(state, &p)),
         folder: args.folder,
         title: args.title,
@@ -100,11 +111,11 @@ pub fn run(state: &ToolState, actor: &str, args: WriteNoteArgs) -> ToolResult {
         template: args.template,
         overwrite: args.overwrite.unwrap_or(false),
         options: options(args.expected_sha256, args.dry_run),
-    };
-    let report = ops.write_note(&request).map_err(|e| op_error(state, e))?;
-    if !report.dry_run {
-        notify(state, std::slice::from_ref(&report.change));
     }
+}
+
+/// The report as the structured answer and its Markdown.
+fn render(report: &WriteReport) -> Reply {
     let mut changes = Changes::new();
     let change = changes.out(&report.change);
     let out = WriteNoteOut {
@@ -149,5 +160,102 @@ pub fn run(state: &ToolState, actor: &str, args: WriteNoteArgs) -> ToolResult {
         ));
     }
     text.push_str(&warnings_text(&out.warnings));
-    Ok(Reply::new(text.trim_end().to_string(), &out))
+    Reply::new(text.trim_end().to_string(), &out)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+    use serde_json::json;
+
+    use super::*;
+    use crate::testing::Disk;
+
+    const VAULT: &str = r#"
+//- /Home.md
+# Home
+//- /Plan.md
+---
+tags: [plan]
+---
+# Plan
+"#;
+
+    /// Writes with `args` on the fixture: the answer, then the file.
+    fn write(args: serde_json::Value, file: &str, expect: Expect) {
+        let disk = Disk::new(VAULT);
+        expect.assert_eq(&disk.call(|s, a| run(s, "test", a), args, &[file]));
+    }
+
+    #[test]
+    fn a_new_note_with_its_links_and_frontmatter() {
+        write(
+            json!({"path": "ideas/Spark", "content": "See [[Home]] and [[Later]].", "tags": ["idea"]}),
+            "ideas/Spark.md",
+            expect![[r#"
+                Created `ideas/Spark` (48 bytes, sha256 `<hex>`)
+                2 links; unresolved (no such note yet): `Later`.
+                --- ideas/Spark.md
+                ---
+                tags: [idea]
+                ---
+                See [[Home]] and [[Later]]."#]],
+        );
+    }
+
+    #[test]
+    fn an_existing_note_is_replaced_only_when_asked() {
+        write(
+            json!({"path": "Plan", "content": "# New"}),
+            "Plan.md",
+            expect![[r#"
+                Error: `Plan.md` already exists
+                Choose another path, or pass overwrite: true to replace it (read it first and pass its expected_sha256).
+                --- Plan.md
+                ---
+                tags: [plan]
+                ---
+                # Plan
+            "#]],
+        );
+        write(
+            json!({"path": "Plan", "content": "# New", "overwrite": true}),
+            "Plan.md",
+            expect![[r#"
+                Replaced `Plan`: 28 → 5 bytes, sha256 `<hex>`
+                No links.
+                --- Plan.md
+                # New"#]],
+        );
+    }
+
+    #[test]
+    fn a_dry_run_shows_the_diff_and_writes_nothing() {
+        write(
+            json!({"path": "Plan", "content": "# Plan\nMore.", "overwrite": true, "dry_run": true}),
+            "Plan.md",
+            expect![[r#"
+                **Dry run: nothing was written.**
+                Would change `Plan`: 28 → 12 bytes, sha256 `<hex>`
+
+                ```diff
+                --- a/Plan.md
+                +++ b/Plan.md
+                @@ -1,4 +1,2 @@
+                ----
+                -tags: [plan]
+                ----
+                 # Plan
+                +More.
+                \ No newline at end of file
+                ```
+                No links.
+                --- Plan.md
+                ---
+                tags: [plan]
+                ---
+                # Plan
+            "#]],
+        );
+    }
 }

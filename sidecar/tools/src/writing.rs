@@ -15,6 +15,8 @@ use super::format::{ToolError, fence};
 use super::state::ToolState;
 use weft_vault::edit::EditError;
 use weft_vault::frontmatter::FrontmatterError;
+use weft_vault::headings::SectionError;
+use weft_workspace::access::Access;
 use weft_workspace::ops::{
     Change, ChangeKind, LISTED_TAGS, LinkEdit, LinksIn, OpError, RuleProblem, Warning, WriteOptions,
 };
@@ -50,45 +52,50 @@ pub fn notify(state: &ToolState, changes: &[Change]) {
     state.notify_changed(paths);
 }
 
-/// An `ops` failure as a tool error; a write that stopped part way still
-/// tells the index about what it did.
-pub(crate) fn op_error(state: &ToolState, error: OpError) -> ToolError {
+/// An `ops` failure of `tool` as a tool error; a write that stopped part
+/// way still tells the index about what it did.
+pub(crate) fn op_error(state: &ToolState, tool: &str, error: OpError) -> ToolError {
     if let OpError::Partial { touched, .. } = &error {
         state.notify_changed(touched.clone());
     }
-    shown_error(&error)
+    shown_error(&error, tool)
 }
 
 /// An `ops` failure as the agent reads it: the facts, then the hint.
-fn shown_error(error: &OpError) -> ToolError {
+fn shown_error(error: &OpError, tool: &str) -> ToolError {
     let out = ToolError::new(error.to_string());
-    match op_hint(error) {
+    match op_hint(error, tool) {
         Some(hint) => out.hint(hint),
         None => out,
     }
 }
 
-/// What the agent can do about an `ops` failure, in its tools' terms (the
-/// error itself states the facts).
-fn op_hint(error: &OpError) -> Option<String> {
+/// What the agent can do about an `ops` failure of `tool`, in its tools'
+/// terms (the error itself states the facts).
+fn op_hint(error: &OpError, tool: &str) -> Option<String> {
     Some(match error {
-        OpError::Edit {
-            error: EditError::Section(_),
-            ..
-        } => "read_note with view: outline lists the note's sections as `A::B` paths; a missing section is never created silently.".into(),
+        OpError::Edit { error, .. } => return edit_hint(error),
+        OpError::MergeNotObject { .. } => "Use set to replace a value.".into(),
+        OpError::NothingToUpdate => "Give set, unset, merge, title, tags, add_tags, remove_tags, aliases, add_aliases or remove_aliases.".into(),
         OpError::NotFound { linked_from, .. } if *linked_from > 0 => {
             "Create it with write_note, or resolve_note finds notes by partial name.".into()
         }
         OpError::NotFound { suggestions, .. } if suggestions.is_empty() => {
             "resolve_note finds notes by partial name; list_notes and search_notes browse and search.".into()
         }
+        OpError::HiddenLinks { .. } if tool == "delete_note" => "Delete with link_policy: keep to leave their links as they are, or ask the user.".into(),
         OpError::HiddenLinks { .. } => "Move with update_links: false to leave their links pointing at the old place, or ask the user.".into(),
-        OpError::Exists { .. } => "Choose another path, or pass overwrite: true to replace it (read it first and pass its expected_sha256).".into(),
+        OpError::Exists { .. } if tool == "write_note" => "Choose another path, or pass overwrite: true to replace it (read it first and pass its expected_sha256).".into(),
+        OpError::Exists { .. } if tool == "move_note" => "Choose another new_path, or move or delete what is there first.".into(),
+        OpError::Exists { .. } => "Choose another path.".into(),
         OpError::Conflict { current: Some(current), .. } => {
             format!("Read the note again, then retry with expected_sha256 = {current}.")
         }
         OpError::Conflict { current: None, .. } => "Omit expected_sha256 to create it.".into(),
         OpError::Unsaved { .. } => "read_note shows the editor's text; ask the user to save (or discard) it, then retry.".into(),
+        OpError::Frontmatter { error: FrontmatterError::NotAMapping { .. }, .. } => {
+            "Use set to replace the value.".into()
+        }
         OpError::Frontmatter { error: FrontmatterError::Malformed(_), .. } => {
             "Fix the frontmatter with edit_note (replace_lines) first.".into()
         }
@@ -114,6 +121,27 @@ fn op_hint(error: &OpError) -> Option<String> {
             "check_vault shows what is broken.".into()
         }
         _ => return None,
+    })
+}
+
+/// What the agent can do about an edit operation that failed.
+fn edit_hint(error: &EditError) -> Option<String> {
+    Some(match error {
+        EditError::EmptyFind => "Give the exact text to replace in find.".into(),
+        EditError::NotUnique { count: 0, .. } => {
+            "Read the note again and copy the text exactly.".into()
+        }
+        EditError::NotUnique { what, .. } if what.contains("find") => {
+            "To make it occur once, include more surrounding text; or set replace_all.".into()
+        }
+        EditError::NotUnique { .. } => {
+            "Include more of the line so the anchor occurs on one line only.".into()
+        }
+        EditError::Section(SectionError::NotFound { sections, .. }) if sections.is_empty() => {
+            "Use append or a line operation.".into()
+        }
+        EditError::Section(_) => "read_note with view: outline lists the note's sections as `A::B` paths; a missing section is never created silently.".into(),
+        EditError::LinesOutOfRange { .. } => return None,
     })
 }
 
@@ -366,19 +394,19 @@ impl LinksInOut {
 /// Notes with links as answers list them: notes the agent may not see
 /// are left out, and counted in a warning.
 pub(crate) fn visible_links(
-    state: &ToolState,
+    access: &Access,
     links: &[LinksIn],
     warnings: &mut Vec<String>,
 ) -> Vec<LinksInOut> {
-    let policy = state.policy();
     let (shown_links, hidden): (Vec<&LinksIn>, Vec<&LinksIn>) =
-        links.iter().partition(|l| policy.access.sees(&l.path));
+        links.iter().partition(|l| access.sees(&l.path));
     if !hidden.is_empty() {
         let count: usize = hidden.iter().map(|l| l.count).sum();
         warnings.push(format!(
-            "{} in {} outside what this agent may access (`[agent]` allow/deny) are not listed",
+            "{} in {} outside what this agent may access (`[agent]` allow/deny) {} not listed",
             super::format::plural(count, "link"),
-            super::format::plural(hidden.len(), "note")
+            super::format::plural(hidden.len(), "note"),
+            if count == 1 { "is" } else { "are" }
         ));
     }
     shown_links.into_iter().map(LinksInOut::of).collect()
@@ -406,12 +434,14 @@ pub(crate) fn link_edits_text(edits: &[LinkEditOut], total: usize) -> String {
 pub(crate) fn links_in_text(links: &[LinksInOut]) -> String {
     let mut out = String::new();
     for l in links.iter().take(LISTED) {
-        let lines: Vec<String> = l.lines.iter().map(|n| n.to_string()).collect();
+        let mut lines: Vec<String> = l.lines.iter().map(|n| n.to_string()).collect();
+        // Two links on one line are one line.
+        lines.dedup();
         out.push_str(&format!(
             "- `{}`: {} (line{} {})\n",
             l.path,
             super::format::plural(l.count, "link"),
-            if l.lines.len() == 1 { "" } else { "s" },
+            if lines.len() == 1 { "" } else { "s" },
             lines.join(", ")
         ));
     }
@@ -485,7 +515,7 @@ mod tests {
 
     /// The names of the agent's tools and arguments that the workspace's
     /// facts must not use.
-    const TOOL_WORDS: [&str; 18] = [
+    const TOOL_WORDS: [&str; 20] = [
         "write_note",
         "edit_note",
         "read_note",
@@ -504,6 +534,8 @@ mod tests {
         "link_policy",
         "list_tags",
         "check_vault",
+        "replace_all",
+        "new_path",
     ];
 
     /// Likewise for warnings: the workspace states what it noticed, and the
@@ -678,6 +710,27 @@ mod tests {
             ),
             (OpError::FolderSha256, "Omit expected_sha256"),
             (
+                OpError::MergeNotObject {
+                    key: "status".into(),
+                },
+                "set",
+            ),
+            (OpError::NothingToUpdate, "add_tags"),
+            (
+                OpError::Edit {
+                    path: "a.md".into(),
+                    op: 0,
+                    name: "replace_text",
+                    error: EditError::NotUnique {
+                        what: "`find`",
+                        text: "two".into(),
+                        count: 2,
+                        lines: vec![1, 2],
+                    },
+                },
+                "replace_all",
+            ),
+            (
                 OpError::Partial {
                     done: vec!["moved `a.md` to `b.md`".into()],
                     failed: "moving `c.md`".into(),
@@ -688,21 +741,55 @@ mod tests {
             ),
         ];
         for (error, hinted) in cases {
+            // The advice that depends on the tool is checked below.
+            let tool = match error {
+                OpError::Exists { .. } => "write_note",
+                _ => "move_note",
+            };
             let fact = error.to_string();
             assert!(
                 !TOOL_WORDS.iter().any(|t| fact.contains(t)),
                 "the error names a tool or argument: {fact}"
             );
-            let hint = op_hint(&error).unwrap_or_default();
+            let hint = op_hint(&error, tool).unwrap_or_default();
             assert!(hint.contains(hinted), "{error:?}: {hint}");
         }
+    }
+
+    /// Where the way out depends on the tool, each tool names its own
+    /// arguments, never another tool's.
+    #[test]
+    fn hints_name_the_arguments_of_the_tool_that_failed() {
+        let exists = || OpError::Exists {
+            path: "a.md".into(),
+        };
+        let hidden = || OpError::HiddenLinks {
+            target: "b".into(),
+            notes: 1,
+        };
+        let hint = |error: OpError, tool: &str| op_hint(&error, tool).unwrap_or_default();
+        assert!(hint(exists(), "write_note").contains("overwrite: true"));
+        assert!(hint(exists(), "move_note").contains("new_path"));
+        assert!(!hint(exists(), "move_note").contains("overwrite"));
+        assert!(!hint(exists(), "daily_note").contains("overwrite"));
+        assert!(hint(hidden(), "move_note").contains("update_links: false"));
+        assert!(hint(hidden(), "delete_note").contains("link_policy: keep"));
+        let frontmatter = OpError::Frontmatter {
+            path: "a.md".into(),
+            error: FrontmatterError::NotAMapping { key: "k".into() },
+        };
+        assert!(!frontmatter.to_string().contains("set"), "{frontmatter}");
+        assert_eq!(
+            hint(frontmatter, "update_frontmatter"),
+            "Use set to replace the value."
+        );
     }
 
     /// The advice moved out of the workspace's errors reads as it did,
     /// as one hint after the facts, and only where it applies.
     #[test]
     fn moved_advice_is_shown_after_the_facts() {
-        let shown = |error: OpError| shown_error(&error).text();
+        let shown = |error: OpError| shown_error(&error, "move_note").text();
         assert_eq!(
             shown(OpError::FolderSha256),
             "Error: a folder has no sha256\nOmit expected_sha256."

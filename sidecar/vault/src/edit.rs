@@ -122,7 +122,7 @@ pub enum EditError {
 impl fmt::Display for EditError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EditError::EmptyFind => f.write_str("`find` is empty; give the exact text to replace"),
+            EditError::EmptyFind => f.write_str("the text to find is empty"),
             EditError::NotUnique {
                 what,
                 text,
@@ -130,8 +130,7 @@ impl fmt::Display for EditError {
                 ..
             } => write!(
                 f,
-                "{what} {text:?} does not occur in the note; read the note again and copy the text exactly \
-                 (case, spaces and line breaks count)"
+                "{what} {text:?} does not occur in the note (case, spaces and line breaks count)"
             ),
             EditError::NotUnique {
                 what,
@@ -140,15 +139,9 @@ impl fmt::Display for EditError {
                 lines,
             } => write!(
                 f,
-                "{what} {text:?} occurs {count} times (lines {}); include more surrounding text so it occurs \
-                 once, or set replace_all",
+                "{what} {text:?} occurs {count} times (lines {})",
                 join(lines)
             ),
-            EditError::Section(e @ SectionError::NotFound { sections, .. })
-                if sections.is_empty() =>
-            {
-                write!(f, "{e}; use append or a line operation")
-            }
             EditError::Section(e) => write!(f, "{e}"),
             EditError::LinesOutOfRange {
                 from,
@@ -413,7 +406,20 @@ fn not_unique(what: &'static str, find: &str, text: &str, found: &[usize]) -> Ed
         what,
         text: find.to_string(),
         count: found.len(),
-        lines: found.iter().take(10).map(|&i| line_of(text, i)).collect(),
+        lines: {
+            // The first ten lines it is on (twice on one line is one line).
+            let mut lines: Vec<usize> = Vec::new();
+            for &i in found {
+                let line = line_of(text, i);
+                if lines.last() != Some(&line) {
+                    if lines.len() == 10 {
+                        break;
+                    }
+                    lines.push(line);
+                }
+            }
+            lines
+        },
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::headings::heading_path;
 use super::index::{NoteId, VaultIndex};
-use super::note::{Link, LinkKind};
+use super::note::{Link, LinkKind, Note};
 use super::query::Problem;
 
 /// What a face shows of a problem.
@@ -31,43 +31,113 @@ pub fn kind(problem: &Problem) -> &'static str {
 /// may not is counted, never named (a face with no such limit passes
 /// `&|_| true`).
 pub fn tell(index: &VaultIndex, problem: &Problem, shown: &dyn Fn(NoteId) -> bool) -> Told {
+    Told {
+        message: message(index, problem, shown),
+        fix: fix(index, problem, shown),
+    }
+}
+
+/// What is wrong, in a sentence (a face that shows no fix asks for this
+/// alone).
+pub fn message(index: &VaultIndex, problem: &Problem, shown: &dyn Fn(NoteId) -> bool) -> String {
     match problem {
-        Problem::UnresolvedLink { link } => {
-            let l = index.link(*link);
-            Told {
-                message: format!("{} links to a note that does not exist.", written(l)),
-                fix: format!(
-                    "create `{}.md` or point the link at an existing note.",
-                    l.target().trim_end_matches(".md")
-                ),
-            }
-        }
+        Problem::UnresolvedLink { link } => format!(
+            "{} links to a note that does not exist.",
+            written(index.link(*link))
+        ),
         Problem::AmbiguousLink {
             link,
             candidates,
             chosen,
-        } => ambiguous_link(
-            index,
-            written(index.link(*link)),
-            candidates,
-            *chosen,
-            shown,
-        ),
+        } => {
+            let paths = shown_paths(index, candidates, shown);
+            let listed = match candidates.len() - paths.len() {
+                0 => code_list(&paths),
+                n if paths.is_empty() => format!("{n} outside this agent's access"),
+                n => format!("{}, and {n} outside this agent's access", code_list(&paths)),
+            };
+            let resolves = match shown(*chosen) {
+                true => format!("`{}`", index.note(*chosen).id()),
+                false => "a note outside this agent's access".to_string(),
+            };
+            format!(
+                "{} matches {} notes ({listed}); it resolves to {resolves}.",
+                written(index.link(*link)),
+                candidates.len(),
+            )
+        }
         Problem::BrokenFragment { link, target } => {
-            broken_fragment(index, index.link(*link), *target)
+            let link = index.link(*link);
+            format!(
+                "{}: `{}` has no `#{}`.",
+                written(link),
+                index.note(*target).id(),
+                link.fragment().unwrap_or("")
+            )
         }
         Problem::AmbiguousFragment {
             link,
             target,
             candidates,
-        } => ambiguous_fragment(index, index.link(*link), *target, candidates),
+        } => {
+            let link = index.link(*link);
+            let t = index.note(*target);
+            let places: Vec<String> = candidates
+                .iter()
+                .map(|&h| {
+                    format!(
+                        "`#{}` (L{})",
+                        heading_path(t, h, "#"),
+                        t.headings[h].line + 1
+                    )
+                })
+                .collect();
+            format!(
+                "{}: `#{}` fits {} headings of `{}`: {}; it leads to the first.",
+                written(link),
+                link.fragment().unwrap_or(""),
+                candidates.len(),
+                t.id(),
+                places.join(", ")
+            )
+        }
+        Problem::Parse { note, index: i } => index.note(*note).diagnostics[*i].message.to_string(),
+    }
+}
+
+/// How to set it right, in a sentence.
+pub fn fix(index: &VaultIndex, problem: &Problem, shown: &dyn Fn(NoteId) -> bool) -> String {
+    match problem {
+        Problem::UnresolvedLink { link } => format!(
+            "create `{}.md` or point the link at an existing note.",
+            index.link(*link).target().trim_end_matches(".md")
+        ),
+        Problem::AmbiguousLink { candidates, .. } => {
+            let choices: Vec<String> = shown_paths(index, candidates, shown)
+                .iter()
+                .map(|p| format!("[[{p}]]"))
+                .collect();
+            format!("Write the path: {}.", choices.join(" or "))
+        }
+        Problem::BrokenFragment { link, target } => fragment_fix(
+            index.note(*target),
+            index.link(*link).fragment().unwrap_or(""),
+        ),
+        Problem::AmbiguousFragment {
+            target, candidates, ..
+        } => {
+            let t = index.note(*target);
+            let full: Vec<String> = candidates
+                .iter()
+                .map(|&h| format!("`#{}`", heading_path(t, h, "#")))
+                .collect();
+            format!(
+                "Write the full path of the heading you mean: {}.",
+                full.join(" or ")
+            )
+        }
         Problem::Parse { note, index: i } => {
-            let message = index.note(*note).diagnostics[*i].message.to_string();
-            let fix = parse_fix(&message);
-            Told {
-                message,
-                fix: fix.to_string(),
-            }
+            parse_fix(&index.note(*note).diagnostics[*i].message).to_string()
         }
     }
 }
@@ -81,117 +151,57 @@ pub fn written(link: &Link) -> String {
     }
 }
 
-fn code_list(items: &[String]) -> String {
+/// Items in backticks, joined by commas.
+pub fn code_list<S: AsRef<str>>(items: &[S]) -> String {
     items
         .iter()
-        .map(|i| format!("`{i}`"))
+        .map(|s| format!("`{}`", s.as_ref()))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-fn ambiguous_link(
+/// The paths of the candidates the reader may see.
+fn shown_paths(
     index: &VaultIndex,
-    written: String,
     candidates: &[NoteId],
-    chosen: NoteId,
     shown: &dyn Fn(NoteId) -> bool,
-) -> Told {
-    let paths: Vec<String> = candidates
+) -> Vec<String> {
+    candidates
         .iter()
         .filter(|c| shown(**c))
         .map(|c| index.note(*c).id().to_string())
-        .collect();
-    let listed = match candidates.len() - paths.len() {
-        0 => code_list(&paths),
-        n if paths.is_empty() => format!("{n} outside this agent's access"),
-        n => format!("{}, and {n} outside this agent's access", code_list(&paths)),
-    };
-    let resolves = match shown(chosen) {
-        true => format!("`{}`", index.note(chosen).id()),
-        false => "a note outside this agent's access".to_string(),
-    };
-    let choices: Vec<String> = paths.iter().map(|p| format!("[[{p}]]")).collect();
-    Told {
-        message: format!(
-            "{written} matches {} notes ({listed}); it resolves to {resolves}.",
-            candidates.len(),
-        ),
-        fix: format!("Write the path: {}.", choices.join(" or ")),
-    }
+        .collect()
 }
 
-fn broken_fragment(index: &VaultIndex, link: &Link, target: NoteId) -> Told {
-    let t = index.note(target);
-    let fragment = link.fragment().unwrap_or("");
-    let fix = if fragment.starts_with('^') {
+/// What a link to a missing `#fragment` of `t` can lead to instead.
+fn fragment_fix(t: &Note, fragment: &str) -> String {
+    if fragment.starts_with('^') {
         let ids: Vec<String> = t
             .blocks
             .iter()
             .take(10)
             .map(|b| format!("^{}", b.id))
             .collect();
-        match ids.is_empty() {
+        return match ids.is_empty() {
             true => format!(
                 "`{}` has no block ids; add `^id` at the end of the paragraph, or drop `#{fragment}`.",
                 t.id()
             ),
             false => format!("Block ids in `{}`: {}.", t.id(), ids.join(", ")),
-        }
-    } else {
-        let mut headings: Vec<String> = Vec::new();
-        for h in &t.headings {
-            if headings.len() < 12 && !headings.iter().any(|x| **x == *h.text) {
-                headings.push(h.text.to_string());
-            }
-        }
-        match headings.is_empty() {
-            true => format!(
-                "`{}` has no headings; drop `#{fragment}` or add the heading.",
-                t.id()
-            ),
-            false => format!("Headings in `{}`: {}.", t.id(), code_list(&headings)),
-        }
-    };
-    Told {
-        message: format!("{}: `{}` has no `#{fragment}`.", written(link), t.id()),
-        fix,
+        };
     }
-}
-
-fn ambiguous_fragment(
-    index: &VaultIndex,
-    link: &Link,
-    target: NoteId,
-    candidates: &[usize],
-) -> Told {
-    let t = index.note(target);
-    let fragment = link.fragment().unwrap_or("");
-    let places: Vec<String> = candidates
-        .iter()
-        .map(|&h| {
-            format!(
-                "`#{}` (L{})",
-                heading_path(t, h, "#"),
-                t.headings[h].line + 1
-            )
-        })
-        .collect();
-    let full: Vec<String> = candidates
-        .iter()
-        .map(|&h| format!("`#{}`", heading_path(t, h, "#")))
-        .collect();
-    Told {
-        message: format!(
-            "{}: `#{fragment}` fits {} headings of `{}`: {}; it leads to the first.",
-            written(link),
-            candidates.len(),
-            t.id(),
-            places.join(", ")
+    let mut headings: Vec<String> = Vec::new();
+    for h in &t.headings {
+        if headings.len() < 12 && !headings.iter().any(|x| **x == *h.text) {
+            headings.push(h.text.to_string());
+        }
+    }
+    match headings.is_empty() {
+        true => format!(
+            "`{}` has no headings; drop `#{fragment}` or add the heading.",
+            t.id()
         ),
-        fix: format!(
-            "Write the full path of the heading you mean: {}.",
-            full.join(" or ")
-        ),
+        false => format!("Headings in `{}`: {}.", t.id(), code_list(&headings)),
     }
 }
 

@@ -1,5 +1,5 @@
 //! What `check_vault` finds, as data: the domain's link and parse problems
-//! of the notes asked for (`vault::query::check`), and its own orphans,
+//! of the notes asked for (`vault::query::problems_of`), and its own orphans,
 //! duplicate names, tag-rule breaks and tag spellings; sorted, counted and
 //! paged. No words: `render` tells them.
 
@@ -9,7 +9,7 @@ use super::answer::Kind;
 use weft_search::names::match_names;
 use weft_vault::filter::{FileMeta, Filter, Folder, select};
 use weft_vault::key::name_key;
-use weft_vault::query::{Problem, check, outgoing};
+use weft_vault::query::{Problem, outgoing, problems_of};
 use weft_vault::{NoteId, VaultIndex, tags};
 use weft_workspace::access::Access;
 use weft_workspace::config::TagRule;
@@ -93,12 +93,13 @@ pub fn compute(index: &VaultIndex, access: &Access, rules: &[TagRule], query: &Q
         Filter::clone(&access.sight(index)),
     ]);
     let wants = |k: Kind| query.kinds.contains(&k);
-    let mut all: Vec<Placed> = check(index, &which)
-        .into_iter()
+    let notes = select(index, &which, |_| FileMeta::default());
+    let mut all: Vec<Placed> = notes
+        .iter()
+        .flat_map(|&id| problems_of(index, id))
         .filter_map(|p| problem(index, access, p))
         .filter(|p| wants(p.kind))
         .collect();
-    let notes = select(index, &which, |_| FileMeta::default());
     if wants(Kind::Orphan) {
         all.extend(orphans(index, &notes));
     }

@@ -116,7 +116,7 @@ pub fn run(state: &ToolState, args: GetContextArgs) -> ToolResult {
                 "`around`: no note `{name}` exists yet."
             )));
         };
-        let sees = sees_note(state, &index);
+        let sees = sees_note(&state.policy().access, &index);
         around(
             &index,
             state,

@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use super::answer::ListSort;
-use crate::scope::{Times, passes};
-use weft_vault::filter::{FileMeta, Filter, Folder};
+use crate::scope::{Times, passes, sees_note};
+use weft_vault::filter::{Filter, Folder};
 use weft_vault::key::path_key;
 use weft_vault::{NoteId, VaultIndex};
 use weft_workspace::access::Access;
@@ -163,7 +163,7 @@ struct Browsed {
 /// The folder's visible notes, or the folders closest to it when it has
 /// none (and is not the root).
 fn browse(index: &VaultIndex, access: &Access, folder: &Folder) -> Result<Browsed, NoFolder> {
-    let sight = access.sight(index);
+    let sees = sees_note(access, index);
     let folder_key = folder.key();
     let prefix = if folder.is_root() {
         0
@@ -174,7 +174,7 @@ fn browse(index: &VaultIndex, access: &Access, folder: &Folder) -> Result<Browse
     let mut below = Vec::new();
     let mut all_folders: Vec<String> = Vec::new();
     for (id, note) in index.notes() {
-        if !sight.matches(index, id, &FileMeta::default()) {
+        if !sees(id) {
             continue;
         }
         let key = path_key(&note.path);

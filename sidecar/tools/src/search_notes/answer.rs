@@ -25,6 +25,15 @@ choice! {
     }
 }
 
+/// What a page was asked for: the query as written, the mode, where the
+/// page starts, and the cursor of the next one.
+pub(super) struct Asked {
+    pub query: Option<String>,
+    pub mode: Mode,
+    pub offset: usize,
+    pub next_cursor: Option<String>,
+}
+
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SearchNotesOut {
     pub query: Option<String>,

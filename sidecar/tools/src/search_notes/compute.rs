@@ -4,10 +4,10 @@
 //! they matched; no words for the model.
 
 use crate::format::ToolError;
-use crate::retrieval::{Matching, ask, how, meaning_passage};
+use crate::retrieval::{Matching, ask, find_error, how, meaning_passage};
 use crate::scope::{Scope, Times, passes};
 use crate::state::ToolState;
-use weft_search::find::{FindError, Request, Sort};
+use weft_search::find::{Request, Sort};
 use weft_search::names::match_names;
 use weft_search::{FileSource, SearchIndex};
 use weft_vault::filter::Filter;
@@ -56,11 +56,7 @@ pub fn by_words(
     index: &VaultIndex,
     request: &Request<'_>,
 ) -> Result<Found, ToolError> {
-    let page = search.find(request, files).map_err(|e| match e {
-        FindError::Query(q) => ToolError::new(q.message).hint(q.hint),
-        FindError::Internal(e) => ToolError::new(format!("{e}"))
-            .hint("This is a bug in Weft; please report it with the query."),
-    })?;
+    let page = search.find(request, files).map_err(find_error)?;
     let hits = page
         .hits
         .into_iter()

@@ -18,6 +18,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use answer::Asked;
 pub use answer::{Mode, SearchHit, SearchNotesOut, SearchSort};
 pub use compute::{Found, Hit, SNIPPET_CHARS, by_meaning, by_names, by_words};
 
@@ -190,17 +191,13 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
             mode != Mode::Name,
         ),
     };
-    let next = next_cursor(offset, found.hits.len(), found.total, &fingerprint);
-    let out = render::out(
-        &index,
-        state,
-        state.zone(),
-        found,
+    let asked = Asked {
+        next_cursor: next_cursor(offset, found.hits.len(), found.total, &fingerprint),
         query,
         mode,
         offset,
-        next,
-    );
+    };
+    let out = render::out(&index, state, state.zone(), found, asked);
     drop(index);
     let filtered = args.backlinks_to.is_some()
         || args.links_from.is_some()

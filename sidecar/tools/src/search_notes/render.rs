@@ -1,7 +1,7 @@
 //! `search_notes`' page in words: each note found with its title, tags and
 //! date, as the structured content and as Markdown.
 
-use super::answer::{Mode, SearchHit, SearchNotesOut};
+use super::answer::{Asked, Mode, SearchHit, SearchNotesOut};
 use super::compute::Found;
 use crate::common::{page_line, tags_of, tags_text, time_text};
 use crate::format::escape;
@@ -9,17 +9,13 @@ use crate::scope::Times;
 use weft_search::dates::Zone;
 use weft_vault::VaultIndex;
 
-/// The structured answer of a page.
-#[allow(clippy::too_many_arguments)]
+/// The structured answer of a page: what was found for what was asked.
 pub(super) fn out(
     index: &VaultIndex,
     times: &dyn Times,
     zone: Zone,
     found: Found,
-    query: Option<String>,
-    mode: Mode,
-    offset: usize,
-    next_cursor: Option<String>,
+    asked: Asked,
 ) -> SearchNotesOut {
     let hits = found
         .hits
@@ -38,12 +34,12 @@ pub(super) fn out(
         })
         .collect();
     SearchNotesOut {
-        query,
-        mode,
+        query: asked.query,
+        mode: asked.mode,
         total: found.total,
-        offset,
+        offset: asked.offset,
         hits,
-        next_cursor,
+        next_cursor: asked.next_cursor,
         notes: found.remarks,
     }
 }

@@ -51,7 +51,7 @@ impl Hub {
     /// the baseline of a new store, or what changed while Weft was not
     /// running. Files are read under the history's lock, so a write that
     /// lands meanwhile is never recorded older than it is.
-    fn open_history(&self, live: &Arc<LiveVault>) {
+    pub(super) fn open_history(&self, live: &Arc<LiveVault>) {
         let history = History::open(&self.root, &self.config().history).unwrap_or_else(|e| {
             tracing::warn!("{e}");
             History::disabled(e.to_string())

@@ -46,6 +46,16 @@ impl Hub {
         Ok(Arc::new(hub))
     }
 
+    /// A detached hub that also keeps the note history, opened (and the
+    /// vault recorded) now: for the tests of the history tools.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn detached_with_history(live: Arc<LiveVault>) -> Result<Arc<Hub>, StartError> {
+        let hub = Hub::detached(live.clone(), false)?;
+        hub.open_history(&live);
+        hub.history_ready.store(true, Ordering::SeqCst);
+        Ok(hub)
+    }
+
     /// Brings the configuration up to date with its files: two `stat`s when
     /// nothing changed, so it is called before every agent request. A
     /// changed `exclude` filters the index (and then the full text) again;

@@ -76,7 +76,7 @@ impl Ops<'_> {
         let (to, abs) = self.note_target(&target)?;
         if to == rel {
             return Err(OpError::Invalid(format!(
-                "`{rel}` is already at `{to}`; give a different new_path"
+                "`{rel}` is already at `{to}`: moving it there changes nothing"
             )));
         }
         let index = self.index();
@@ -136,7 +136,7 @@ impl Ops<'_> {
             })?;
         if to == rel {
             return Err(OpError::Invalid(format!(
-                "`{rel}` is already at `{to}`; give a different new_path"
+                "`{rel}` is already at `{to}`: moving it there changes nothing"
             )));
         }
         if to.starts_with(&format!("{rel}/")) {
