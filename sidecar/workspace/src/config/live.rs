@@ -14,7 +14,7 @@ use std::time::SystemTime;
 
 use tokio::sync::watch;
 
-use super::{CONFIG_FILE, Config, OBSIDIAN_DAILY_NOTES};
+use super::{CONFIG_FILE, Config, OBSIDIAN_DAILY_NOTES, OBSIDIAN_TYPES};
 use crate::sync::{lock, read, write};
 
 /// One file's metadata, enough to tell that it changed.
@@ -28,29 +28,31 @@ struct FileStamp {
     inode: u64,
 }
 
-/// Both files' stamps (`None`: the file does not exist or cannot be read).
+/// The three files' stamps (`None`: the file does not exist or cannot be read).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Stamp([Option<FileStamp>; 2]);
+struct Stamp([Option<FileStamp>; 3]);
 
 impl Stamp {
     fn of(root: &Path) -> Stamp {
-        Stamp([CONFIG_FILE, OBSIDIAN_DAILY_NOTES].map(|file| {
-            let metadata = std::fs::metadata(root.join(file)).ok()?;
-            Some(FileStamp {
-                len: metadata.len(),
-                modified: metadata.modified().ok(),
-                #[cfg(unix)]
-                changed: {
-                    use std::os::unix::fs::MetadataExt;
-                    (metadata.ctime(), metadata.ctime_nsec())
-                },
-                #[cfg(unix)]
-                inode: {
-                    use std::os::unix::fs::MetadataExt;
-                    metadata.ino()
-                },
-            })
-        }))
+        Stamp(
+            [CONFIG_FILE, OBSIDIAN_DAILY_NOTES, OBSIDIAN_TYPES].map(|file| {
+                let metadata = std::fs::metadata(root.join(file)).ok()?;
+                Some(FileStamp {
+                    len: metadata.len(),
+                    modified: metadata.modified().ok(),
+                    #[cfg(unix)]
+                    changed: {
+                        use std::os::unix::fs::MetadataExt;
+                        (metadata.ctime(), metadata.ctime_nsec())
+                    },
+                    #[cfg(unix)]
+                    inode: {
+                        use std::os::unix::fs::MetadataExt;
+                        metadata.ino()
+                    },
+                })
+            }),
+        )
     }
 }
 
@@ -139,7 +141,7 @@ impl LiveConfig {
     pub fn fixed(root: &Path, config: Config) -> LiveConfig {
         LiveConfig {
             root: root.to_path_buf(),
-            stamp: Mutex::new(Stamp([None, None])),
+            stamp: Mutex::new(Stamp([None, None, None])),
             now: RwLock::new(Snapshot {
                 config: Arc::new(config),
                 error: None,

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use weft_search::dates::{Now, Zone};
 use weft_semantic::PinnedModel;
+use weft_vault::props::Types;
 
 pub use live::{LiveConfig, Reloaded, Snapshot};
 
@@ -21,6 +22,8 @@ pub use live::{LiveConfig, Reloaded, Snapshot};
 pub const CONFIG_FILE: &str = ".weft.toml";
 /// Obsidian's daily-note settings, imported when `.weft.toml` has no `[daily]`.
 pub(crate) const OBSIDIAN_DAILY_NOTES: &str = ".obsidian/daily-notes.json";
+/// Obsidian's property types, read beside `.weft.toml`.
+pub(crate) const OBSIDIAN_TYPES: &str = ".obsidian/types.json";
 /// How [`Config::merge_json`] names its input in errors.
 pub(crate) const SETTINGS_SOURCE: &str = "settings";
 
@@ -44,6 +47,14 @@ pub struct Config {
     pub tags: TagsConfig,
     pub diagnostics: DiagnosticsConfig,
     pub semantic: SemanticConfig,
+    /// The property types `.obsidian/types.json` declares (Obsidian's file,
+    /// read beside this one; not a key of `.weft.toml`).
+    #[serde(skip)]
+    pub types: Types,
+    /// Why `.obsidian/types.json` was not read, when it exists and could not
+    /// be (the types are then inferred alone).
+    #[serde(skip)]
+    pub types_error: Option<String>,
 }
 
 impl Default for Config {
@@ -58,6 +69,8 @@ impl Default for Config {
             agent: AgentConfig::default(),
             tags: TagsConfig::default(),
             diagnostics: DiagnosticsConfig::default(),
+            types: Types::default(),
+            types_error: None,
             semantic: SemanticConfig::default(),
         }
     }
@@ -351,6 +364,7 @@ impl Config {
         if !has_daily {
             config.import_obsidian_daily(root);
         }
+        config.import_obsidian_types(root);
         config.validate(&path.display().to_string())?;
         Ok(config)
     }
@@ -380,6 +394,32 @@ impl Config {
         let config: Config = toml::from_str(text).map_err(parse_error)?;
         let table: toml::Table = toml::from_str(text).map_err(parse_error)?;
         Ok((config, table.contains_key("daily")))
+    }
+
+    /// Takes the property types `.obsidian/types.json` declares, when that
+    /// file exists. One that does not read is reported (`types_error`, and
+    /// the log) and skipped: the types are then inferred from the values.
+    fn import_obsidian_types(&mut self, root: &Path) {
+        let path = root.join(OBSIDIAN_TYPES);
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+            Err(e) => {
+                self.types_error = Some(format!("cannot read {}: {e}", path.display()));
+                tracing::warn!(
+                    "cannot read {}: {e}; property types inferred",
+                    path.display()
+                );
+                return;
+            }
+        };
+        match Types::parse(&text) {
+            Ok(types) => self.types = types,
+            Err(e) => {
+                tracing::warn!("{}: {e}; property types inferred", path.display());
+                self.types_error = Some(format!("{}: {e}", path.display()));
+            }
+        }
     }
 
     /// Takes `[daily]` values from `.obsidian/daily-notes.json` when that
@@ -945,6 +985,30 @@ broken_fragment = "hint"
         assert_eq!(
             Config::load(dir.path()).expect("loads").daily,
             DailyConfig::default()
+        );
+    }
+
+    #[test]
+    fn obsidian_property_types_are_read_and_a_bad_file_is_reported() {
+        use weft_vault::props::PropType;
+        let dir = vault();
+        assert!(Config::load(dir.path()).expect("loads").types.is_empty());
+        write(
+            dir.path(),
+            OBSIDIAN_TYPES,
+            r#"{"types": {"due": "date", "Done": "checkbox"}}"#,
+        );
+        let config = Config::load(dir.path()).expect("loads");
+        assert_eq!(config.types.declared("due"), Some(PropType::Date));
+        assert_eq!(config.types.declared("done"), Some(PropType::Checkbox));
+        assert_eq!(config.types_error, None);
+        write(dir.path(), OBSIDIAN_TYPES, "{not json");
+        let config = Config::load(dir.path()).expect("a bad types.json never stops the vault");
+        assert!(config.types.is_empty());
+        let error = config.types_error.expect("reported");
+        assert!(
+            error.contains("types.json") && error.contains("not JSON"),
+            "{error}"
         );
     }
 

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::LiveVault;
-use crate::config::{CONFIG_FILE, OBSIDIAN_DAILY_NOTES};
+use crate::config::{CONFIG_FILE, OBSIDIAN_DAILY_NOTES, OBSIDIAN_TYPES};
 use crate::io::filter::{PathFilter, relative_path};
 use crate::io::load::{
     exclude_problems, is_ignore_file, read_error_message, read_note, read_notes, walk,
@@ -86,7 +86,7 @@ impl LiveVault {
             if rel.is_empty() {
                 continue; // The root itself: its children have their own events.
             }
-            if rel == CONFIG_FILE || rel == OBSIDIAN_DAILY_NOTES {
+            if rel == CONFIG_FILE || rel == OBSIDIAN_DAILY_NOTES || rel == OBSIDIAN_TYPES {
                 config_changed = true;
                 continue;
             }
