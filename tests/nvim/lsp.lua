@@ -122,6 +122,33 @@ end
 -- Drop the typed line again.
 vim.api.nvim_buf_set_lines(a, line_count - 1, line_count, false, {})
 
+-- Property completion: a frontmatter typed at the top of A, a key then a
+-- value (the vault's values of that key); taken out again after.
+vim.api.nvim_buf_set_lines(a, 0, 0, false, { '---', 'stat', '---' })
+vim.api.nvim_win_set_cursor(0, { 2, #'stat' })
+local keys = request('textDocument/completion', vim.lsp.util.make_position_params(0, client.offset_encoding), a)
+if keys then
+  local item = (keys.items or keys)[1]
+  if item then
+    results.property_key = { label = item.label, newText = item.textEdit.newText, detail = item.detail }
+  end
+end
+vim.api.nvim_buf_set_lines(a, 1, 2, false, { 'status: ' })
+vim.api.nvim_win_set_cursor(0, { 2, #'status: ' })
+local values = request('textDocument/completion', vim.lsp.util.make_position_params(0, client.offset_encoding), a)
+if values then
+  results.property_values = {}
+  for _, item in ipairs(values.items or values) do
+    table.insert(results.property_values, item.textEdit.newText)
+  end
+end
+vim.api.nvim_win_set_cursor(0, { 2, 2 })
+local key_hover = request('textDocument/hover', vim.lsp.util.make_position_params(0, client.offset_encoding), a)
+if key_hover then
+  results.property_hover = key_hover.contents.value
+end
+vim.api.nvim_buf_set_lines(a, 0, 3, false, {})
+
 -- Rename the note with spaces and accents from a link to it; apply and save.
 local edit = request('textDocument/rename', vim.tbl_extend('force', at(a, '[[Crè$0me brûlée#Sœur]]'), {
   newName = 'Crème caramel',

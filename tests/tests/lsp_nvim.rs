@@ -8,6 +8,9 @@ use weft_e2e::{Sandbox, wait_with_deadline};
 
 const VAULT: &str = r#"
 //- /Hub.md
+---
+status: active
+---
 # The Hub
 Intro. ^intro
 ## Details
@@ -18,6 +21,10 @@ See [[Hub]] and 👩‍👩‍👧 🙂 [[Crème brûlée#Sœur]] then [[Ghost]]
 # Crème brûlée
 ## Sœur
 Back to [[Hub#Details]].
+//- /notes/B.md
+---
+status: "on hold: waiting"
+---
 "#;
 
 #[test]
@@ -77,6 +84,26 @@ fn neovim_completes_navigates_diagnoses_and_renames() {
     assert_eq!(results["completion"]["newText"], "Crème brûlée]]");
     // The edit starts right after `[[`, counted in UTF-8 bytes.
     assert_eq!(results["completion"]["start"], "More 🙂 [[".len());
+
+    // Property names and values in the frontmatter, as YAML needs them.
+    assert_eq!(
+        results["property_key"],
+        serde_json::json!({"label": "status", "newText": "status: ", "detail": "text · 2 notes"}),
+        "{results:#}"
+    );
+    assert_eq!(
+        results["property_values"],
+        serde_json::json!(["active", "\"on hold: waiting\""]),
+        "{results:#}"
+    );
+
+    let key_hover = results["property_hover"].as_str().unwrap_or_default();
+    assert!(
+        key_hover.starts_with("**status** · text · in ")
+            && key_hover.contains("`active` (1)")
+            && key_hover.contains("`on hold: waiting` (1)"),
+        "{results:#}"
+    );
 
     assert_eq!(results["renamed"], true, "{results:#}");
     assert!(root.join("notes/Café notes/Crème caramel.md").exists());

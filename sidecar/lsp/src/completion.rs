@@ -43,6 +43,7 @@ pub(super) fn completion(world: &World, params: CompletionParams) -> Option<Comp
             daily: Some(&daily),
             limit: LIMIT,
             names: names.as_deref(),
+            types: Some(&config.types),
         };
         complete::complete(&index, &context, &request, &signals, &texts)
     };
@@ -93,5 +94,7 @@ fn kind(kind: ItemKind) -> CompletionItemKind {
         ItemKind::Tag => CompletionItemKind::KEYWORD,
         ItemKind::Unresolved => CompletionItemKind::FOLDER,
         ItemKind::Daily => CompletionItemKind::EVENT,
+        ItemKind::Property => CompletionItemKind::PROPERTY,
+        ItemKind::Value => CompletionItemKind::VALUE,
     }
 }

@@ -1,7 +1,8 @@
 //! `textDocument/hover`: on a link, a bounded preview of what it leads to
 //! (the note, its section for a heading link, its block for a block link)
 //! with the target's backlink count; on an unresolved link, how many notes
-//! link to that name; on a tag, how it is used.
+//! link to that name; on a tag, how it is used; on a property's name in
+//! the frontmatter, its type, use and most used values.
 //!
 //! The domain resolves and counts; this module reads the target's text and
 //! writes Markdown. It must not resolve anything itself.
@@ -13,12 +14,15 @@ use tower_lsp_server::ls_types::*;
 use super::world::World;
 use weft_vault::complete::bounded;
 use weft_vault::headings::heading_path;
+use weft_vault::props::{PropType, Types, key_at};
 use weft_vault::symbols::{At, at};
 use weft_vault::{FragmentTarget, LinkRef, Resolution, VaultIndex, lookup_fragment};
 
 /// Previews stop after this many characters or lines.
 const PREVIEW_CHARS: usize = 1200;
 const PREVIEW_LINES: usize = 24;
+/// A property's hover lists this many of its values.
+const HOVER_VALUES: usize = 8;
 
 /// What to preview, gathered under the index lock.
 struct Preview {
@@ -30,6 +34,16 @@ struct Preview {
 pub(super) fn hover(world: &World, params: HoverParams) -> Option<Hover> {
     let position = params.text_document_position_params;
     let here = world.here(&position.text_document.uri, position.position)?;
+    if let Some((key, span)) = key_at(&here.text, here.offset) {
+        let value = property_hover(&here.vault.read(), &here.vault.config().types, &key);
+        return Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value,
+            }),
+            range: Some(here.lines.range(span, world.encoding())),
+        });
+    }
     let (preview, span) = {
         let index = here.vault.read();
         let id = index.id_of(&here.rel)?;
@@ -85,6 +99,33 @@ pub(super) fn hover(world: &World, params: HoverParams) -> Option<Hover> {
         }),
         range: Some(here.lines.span(&span, world.encoding())),
     })
+}
+
+/// A property key: its type, the notes using it and its most used values.
+fn property_hover(index: &VaultIndex, types: &Types, key: &str) -> String {
+    let props = index.props();
+    let kind = props.type_of(types, key).map_or("text", PropType::name);
+    let declared = if types.declared(key).is_some() {
+        " (types.json)"
+    } else {
+        ""
+    };
+    let Some(stat) = props.get(key) else {
+        return format!("**{key}** · {kind}{declared}");
+    };
+    let mut value = format!(
+        "**{key}** · {kind}{declared} · in {}",
+        plural(stat.notes() as usize, "note")
+    );
+    let top = stat.top_values(HOVER_VALUES);
+    if !top.is_empty() {
+        let shown: Vec<String> = top.iter().map(|(v, n)| format!("`{v}` ({n})")).collect();
+        value.push_str(&format!("\n\nValues: {}", shown.join(", ")));
+        if stat.value_count() > top.len() {
+            value.push_str(&format!(", … {} in all", stat.value_count()));
+        }
+    }
+    value
 }
 
 fn plural(n: usize, what: &str) -> String {

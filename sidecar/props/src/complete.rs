@@ -23,7 +23,9 @@ pub fn complete_context(data: &[u8]) {
             Context::Note { typed, link }
             | Context::Heading { typed, link, .. }
             | Context::Block { typed, link, .. } => (link.replace.clone(), Some(typed)),
-            Context::Tag { typed, replace } => (replace.clone(), Some(typed)),
+            Context::Tag { typed, replace }
+            | Context::PropertyKey { typed, replace, .. }
+            | Context::PropertyValue { typed, replace, .. } => (replace.clone(), Some(typed)),
             Context::MarkdownPath { replace, .. } => (replace.clone(), None),
         };
         let Some(replaced) = text.get(replace.clone()) else {

@@ -10,6 +10,7 @@
 //! [`Types::parse`].
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use serde_json::Value as Json;
 
@@ -407,4 +408,21 @@ pub fn value_texts(value: &Json) -> impl Iterator<Item = String> + '_ {
         };
         (!text.is_empty() && text.len() <= MAX_VALUE_BYTES).then_some(text)
     })
+}
+
+/// The frontmatter key written at byte `offset` of `text` (on its name):
+/// the key, and the range of its name as written.
+pub fn key_at(text: &str, offset: usize) -> Option<(String, Range<usize>)> {
+    let block = super::frontmatter::block(text)?;
+    if !block.yaml.contains(&offset) {
+        return None;
+    }
+    let base = block.yaml.start;
+    let layout = super::yaml::layout(&text[block.yaml]).ok()?;
+    let at = offset - base;
+    layout
+        .entries
+        .into_iter()
+        .find(|e| e.key_span.start <= at && at <= e.key_span.end)
+        .map(|e| (e.key, base + e.key_span.start..base + e.key_span.end))
 }

@@ -30,6 +30,20 @@ pub enum Context {
         typed: String,
         link: LinkSlot,
     },
+    /// A property's name, typed at the start of a frontmatter line.
+    PropertyKey {
+        typed: String,
+        replace: Range<usize>,
+        /// A `:` follows on the line already.
+        colon: bool,
+    },
+    /// A value of the property `key`, typed after `key:`, as an item of a
+    /// `[…]` list there, or as a `- item` under it.
+    PropertyValue {
+        key: String,
+        typed: String,
+        replace: Range<usize>,
+    },
     /// `#typed`: a tag.
     Tag {
         typed: String,
@@ -81,6 +95,13 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
         let embed = before[..open].ends_with('!');
         return wiki_context(text, inner_start, offset, after, embed);
     }
+    // In the frontmatter, YAML: a property's name or value, never a tag
+    // (`#` starts a comment there) or a Markdown link.
+    if let Some(block) = crate::frontmatter::block(text)
+        && block.yaml.contains(&line_start)
+    {
+        return property_context(text, line_start, offset, line_end);
+    }
     if let Some(open) = before.rfind("](") {
         let dest = &before[open + 2..];
         let open_dest = match dest.strip_prefix('<') {
@@ -92,6 +113,88 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
         }
     }
     tag_context(text, line_start, offset)
+}
+
+/// What is typed on a frontmatter line: a key at the line's start, a value
+/// after `key:` (or an item of a `[…]` list there), or a `- item` under a
+/// key of the lines above.
+fn property_context(
+    text: &str,
+    line_start: usize,
+    offset: usize,
+    line_end: usize,
+) -> Option<Context> {
+    let before = &text[line_start..offset];
+    let after = &text[offset..line_end];
+    // The rest of the word under the cursor is replaced too.
+    let word_end = |stops: &[char]| {
+        offset
+            + after
+                .find(|c: char| stops.contains(&c) || c == '\r')
+                .unwrap_or(after.len())
+    };
+    if before.trim_start().starts_with('#') || before.contains(" #") {
+        return None; // A comment.
+    }
+    let indented = before.starts_with([' ', '\t']);
+    if let Some(item) = before.trim_start().strip_prefix("- ").filter(|_| indented) {
+        let key = owning_key(text, line_start)?;
+        let start = offset - item.len();
+        return Some(Context::PropertyValue {
+            key,
+            typed: item.to_string(),
+            replace: start..word_end(&[]),
+        });
+    }
+    if indented {
+        return None;
+    }
+    match before.find(':') {
+        None => {
+            let colon = after.contains(':');
+            Some(Context::PropertyKey {
+                typed: before.to_string(),
+                replace: line_start..word_end(&[':', ' ']),
+                colon,
+            })
+        }
+        Some(colon) => {
+            let key = before[..colon].trim().trim_matches(['"', '\'']).to_string();
+            let value = &before[colon + 1..];
+            // Inside `[a, b, typed`: the item being typed.
+            let (typed, stops): (&str, &[char]) = match value.trim_start().strip_prefix('[') {
+                Some(list) => (list.rsplit(',').next().unwrap_or(list), &[',', ']']),
+                None => (value, &[]),
+            };
+            let typed_trimmed = typed.trim_start();
+            let start = offset - typed_trimmed.len();
+            Some(Context::PropertyValue {
+                key,
+                typed: typed_trimmed.to_string(),
+                replace: start..word_end(stops),
+            })
+        }
+    }
+}
+
+/// The key a `- item` line belongs to: the nearest line above it that
+/// starts with no indent and is not a comment.
+fn owning_key(text: &str, line_start: usize) -> Option<String> {
+    let above = &text[..line_start];
+    for line in above.lines().rev() {
+        if line.starts_with([' ', '\t', '-']) || line.trim().is_empty() {
+            continue;
+        }
+        if line.starts_with('#') || line.starts_with("---") {
+            return None;
+        }
+        let (key, rest) = line.split_once(':')?;
+        return rest
+            .trim()
+            .is_empty()
+            .then(|| key.trim().trim_matches(['"', '\'']).to_string());
+    }
+    None
 }
 
 /// An odd number of backticks before the cursor: inside a code span.

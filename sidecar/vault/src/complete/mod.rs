@@ -1,5 +1,6 @@
 //! Completion in a note: what is being typed at a byte offset (a wikilink
-//! target, a heading or block fragment, a tag, a Markdown link path), the
+//! target, a heading or block fragment, a tag, a Markdown link path, a
+//! property's name or value in the frontmatter), the
 //! ranked candidates for it (ranked with [`crate::matcher`]), and daily-note
 //! names (with [`crate::daily`]).
 //!
@@ -19,6 +20,7 @@ mod fragments;
 mod model;
 mod notes;
 mod paths;
+mod props;
 mod rank;
 mod tags;
 
@@ -53,6 +55,16 @@ pub fn complete(
             link,
         } => fragments::blocks(index, target, typed, link, request, texts),
         Context::Tag { typed, replace } => tags::tags(index, typed, replace.clone(), request),
+        Context::PropertyKey {
+            typed,
+            replace,
+            colon,
+        } => props::keys(index, typed, replace.clone(), *colon, request),
+        Context::PropertyValue {
+            key,
+            typed,
+            replace,
+        } => props::values(index, key, typed, replace.clone(), request),
         Context::MarkdownPath {
             typed,
             replace,

@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use crate::daily::Date;
 use crate::index::NoteId;
+use crate::props::Types;
 use crate::symbols::NameTable;
 
 /// What a candidate is.
@@ -27,6 +28,10 @@ pub enum ItemKind {
     Daily,
     /// A note or attachment path in a Markdown link.
     Path,
+    /// A property's name, in the frontmatter.
+    Property,
+    /// A property's value.
+    Value,
 }
 
 /// One completion candidate, best first in [`Completions::items`].
@@ -100,4 +105,6 @@ pub struct Request<'a> {
     /// A name table of the index, maybe a little behind it: note names are
     /// scanned there (fast on large vaults) instead of in the index.
     pub names: Option<&'a NameTable>,
+    /// The types `.obsidian/types.json` declares (none: inferred alone).
+    pub types: Option<&'a Types>,
 }

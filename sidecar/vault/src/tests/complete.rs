@@ -178,6 +178,7 @@ fn note_candidates_rank_names_and_insert_unambiguous_targets() {
         daily: None,
         limit: 10,
         names: None,
+        types: None,
     };
     let show = |text: &str| -> Vec<String> {
         let ctx = at(text).expect("a context");
@@ -288,6 +289,7 @@ fn large_vaults_are_scanned_in_parallel_with_the_same_results() {
         daily: None,
         limit: 5,
         names: None,
+        types: None,
     };
     let ctx = at("[[note 2499$0").unwrap();
     let found = complete(&index, &ctx, &request, &NoSignals, &|_: &str| None);
@@ -320,4 +322,127 @@ fn large_vaults_are_scanned_in_parallel_with_the_same_results() {
     let (symbols, more) = crate::symbols::search(&index, "note 1234", 3);
     assert_eq!(symbols[0].name, "note 1234");
     assert!(more);
+}
+
+const PROPS: &str = r#"
+//- /a.md
+---
+status: active
+due: 2026-12-01
+done: false
+related: "[[b]]"
+tags: [work, home]
+---
+//- /b.md
+---
+status: active
+due: 2026-12-03
+done: true
+tags:
+  - work
+---
+//- /c.md
+---
+status: "on hold: waiting"
+topics: [rust, yaml]
+---
+"#;
+
+/// The property completions at `$0` in `text`, edited as note `new.md`.
+fn props_at(text: &str) -> Vec<String> {
+    let index = fixture(PROPS);
+    let daily = crate::complete::DailySettings {
+        folder: String::new(),
+        format: "YYYY-MM-DD".into(),
+        today: crate::daily::Date::from_days(20_800),
+    };
+    let request = Request {
+        path: "new.md",
+        note: None,
+        daily: Some(&daily),
+        limit: 10,
+        names: None,
+        types: None,
+    };
+    let Some(ctx) = at(text) else {
+        return vec!["(no context)".into()];
+    };
+    complete(&index, &ctx, &request, &NoSignals, &|_: &str| None)
+        .items
+        .iter()
+        .map(|i| {
+            format!(
+                "{} => {:?} ({})",
+                i.label,
+                i.insert,
+                i.detail.as_deref().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn frontmatter_completes_property_names_and_values() {
+    // Names, with their type and use; `: ` added when none follows.
+    expect![[r#"
+        [
+            "status => \"status: \" (text · 3 notes)",
+        ]
+    "#]]
+    .assert_debug_eq(&props_at("---\nst$0\n---\n"));
+    expect![[r#"
+        [
+            "done => \"done\" (checkbox · 2 notes)",
+            "due => \"due\" (date · 2 notes)",
+            "related => \"related\" (text · 1 note)",
+        ]
+    "#]]
+    .assert_debug_eq(&props_at("---\nd$0: x\n---\n"));
+    // Values of the key, most used first, quoted where YAML needs it.
+    expect![[r#"
+        [
+            "active => \"active\" (2 notes)",
+            "on hold: waiting => \"\\\"on hold: waiting\\\"\" (1 note)",
+        ]
+    "#]]
+    .assert_debug_eq(&props_at("---\nstatus: $0\n---\n"));
+    // A checkbox offers true and false; a date today first.
+    expect![[r#"
+        [
+            "false => \"false\" (1 note)",
+            "true => \"true\" (1 note)",
+        ]
+    "#]]
+    .assert_debug_eq(&props_at("---\ndone: $0\n---\n"));
+    expect![[r#"
+        [
+            "2026-12-13 => \"2026-12-13\" ()",
+            "2026-12-01 => \"2026-12-01\" (1 note)",
+            "2026-12-03 => \"2026-12-03\" (1 note)",
+        ]
+    "#]]
+    .assert_debug_eq(&props_at("---\ndue: 2026$0\n---\n"));
+    // Items of a list, block or flow; `tags` offers the vault's tags.
+    expect![[r#"
+        [
+            "work => \"work\" (2 notes)",
+        ]
+    "#]]
+    .assert_debug_eq(&props_at("---\ntags:\n  - wo$0\n---\n"));
+    expect![[r#"
+        [
+            "yaml => \"yaml\" (1 note)",
+        ]
+    "#]]
+    .assert_debug_eq(&props_at("---\ntopics: [rust, y$0]\n---\n"));
+    // A comment, an indented line that is no item, the body: nothing of
+    // this kind (`#` in YAML is no tag).
+    assert_eq!(props_at("---\n# sta$0\n---\n"), ["(no context)"]);
+    assert_eq!(props_at("---\nmeta:\n  own$0\n---\n"), ["(no context)"]);
+    expect![[r#"
+        [
+            "(no context)",
+        ]
+    "#]]
+    .assert_debug_eq(&props_at("---\nstatus: x\n---\nstatus: $0\n"));
 }

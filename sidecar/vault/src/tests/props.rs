@@ -159,3 +159,21 @@ fn the_table_after_edits_is_the_table_built_afresh() {
     assert_eq!(index.props(), fresh.props());
     assert_eq!(index.frontmatter_keys(), fresh.frontmatter_keys());
 }
+
+#[test]
+fn the_key_under_the_cursor_is_found_by_the_yaml_parser() {
+    let text = "---\n\"odd: key\": 1\nstatus: active # a comment: here\n---\nstatus: body\n";
+    let key = |needle: &str| {
+        let offset = text.find(needle).unwrap();
+        crate::props::key_at(text, offset).map(|(k, span)| (k, text[span].to_string()))
+    };
+    assert_eq!(key("odd"), Some(("odd: key".into(), "\"odd: key\"".into())));
+    assert_eq!(
+        key("tatus: active"),
+        Some(("status".into(), "status".into()))
+    );
+    // A value, a comment, the body: no key.
+    assert_eq!(key("active"), None);
+    assert_eq!(key("comment"), None);
+    assert_eq!(key("tatus: body"), None);
+}
