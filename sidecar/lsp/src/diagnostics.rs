@@ -2,8 +2,9 @@
 //! candidates as related information), fragments naming no heading or
 //! block, heading paths several headings fit (with the `ambiguous`
 //! severity: like an ambiguous link, the link leads to a pick), and what
-//! the parser reported (duplicate block ids, bad YAML). Severities come
-//! from `[diagnostics]` in the configuration.
+//! the parser reported (duplicate block ids, bad YAML), and property values
+//! that do not fit their type (`vault::props::mismatches`, warnings).
+//! Severities come from `[diagnostics]` in the configuration.
 //!
 //! Computed from the domain's problems of one note (`problems_of`), in the
 //! one wording of every face (`vault::report`); this
@@ -17,8 +18,9 @@ use tower_lsp_server::ls_types::*;
 use super::world::{Doc, World};
 use weft_vault::VaultIndex;
 use weft_vault::headings::heading_path;
+use weft_vault::props::mismatches;
 use weft_vault::query::{Problem, problems_of};
-use weft_vault::report::message;
+use weft_vault::report::{message, mismatch};
 use weft_workspace::config::{DiagnosticsConfig, Severity};
 
 /// Diagnostic codes, also read by code actions.
@@ -27,6 +29,7 @@ pub(super) const AMBIGUOUS: &str = "ambiguous-link";
 pub(super) const BROKEN_FRAGMENT: &str = "broken-fragment";
 pub(super) const AMBIGUOUS_FRAGMENT: &str = "ambiguous-fragment";
 pub(super) const PARSE: &str = "note";
+pub(super) const PROPERTY_TYPE: &str = "property-type";
 
 fn severity_of(severity: Severity) -> Option<DiagnosticSeverity> {
     match severity {
@@ -83,6 +86,18 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
             source: Some("weft".into()),
             message: message(&index, &problem, &|_| true),
             data,
+            ..Default::default()
+        });
+    }
+    // Property values that do not fit their type.
+    let types = &doc.vault.config().types;
+    for m in mismatches(&doc.text, index.props(), types) {
+        out.push(Diagnostic {
+            range: doc.lines.range(m.span.clone(), world.encoding()),
+            severity: Some(DiagnosticSeverity::WARNING),
+            code: Some(NumberOrString::String(PROPERTY_TYPE.into())),
+            source: Some("weft".into()),
+            message: mismatch(&m),
             ..Default::default()
         });
     }

@@ -21,6 +21,12 @@ use super::note::Note;
 /// values: a description or an abstract is no value to complete.
 pub const MAX_VALUE_BYTES: usize = 120;
 
+/// An inferred type is held against a value only when this many notes
+/// give the key a value…
+pub const AGREEING_NOTES: u32 = 3;
+/// …and this share of them agree on its shape.
+pub const AGREEING_SHARE: f64 = 0.8;
+
 /// A property's type, as Obsidian's properties view and `types.json` name
 /// them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -270,6 +276,22 @@ impl PropStat {
         self.shapes[shape.slot()]
     }
 
+    /// Whether the values agree enough for their type to be held against a
+    /// value that does not fit it: at least [`AGREEING_NOTES`] notes with a
+    /// value, [`AGREEING_SHARE`] of them of one shape (a date and a date
+    /// with a time agree).
+    pub fn agreed(&self) -> bool {
+        let given: u32 = Shape::ALL[1..].iter().map(|s| self.with_shape(*s)).sum();
+        let dates = self.with_shape(Shape::Date) + self.with_shape(Shape::DateTime);
+        let most = Shape::ALL[1..]
+            .iter()
+            .map(|s| self.with_shape(*s))
+            .max()
+            .unwrap_or(0)
+            .max(dates);
+        given >= AGREEING_NOTES && f64::from(most) >= AGREEING_SHARE * f64::from(given)
+    }
+
     /// The type the values say: a reserved key's own, else that of the
     /// shape most notes give it (empty values left out; ties go to the
     /// shape listed first in [`Shape`]).
@@ -282,6 +304,11 @@ impl PropStat {
             if self.with_shape(shape) > self.with_shape(best) {
                 best = shape;
             }
+        }
+        // Days with some moments among them: a date and time, which a
+        // day fits too.
+        if best == Shape::Date && self.with_shape(Shape::DateTime) > 0 {
+            return PropType::DateTime;
         }
         best.inferred()
     }
@@ -425,4 +452,57 @@ pub fn key_at(text: &str, offset: usize) -> Option<(String, Range<usize>)> {
         .into_iter()
         .find(|e| e.key_span.start <= at && at <= e.key_span.end)
         .map(|e| (e.key, base + e.key_span.start..base + e.key_span.end))
+}
+
+/// A frontmatter value that does not fit its property's type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    pub key: String,
+    /// The value as written.
+    pub value: String,
+    pub expected: PropType,
+    /// The type is declared in `types.json` (else inferred from the vault).
+    pub declared: bool,
+    /// Where the value is written in the text.
+    pub span: Range<usize>,
+}
+
+/// The values of `text`'s frontmatter that do not fit their property's
+/// type: the type `types` declares, or the one the vault's values agree on
+/// ([`PropStat::agreed`]); an empty value fits every type.
+pub fn mismatches(text: &str, props: &Props, types: &Types) -> Vec<Mismatch> {
+    let Some(block) = super::frontmatter::block(text) else {
+        return Vec::new();
+    };
+    let (Ok(values), Ok(layout)) = (
+        super::frontmatter::read(text),
+        super::yaml::layout(&text[block.yaml.clone()]),
+    ) else {
+        return Vec::new();
+    };
+    let base = block.yaml.start;
+    let mut out = Vec::new();
+    for entry in layout.entries {
+        let Some(value) = values.get(&entry.key) else {
+            continue;
+        };
+        let (expected, declared) = match (types.declared(&entry.key), props.get(&entry.key)) {
+            _ if PropType::reserved(&name_key(&entry.key)).is_some() => continue,
+            (Some(t), _) => (t, true),
+            (None, Some(stat)) if stat.agreed() => (stat.inferred(&entry.key), false),
+            _ => continue,
+        };
+        if expected.fits(value) || entry.value.is_empty() {
+            continue;
+        }
+        let span = base + entry.value.start..base + entry.value.end;
+        out.push(Mismatch {
+            key: entry.key,
+            value: text[span.clone()].to_string(),
+            expected,
+            declared,
+            span,
+        });
+    }
+    out
 }

@@ -6,6 +6,7 @@
 use super::headings::heading_path;
 use super::index::{NoteId, VaultIndex};
 use super::note::{Link, LinkKind, Note};
+use super::props::{Mismatch, PropType};
 use super::query::Problem;
 
 /// What a face shows of a problem.
@@ -216,4 +217,26 @@ fn parse_fix(message: &str) -> &'static str {
     } else {
         "Fix the note at that line."
     }
+}
+
+/// A property value that does not fit its type, in a sentence.
+pub fn mismatch(m: &Mismatch) -> String {
+    let what = match m.expected {
+        PropType::Date => "a date (YYYY-MM-DD)",
+        PropType::DateTime => "a date and time (YYYY-MM-DDTHH:MM)",
+        PropType::Number => "a number",
+        PropType::Checkbox => "true or false",
+        PropType::Text => "one value, not a list or a mapping",
+        PropType::List | PropType::Tags | PropType::Aliases => "a list of values",
+    };
+    let why = match m.declared {
+        true => "as .obsidian/types.json declares it",
+        false => "as the vault's values of it are",
+    };
+    let value: String = m.value.chars().take(60).collect();
+    format!(
+        "`{}` is a {} property ({why}); `{value}` is not {what}.",
+        m.key,
+        m.expected.name()
+    )
 }

@@ -111,3 +111,22 @@ async fn ambiguous_heading_fragments_are_reported_with_every_path() {
         ]
     );
 }
+
+/// A value that does not fit its property's type: the type `types.json`
+/// declares, or the one the vault's values agree on; a key whose values
+/// disagree says nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn property_values_that_do_not_fit_their_type_are_reported() {
+    let client = TestClient::start(
+        "//- /.obsidian/types.json\n{\"types\": {\"done\": \"checkbox\"}}\n//- /a.md\n---\ndue: 2026-12-01\nsize: 3\n---\n//- /b.md\n---\ndue: 2026-12-02\nsize: big\n---\n//- /c.md\n---\ndue: 2026-12-03\n---\n//- /d.md\n---\ndue: 2026-12-04T10:00\n---\n//- /n.md\n---\ndue: tomorrow\ndone: maybe\nsize: 4\ntitle: [a, b]\n---\n",
+    )
+    .await;
+    client.open("n.md").await;
+    let diagnostics = client.diagnostics("n.md", |d| !d.is_empty()).await;
+    expect![[r#"
+        [
+            "1:5-1:13 sev2 property-type `due` is a date & time property (as the vault's values of it are); `tomorrow` is not a date and time (YYYY-MM-DDTHH:MM).",
+            "2:6-2:11 sev2 property-type `done` is a checkbox property (as .obsidian/types.json declares it); `maybe` is not true or false.",
+        ]
+    "#]].assert_debug_eq(&show(&diagnostics));
+}
