@@ -91,7 +91,9 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
     }
     // Property values that do not fit their type.
     let types = &doc.vault.config().types;
-    for m in mismatches(&doc.text, index.props(), types) {
+    let values = index.note(id).frontmatter.as_deref();
+    let found = values.map(|v| mismatches(&doc.text, v, index.props(), types));
+    for m in found.unwrap_or_default() {
         out.push(Diagnostic {
             range: doc.lines.range(m.span.clone(), world.encoding()),
             severity: Some(DiagnosticSeverity::WARNING),

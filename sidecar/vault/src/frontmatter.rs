@@ -332,8 +332,6 @@ fn edit(
         (Some(entry), None) => yaml.replace_range(entry.lines.clone(), ""),
         (entry, Some(value)) => {
             // The key as written stays as written.
-            let written = entry.map(|e| yaml[e.key_span.clone()].to_string());
-            let (inline, rendered) = render_entry(key, written.as_deref(), value, eol)?;
             let kept_list = match (entry, value) {
                 (Some(e), Value::Array(items)) if e.scalar_list => list_edit(yaml, e, items, eol),
                 _ => None,
@@ -342,6 +340,8 @@ fn edit(
                 yaml.replace_range(range, &text);
                 return Ok(());
             }
+            let written = entry.map(|e| yaml[e.key_span.clone()].to_string());
+            let (inline, rendered) = render_entry(key, written.as_deref(), value, eol)?;
             match entry {
                 // A one-line value replaced by a one-line value: only its
                 // bytes change (a comment after it stays).

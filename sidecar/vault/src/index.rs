@@ -268,7 +268,9 @@ impl VaultIndex {
     /// [`VaultIndex::frontmatter_keys`] of the notes the caller `sees`
     /// (the agent's access rule).
     pub fn frontmatter_keys_of(&self, sees: &dyn Fn(&Note) -> bool) -> Vec<String> {
-        key_displays(&Props::of(self.notes().map(|(_, n)| n).filter(|n| sees(n))))
+        key_displays(&Props::keys_of(
+            self.notes().map(|(_, n)| n).filter(|n| sees(n)),
+        ))
     }
 
     /// Adds or replaces the note at `note.path` (exact); returns its id.

@@ -9,6 +9,7 @@
 //! fits it. No IO: the workspace reads `types.json` and hands its text to
 //! [`Types::parse`].
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -179,12 +180,19 @@ impl Shape {
 /// `Some(false)` for a day (`2026-12-28`), `Some(true)` for a moment of
 /// one (`2026-12-28T09:30`, `…:15`, a space for `T`), else `None`.
 fn day_or_moment(text: &str) -> Option<bool> {
+    // A day is the ten characters of `YYYY-MM-DD`; a moment has a time after.
+    date(text).map(|_| text.len() > 10)
+}
+
+/// THE rule of what a property's date is: `2026-12-28`, `2026-12-28T09:30`,
+/// `2026-12-28 09:30:15` (a day is its midnight). The filter compares by it.
+pub(crate) fn date(text: &str) -> Option<chrono::NaiveDateTime> {
     use chrono::{NaiveDate, NaiveDateTime};
     if text.len() < 10 || !text.as_bytes()[0].is_ascii_digit() {
         return None;
     }
-    if NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok() {
-        return Some(false);
+    if let Ok(day) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+        return day.and_hms_opt(0, 0, 0);
     }
     [
         "%Y-%m-%dT%H:%M:%S",
@@ -193,8 +201,7 @@ fn day_or_moment(text: &str) -> Option<bool> {
         "%Y-%m-%d %H:%M",
     ]
     .iter()
-    .any(|format| NaiveDateTime::parse_from_str(text, format).is_ok())
-    .then_some(true)
+    .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
 }
 
 /// The types `.obsidian/types.json` declares, by key.
@@ -322,11 +329,13 @@ pub struct Props {
 }
 
 impl Props {
-    /// The table of the notes `notes` alone (the agent's view of them).
-    pub fn of<'a>(notes: impl Iterator<Item = &'a Note>) -> Props {
+    /// The keys of `notes` with their spellings and notes, their values
+    /// left uncounted: what a listing of keys needs, at a fraction of the
+    /// cost (a search scope asks it per request).
+    pub fn keys_of<'a>(notes: impl Iterator<Item = &'a Note>) -> Props {
         let mut props = Props::default();
         for note in notes {
-            props.add(note);
+            props.count(note, Count::Keys);
         }
         props
     }
@@ -362,18 +371,19 @@ impl Props {
 
     /// Counts a note's properties in.
     pub(crate) fn add(&mut self, note: &Note) {
-        self.count(note, true);
+        self.count(note, Count::Add);
     }
 
     /// Takes back what [`Props::add`] counted of the same note.
     pub(crate) fn remove(&mut self, note: &Note) {
-        self.count(note, false);
+        self.count(note, Count::Remove);
     }
 
-    fn count(&mut self, note: &Note, add: bool) {
+    fn count(&mut self, note: &Note, how: Count) {
         let Some(frontmatter) = &note.frontmatter else {
             return;
         };
+        let add = how != Count::Remove;
         let step = |n: &mut u32| {
             *n = if add { *n + 1 } else { n.saturating_sub(1) };
         };
@@ -393,24 +403,9 @@ impl Props {
                 None => {}
             }
             stat.spellings.retain(|s| s.1 > 0);
-            step(&mut stat.shapes[Shape::of(value).slot()]);
-            let mut seen: Vec<String> = Vec::new();
-            for text in value_texts(value) {
-                if seen.contains(&text) {
-                    continue;
-                }
-                match add {
-                    true => *stat.values.entry(text.as_str().into()).or_default() += 1,
-                    false => {
-                        if let Some(n) = stat.values.get_mut(text.as_str()) {
-                            *n -= 1;
-                            if *n == 0 {
-                                stat.values.remove(text.as_str());
-                            }
-                        }
-                    }
-                }
-                seen.push(text);
+            if how != Count::Keys {
+                step(&mut stat.shapes[Shape::of(value).slot()]);
+                count_values(&mut stat.values, value, add);
             }
             if stat.notes == 0 {
                 self.by_key.remove(key.as_str());
@@ -419,18 +414,53 @@ impl Props {
     }
 }
 
+/// What [`Props::count`] does with a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Count {
+    Add,
+    Remove,
+    /// Adds its keys alone.
+    Keys,
+}
+
+/// Counts (or takes back) a note's value of one key: each distinct text of
+/// it once. Looked up before it is stored, so a value the table holds
+/// already costs no allocation.
+fn count_values(values: &mut HashMap<Box<str>, u32>, value: &Json, add: bool) {
+    let texts: Vec<Cow<'_, str>> = value_texts(value).collect();
+    for (i, text) in texts.iter().enumerate() {
+        if texts[..i].contains(text) {
+            continue;
+        }
+        match values.get_mut(&**text) {
+            Some(n) if add => *n += 1,
+            Some(n) => {
+                *n -= 1;
+                if *n == 0 {
+                    values.remove(&**text);
+                }
+            }
+            None if add => {
+                values.insert((&**text).into(), 1);
+            }
+            None => {}
+        }
+    }
+}
+
 /// A value's texts as they are kept: a scalar's, or each scalar item's of
 /// a list (nested lists and objects are not values to complete).
-pub fn value_texts(value: &Json) -> impl Iterator<Item = String> + '_ {
+pub fn value_texts(value: &Json) -> impl Iterator<Item = Cow<'_, str>> {
     let items: Box<dyn Iterator<Item = &Json>> = match value {
         Json::Array(items) => Box::new(items.iter()),
         one => Box::new(std::iter::once(one)),
     };
     items.filter_map(|item| {
         let text = match item {
-            Json::String(s) => s.trim().to_string(),
-            Json::Number(n) => n.to_string(),
-            Json::Bool(b) => b.to_string(),
+            Json::String(s) => Cow::Borrowed(s.trim()),
+            Json::Number(n) => Cow::Owned(n.to_string()),
+            Json::Bool(true) => Cow::Borrowed("true"),
+            Json::Bool(false) => Cow::Borrowed("false"),
             _ => return None,
         };
         (!text.is_empty() && text.len() <= MAX_VALUE_BYTES).then_some(text)
@@ -467,42 +497,53 @@ pub struct Mismatch {
     pub span: Range<usize>,
 }
 
-/// The values of `text`'s frontmatter that do not fit their property's
+/// The values of a note's frontmatter that do not fit their property's
 /// type: the type `types` declares, or the one the vault's values agree on
-/// ([`PropStat::agreed`]); an empty value fits every type.
-pub fn mismatches(text: &str, props: &Props, types: &Types) -> Vec<Mismatch> {
+/// ([`PropStat::agreed`]); an empty value fits every type. `values` is the
+/// frontmatter of `text` as the index read it; the text is read again, for
+/// where the values are written, only when one does not fit.
+pub fn mismatches(
+    text: &str,
+    values: &serde_json::Map<String, Json>,
+    props: &Props,
+    types: &Types,
+) -> Vec<Mismatch> {
+    let wrong: Vec<(&str, PropType, bool)> = values
+        .iter()
+        .filter_map(|(key, value)| {
+            let (expected, declared) = match (types.declared(key), props.get(key)) {
+                _ if PropType::reserved(&name_key(key)).is_some() => return None,
+                (Some(t), _) => (t, true),
+                (None, Some(stat)) if stat.agreed() => (stat.inferred(key), false),
+                _ => return None,
+            };
+            (!expected.fits(value)).then_some((key.as_str(), expected, declared))
+        })
+        .collect();
+    if wrong.is_empty() {
+        return Vec::new();
+    }
     let Some(block) = super::frontmatter::block(text) else {
         return Vec::new();
     };
-    let (Ok(values), Ok(layout)) = (
-        super::frontmatter::read(text),
-        super::yaml::layout(&text[block.yaml.clone()]),
-    ) else {
+    let Ok(layout) = super::yaml::layout(&text[block.yaml.clone()]) else {
         return Vec::new();
     };
     let base = block.yaml.start;
-    let mut out = Vec::new();
-    for entry in layout.entries {
-        let Some(value) = values.get(&entry.key) else {
-            continue;
-        };
-        let (expected, declared) = match (types.declared(&entry.key), props.get(&entry.key)) {
-            _ if PropType::reserved(&name_key(&entry.key)).is_some() => continue,
-            (Some(t), _) => (t, true),
-            (None, Some(stat)) if stat.agreed() => (stat.inferred(&entry.key), false),
-            _ => continue,
-        };
-        if expected.fits(value) || entry.value.is_empty() {
-            continue;
-        }
-        let span = base + entry.value.start..base + entry.value.end;
-        out.push(Mismatch {
-            key: entry.key,
-            value: text[span.clone()].to_string(),
-            expected,
-            declared,
-            span,
-        });
-    }
-    out
+    layout
+        .entries
+        .into_iter()
+        .filter(|entry| !entry.value.is_empty())
+        .filter_map(|entry| {
+            let &(_, expected, declared) = wrong.iter().find(|w| w.0 == entry.key)?;
+            let span = base + entry.value.start..base + entry.value.end;
+            Some(Mismatch {
+                value: text[span.clone()].to_string(),
+                key: entry.key,
+                expected,
+                declared,
+                span,
+            })
+        })
+        .collect()
 }

@@ -14,7 +14,7 @@ use super::rank::link_bonus;
 use crate::index::VaultIndex;
 use crate::key::name_key;
 use crate::matcher::Matcher;
-use crate::props::PropType;
+use crate::props::{PropType, Types};
 
 /// Property names for `typed`, at the start of a frontmatter line.
 pub(super) fn keys(
@@ -25,7 +25,8 @@ pub(super) fn keys(
     request: &Request<'_>,
 ) -> Completions {
     let matcher = Matcher::new(typed.trim());
-    let types = request.types.cloned().unwrap_or_default();
+    let none = Types::default();
+    let types = request.types.unwrap_or(&none);
     let here: Vec<String> = request
         .note
         .and_then(|id| index.note(id).frontmatter.as_ref())
@@ -56,7 +57,7 @@ pub(super) fn keys(
         .into_iter()
         .take(request.limit)
         .map(|(_, name, key, notes)| {
-            let kind = index.props().type_of(&types, key).unwrap_or(PropType::Text);
+            let kind = index.props().type_of(types, key).unwrap_or(PropType::Text);
             Item {
                 label: name.to_string(),
                 kind: ItemKind::Property,
@@ -89,8 +90,9 @@ pub(super) fn values(
 ) -> Completions {
     let bare = typed.trim().trim_matches(['"', '\'']);
     let matcher = Matcher::new(bare);
-    let types = request.types.cloned().unwrap_or_default();
-    let kind = index.props().type_of(&types, key);
+    let none = Types::default();
+    let types = request.types.unwrap_or(&none);
+    let kind = index.props().type_of(types, key);
     // (score, value, notes)
     let mut scored: Vec<(u32, String, u32)> = Vec::new();
     match kind {

@@ -9,7 +9,7 @@
 
 use std::cmp::Ordering;
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDateTime;
 
 use crate::key::{name_key, path_key};
 use crate::parse::wikilink_target;
@@ -67,7 +67,7 @@ impl Value {
         if let Some(target) = wikilink_target(t) {
             return Value::Link(target.into());
         }
-        if let Some(date) = date(t) {
+        if let Some(date) = crate::props::date(t) {
             return Value::Date(date);
         }
         if let Ok(n) = t.parse::<f64>()
@@ -90,24 +90,6 @@ impl Value {
             one => std::slice::from_ref(one),
         }
     }
-}
-
-/// `2026-12-28`, `2026-12-28T09:30`, `2026-12-28 09:30:15`.
-fn date(text: &str) -> Option<NaiveDateTime> {
-    if text.len() < 10 || !text.as_bytes()[0].is_ascii_digit() {
-        return None;
-    }
-    if let Ok(day) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
-        return day.and_hms_opt(0, 0, 0);
-    }
-    [
-        "%Y-%m-%dT%H:%M:%S",
-        "%Y-%m-%dT%H:%M",
-        "%Y-%m-%d %H:%M:%S",
-        "%Y-%m-%d %H:%M",
-    ]
-    .iter()
-    .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
 }
 
 /// Where a value is compared: the index (links resolve through it) and the
