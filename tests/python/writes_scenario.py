@@ -203,6 +203,30 @@ async def scenario(s, vault):
     expect(await s.search_total("tag:project/weft") == 1, "tag not searchable")
     await s.err("update_frontmatter", {"path": "Roadmap", "tags": ["a"], "add_tags": ["b"]}, "add_tags")
 
+    # --- Many notes in one call (AILSS improve_frontmatter over a folder): a dry run lists every
+    # note with its diff; applied all or nothing; keys and tags renamed across the vault.
+    _, data = await s.dry("update_frontmatter", {"where": "folder:inbox", "set": {"status": "triage"}})
+    expect(len(data["changes"]) == 10 and all(c.get("diff") for c in data["changes"][:3]), f"batch dry run: {data}")
+    await s.err("update_frontmatter", {"paths": ["inbox/item 1", "nowhere at all"], "set": {"x": 1}}, "nowhere at all")
+    await s.err("update_frontmatter", {"where": "folder:inbox budget", "set": {"x": 1}}, "is a word")
+    _, data = await s.ok("update_frontmatter", {"where": "folder:inbox", "set": {"status": "triage"}, "add_tags": ["inbox"]})
+    expect(len(data["changes"]) == 10 and data["changed"], f"batch: {data}")
+    for i in range(10):
+        item = read(vault, f"inbox/item {i}.md")
+        expect(item == f"---\nstatus: triage\ntags: [inbox]\n---\n# Item {i}\nSome text.\n- follow-up {i}\n", f"item {i}: {item!r}")
+    expect(await s.search_total("status:triage") == 10, "the batch is not searchable at once")
+    # A key renamed in every note that has it (Roadmap and meetings/Kickoff have `status` too).
+    _, data = await s.ok("update_frontmatter", {"rename": {"status": "state"}})
+    expect(sorted(c["path"] for c in data["changes"])[:2] == ["Roadmap", "inbox/item 0"] and len(data["changes"]) == 12, f"key rename: {data}")
+    expect(await s.search_total("state:*") == 12, "key rename not indexed")
+    await s.err("search_notes", {"query": "status:*"}, "Did you mean `state:`")
+    expect("state: active" in read(vault, "Roadmap.md") and "status:" not in read(vault, "Roadmap.md"), read(vault, "Roadmap.md"))
+    # A tag renamed wherever it is written, nested tags following.
+    _, data = await s.ok("update_frontmatter", {"rename": {"#inbox": "triage/inbox"}})
+    expect(len(data["changes"]) == 10, f"tag rename: {data}")
+    expect(await s.search_total("tag:triage") == 10 and await s.search_total("tag:inbox") == 0, "tag rename not indexed")
+    expect(read(vault, "inbox/item 3.md").startswith("---\nstate: triage\ntags: [triage/inbox]\n---\n"), read(vault, "inbox/item 3.md"))
+
     # --- obsidian-mcp rename_note: dry run first, then for real; links updated.
     text, data = await s.dry("move_note", {"path": "Roadmap", "new_path": "plans/Roadmap 2025"})
     expect(data["link_edits_total"] >= 4, f"dry-run link edits: {data}")

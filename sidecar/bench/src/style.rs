@@ -12,8 +12,9 @@ use weft_vault::frontmatter::{self, FrontmatterOp};
 use weft_vault::yaml;
 
 /// The kinds of edit tried on each note.
-const KINDS: [&str; 6] = [
+const KINDS: [&str; 7] = [
     "change a value",
+    "rename a key",
     "add a key",
     "remove a key",
     "set a list to itself",
@@ -150,6 +151,18 @@ fn edits(fm: &Map<String, Value>) -> Vec<(&'static str, Option<(String, Frontmat
         .filter(|t| t.iter().all(Value::is_string));
     vec![
         ("change a value", scalar.and_then(|(k, v)| set(&k, v))),
+        (
+            "rename a key",
+            fm.keys().next().map(|k| {
+                (
+                    k.clone(),
+                    FrontmatterOp::Rename {
+                        key: k.clone(),
+                        to: format!("weft-renamed-{k}"),
+                    },
+                )
+            }),
+        ),
         ("add a key", set("weft-style-check", Value::from("added"))),
         (
             "remove a key",
@@ -245,6 +258,11 @@ fn judge(
         }
         FrontmatterOp::Unset { key } => {
             expected.remove(key);
+        }
+        FrontmatterOp::Rename { key, to } => {
+            if let Some(value) = expected.remove(key) {
+                expected.insert(to.clone(), value);
+            }
         }
         FrontmatterOp::Merge { .. } => {}
     }

@@ -1,4 +1,4 @@
-//! `frontmatter_edit`: set, unset and merge on any note, its frontmatter
+//! `frontmatter_edit`: set, unset, merge and rename on any note, its frontmatter
 //! any YAML. Either a clear error, or a text whose frontmatter reads as
 //! the old one with the asked changes made (every other key as before),
 //! whose note parser reads the same properties, and in which nothing
@@ -44,6 +44,7 @@ enum Op {
     Set(Key, Val),
     Unset(Key),
     Merge(Key, Vec<(Key, Scalar)>),
+    Rename(Key, Key),
 }
 
 pub fn frontmatter_edit(data: &[u8]) {
@@ -80,6 +81,10 @@ pub fn frontmatter_edit(data: &[u8]) {
             Op::Merge(k, entries) => FrontmatterOp::Merge {
                 key: key(k),
                 value: map(entries),
+            },
+            Op::Rename(k, to) => FrontmatterOp::Rename {
+                key: key(k),
+                to: key(to),
             },
         })
         .collect();
@@ -125,6 +130,15 @@ fn expected(mut map: Map<String, Value>, ops: &[FrontmatterOp]) -> Map<String, V
                 };
                 merged.extend(value.clone());
                 map.insert(key.clone(), Value::Object(merged));
+            }
+            FrontmatterOp::Rename { key, to } => {
+                if let Some(value) = map.remove(key) {
+                    assert!(
+                        to == key || !map.contains_key(to),
+                        "renaming `{key}` onto `{to}`, which the note has, succeeded"
+                    );
+                    map.insert(to.clone(), value);
+                }
             }
         }
     }

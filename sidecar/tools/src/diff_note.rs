@@ -25,7 +25,7 @@ pub struct DiffNoteArgs {
     /// The older version (a note_history id).
     #[serde(alias = "version", alias = "from_version", alias = "old")]
     pub from: String,
-    /// The newer version; default `current` (now).
+    /// Default `current` (now).
     #[serde(default, alias = "to_version", alias = "new")]
     pub to: Option<String>,
 }

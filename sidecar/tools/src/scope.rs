@@ -230,3 +230,45 @@ pub fn judge<'a>(
             .is_some_and(|id| passes(times, index, id, filter))
     }
 }
+
+/// The notes the agent sees that a query of filters alone selects
+/// (`tag:x folder:y status:draft -tag:done`, THE query language), in path
+/// order. Words are refused: only the full text judges them, and it ranks
+/// rather than selects.
+pub fn selected(
+    state: &ToolState,
+    index: &VaultIndex,
+    query: &str,
+) -> Result<Vec<String>, ToolError> {
+    let keys = scope(state, index, &FilterArgs::default())?.keys;
+    let context = weft_search::query::Context {
+        now: state.now(),
+        keys: &keys,
+    };
+    let expr = weft_search::query::parse(query, &context)
+        .map_err(|e| ToolError::new(format!("`where`: {}", e.message)).hint(e.hint))?;
+    let filter = expr.filter().map_err(|word| {
+        ToolError::new(format!(
+            "`where` selects notes by tag:, folder:, key:value and dates; `{word}` is a word, \
+             which only the full text judges."
+        ))
+        .hint("Find the notes with search_notes and pass their `paths`, or select them by tags, folders or properties.")
+    })?;
+    filter
+        .check()
+        .map_err(|e| ToolError::new(format!("`where`: {e}.")))?;
+    Ok(seen_passing(state, index, filter))
+}
+
+/// The notes the agent sees that pass `filter`, in path order.
+pub fn seen_passing(state: &ToolState, index: &VaultIndex, filter: Filter) -> Vec<String> {
+    let sight = Filter::clone(&state.policy().access.sight(index));
+    let filter = Filter::all_of(vec![filter, sight]);
+    let mut paths: Vec<String> = index
+        .notes()
+        .filter(|(id, _)| passes(state, index, *id, &filter))
+        .map(|(_, note)| note.path.to_string())
+        .collect();
+    paths.sort();
+    paths
+}

@@ -39,6 +39,29 @@ pub enum FrontmatterOp {
         key: String,
         value: Map<String, Value>,
     },
+    /// Write the key `key` as `to`, its value and place as they are
+    /// (nothing when the note has no `key`).
+    Rename {
+        key: String,
+        to: String,
+    },
+}
+
+impl FrontmatterOp {
+    /// The key it changes (for a rename, the key as it is now).
+    pub fn key(&self) -> &str {
+        match self {
+            FrontmatterOp::Set { key, .. }
+            | FrontmatterOp::Unset { key }
+            | FrontmatterOp::Merge { key, .. }
+            | FrontmatterOp::Rename { key, .. } => key,
+        }
+    }
+
+    /// The keys it writes: its key, and a rename's new one.
+    fn touches(&self, k: &str) -> bool {
+        self.key() == k || matches!(self, FrontmatterOp::Rename { to, .. } if to == k)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +78,11 @@ pub enum FrontmatterError {
     },
     InvalidKey {
         key: String,
+    },
+    /// A rename onto a key the note has already.
+    KeyTaken {
+        key: String,
+        to: String,
     },
     /// The frontmatter's layout cannot be edited key by key (a `{…}`
     /// mapping, a complex key, a key written twice).
@@ -91,6 +119,10 @@ impl fmt::Display for FrontmatterError {
                     "invalid property name {key:?}: use a non-empty name without line breaks or a leading '#'"
                 )
             }
+            FrontmatterError::KeyTaken { key, to } => write!(
+                f,
+                "cannot rename `{key}` to `{to}`: the note has `{to}` already"
+            ),
             FrontmatterError::Uneditable { key, why } => write!(
                 f,
                 "cannot change `{key}` without touching other properties: {why}"
@@ -212,13 +244,13 @@ pub fn apply(text: &str, ops: &[FrontmatterOp]) -> Result<String, FrontmatterErr
     let before = parse_yaml(&yaml)?;
     let mut expected = before.clone();
     for op in ops {
-        let key = match op {
-            FrontmatterOp::Set { key, .. }
-            | FrontmatterOp::Unset { key }
-            | FrontmatterOp::Merge { key, .. } => key,
-        };
-        if key.trim().is_empty() || key.contains(['\n', '\r']) || key.starts_with('#') {
-            return Err(FrontmatterError::InvalidKey { key: key.clone() });
+        let key = op.key();
+        let invalid =
+            |k: &str| k.trim().is_empty() || k.contains(['\n', '\r']) || k.starts_with('#');
+        if invalid(key) {
+            return Err(FrontmatterError::InvalidKey {
+                key: key.to_string(),
+            });
         }
         let value = match op {
             FrontmatterOp::Unset { .. } => None,
@@ -227,17 +259,37 @@ pub fn apply(text: &str, ops: &[FrontmatterOp]) -> Result<String, FrontmatterErr
                 let mut merged = match expected.get(key) {
                     None | Some(Value::Null) => Map::new(),
                     Some(Value::Object(m)) => m.clone(),
-                    Some(_) => return Err(FrontmatterError::NotAMapping { key: key.clone() }),
+                    Some(_) => {
+                        return Err(FrontmatterError::NotAMapping {
+                            key: key.to_string(),
+                        });
+                    }
                 };
                 for (k, v) in value {
                     merged.insert(k.clone(), v.clone());
                 }
                 Some(Value::Object(merged))
             }
+            FrontmatterOp::Rename { to, .. } => {
+                if invalid(to) {
+                    return Err(FrontmatterError::InvalidKey { key: to.clone() });
+                }
+                if to != key && expected.contains_key(to) {
+                    return Err(FrontmatterError::KeyTaken {
+                        key: key.to_string(),
+                        to: to.clone(),
+                    });
+                }
+                if let Some(value) = expected.remove(key) {
+                    rename_key(&mut yaml, key, to)?;
+                    expected.insert(to.clone(), value);
+                }
+                continue;
+            }
         };
         edit(&mut yaml, key, value.as_ref(), eol)?;
         match value {
-            Some(value) => expected.insert(key.clone(), value),
+            Some(value) => expected.insert(key.to_string(), value),
             None => expected.remove(key),
         };
     }
@@ -292,11 +344,7 @@ fn body_kept(out: &str, text: &str, ops: &[FrontmatterOp]) -> Result<(), Frontma
         return Ok(());
     }
     Err(FrontmatterError::Uneditable {
-        key: ops.first().map_or(String::new(), |op| match op {
-            FrontmatterOp::Set { key, .. }
-            | FrontmatterOp::Unset { key }
-            | FrontmatterOp::Merge { key, .. } => key.clone(),
-        }),
+        key: ops.first().map_or(String::new(), |op| op.key().to_string()),
         why: "the note's body would no longer start where it does".into(),
     })
 }
@@ -309,24 +357,8 @@ fn edit(
     value: Option<&Value>,
     eol: &str,
 ) -> Result<(), FrontmatterError> {
-    let uneditable = |why: String| FrontmatterError::Uneditable {
-        key: key.to_string(),
-        why,
-    };
-    let layout = yaml::layout(yaml).map_err(|e| match e {
-        LayoutError::Syntax { message, .. } => FrontmatterError::Malformed(message),
-        other => uneditable(other.to_string()),
-    })?;
-    if layout.flow {
-        return Err(uneditable(
-            "the frontmatter is written as one `{…}` mapping".into(),
-        ));
-    }
-    let mut matching = layout.entries.iter().filter(|e| e.key == key);
-    let entry = matching.next();
-    if matching.next().is_some() {
-        return Err(uneditable(format!("`{key}` is written more than once")));
-    }
+    let (layout, entry) = editable_entry(yaml, key)?;
+    let entry = entry.map(|i| &layout.entries[i]);
     match (entry, value) {
         (None, None) => {}
         (Some(entry), None) => yaml.replace_range(entry.lines.clone(), ""),
@@ -365,6 +397,42 @@ fn edit(
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// The layout of `yaml` and the entry of `key` in it, to edit: refused
+/// when it is not YAML, cannot be edited key by key, or writes `key` twice.
+fn editable_entry(
+    yaml: &str,
+    key: &str,
+) -> Result<(yaml::Layout, Option<usize>), FrontmatterError> {
+    let uneditable = |why: String| FrontmatterError::Uneditable {
+        key: key.to_string(),
+        why,
+    };
+    let layout = yaml::layout(yaml).map_err(|e| match e {
+        LayoutError::Syntax { message, .. } => FrontmatterError::Malformed(message),
+        other => uneditable(other.to_string()),
+    })?;
+    if layout.flow {
+        return Err(uneditable(
+            "the frontmatter is written as one `{…}` mapping".into(),
+        ));
+    }
+    let mut matching = (0..layout.entries.len()).filter(|&i| layout.entries[i].key == key);
+    let entry = matching.next();
+    if matching.next().is_some() {
+        return Err(uneditable(format!("`{key}` is written more than once")));
+    }
+    Ok((layout, entry))
+}
+
+/// Writes the key `key` of `yaml` as `to`: only the key's bytes change.
+fn rename_key(yaml: &mut String, key: &str, to: &str) -> Result<(), FrontmatterError> {
+    let (layout, entry) = editable_entry(yaml, key)?;
+    if let Some(i) = entry {
+        yaml.replace_range(layout.entries[i].key_span.clone(), &key_yaml(to));
     }
     Ok(())
 }
@@ -521,18 +589,8 @@ fn verify(
     expected: &Map<String, Value>,
     ops: &[FrontmatterOp],
 ) -> Result<(), FrontmatterError> {
-    let edited = |k: &str| {
-        ops.iter().any(|op| match op {
-            FrontmatterOp::Set { key, .. }
-            | FrontmatterOp::Unset { key }
-            | FrontmatterOp::Merge { key, .. } => key == k,
-        })
-    };
-    let first_key = ops.first().map_or(String::new(), |op| match op {
-        FrontmatterOp::Set { key, .. }
-        | FrontmatterOp::Unset { key }
-        | FrontmatterOp::Merge { key, .. } => key.clone(),
-    });
+    let edited = |k: &str| ops.iter().any(|op| op.touches(k));
+    let first_key = ops.first().map_or(String::new(), |op| op.key().to_string());
     let after = read(text).map_err(|e| FrontmatterError::Unverified {
         key: first_key.clone(),
         other: String::new(),

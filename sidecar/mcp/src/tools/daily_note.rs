@@ -12,7 +12,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::daily_note::*;
 
-const DESCRIPTION: &str = "Today's (or date's) daily note, created from the template when missing. op defaults to append with content, else read; *_section ops take section \"A::B\".";
+const DESCRIPTION: &str = "Today's (or date's) daily note, created from the template when missing. op defaults to append with content, else read; *_section ops take section A::B.";
 
 #[tool_router(router = daily_note_router, vis = "pub(crate)")]
 impl Server {

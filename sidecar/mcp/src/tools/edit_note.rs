@@ -12,9 +12,9 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::edit_note::*;
 
-const DESCRIPTION: &str = "Change a note in place: ops run in order, all or nothing; each op's fields \
-say which ops use them (prepend goes after frontmatter; a missing section is an error). \
-Pass expected_sha256 from read_note; dry_run shows the diff.";
+const DESCRIPTION: &str = "Change a note in place: ops run in order, all or nothing; each field says \
+which ops use it (prepend goes after frontmatter; a missing section is an error). \
+expected_sha256 from read_note; dry_run shows the diff.";
 
 #[tool_router(router = edit_note_router, vis = "pub(crate)")]
 impl Server {

@@ -12,7 +12,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::update_frontmatter::*;
 
-const DESCRIPTION: &str = "Change a note's frontmatter keys, keeping order and comments; add_/remove_ tags and aliases are idempotent (removals first); the tag policy applies. expected_sha256, dry_run.";
+const DESCRIPTION: &str = "Change frontmatter: one note (path), several (paths) or all that `where` selects, all or nothing, YAML kept as written; add_/remove_ idempotent. dry_run.";
 
 #[tool_router(router = update_frontmatter_router, vis = "pub(crate)")]
 impl Server {

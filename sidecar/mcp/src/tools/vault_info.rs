@@ -14,7 +14,7 @@ use weft_tools::vault_info::*;
 impl Server {
     #[tool(
         name = "vault_info",
-        description = "The vault: root, counts, indexing status, configuration and policy, the usage guide (query syntax, views, paging), the auto-context notes, recent tool failures.",
+        description = "The vault: root, counts, indexing status, configuration and policy, the usage guide (query syntax, views, paging), auto-context notes, recent tool failures.",
         input_schema = schema::input::<VaultInfoArgs>(),
         output_schema = schema::output::<VaultInfoOut>()
     )]

@@ -98,6 +98,32 @@ impl Expr {
     }
 }
 
+impl Expr {
+    /// The query as one note filter when it holds no words (`tag:a
+    /// (folder:b OR status:x) -tag:c`): which notes qualify, without the
+    /// full text. `Err` holds the first word or phrase, which only the full
+    /// text can judge. Nesting is the parser's, bounded.
+    pub fn filter(&self) -> Result<Filter, String> {
+        Ok(match self {
+            Expr::And(items) => {
+                Filter::all_of(items.iter().map(Expr::filter).collect::<Result<_, _>>()?)
+            }
+            Expr::Or(items) => {
+                Filter::any_of(items.iter().map(Expr::filter).collect::<Result<_, _>>()?)
+            }
+            Expr::Not(inner) => Filter::Not(Box::new(inner.filter()?)),
+            Expr::Filter(filter) => filter.clone(),
+            Expr::Text { text, phrase, .. } => {
+                return Err(if *phrase {
+                    format!("\"{text}\"")
+                } else {
+                    text.clone()
+                });
+            }
+        })
+    }
+}
+
 fn words(expr: &Expr, out: &mut Question) {
     let mut stack = vec![expr];
     while let Some(expr) = stack.pop() {

@@ -274,4 +274,26 @@ mod tests {
         );
         assert!(p(&over).is_err());
     }
+
+    #[test]
+    fn a_query_of_filters_alone_is_one_note_filter() {
+        let folder = || Filter::Folder(Folder::new("projects").unwrap());
+        assert_eq!(
+            p("tag:work (folder:projects OR -tag:done)")
+                .unwrap()
+                .filter(),
+            Ok(Filter::And(vec![
+                Filter::Tag("work".into()),
+                Filter::Or(vec![
+                    folder(),
+                    Filter::Not(Box::new(Filter::Tag("done".into())))
+                ]),
+            ]))
+        );
+        assert_eq!(p("tag:work budget").unwrap().filter(), Err("budget".into()));
+        assert_eq!(
+            p("folder:projects \"big plan\"").unwrap().filter(),
+            Err("\"big plan\"".into())
+        );
+    }
 }

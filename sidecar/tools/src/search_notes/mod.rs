@@ -52,7 +52,7 @@ pub struct SearchNotesArgs {
     /// Notes this note links to.
     #[serde(default, alias = "linked_from")]
     pub links_from: Option<String>,
-    /// {"key": value}; "*" = has key.
+    /// {key: value}; * = has key.
     #[serde(default, alias = "properties")]
     pub frontmatter: Option<serde_json::Map<String, Value>>,
     /// Date or 7d.

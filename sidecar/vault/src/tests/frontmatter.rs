@@ -393,3 +393,45 @@ fn lists_keep_their_style_their_order_and_their_quoting() {
         "---\nt: [a, b]\n---\n"
     );
 }
+
+fn rename(key: &str, to: &str) -> FrontmatterOp {
+    FrontmatterOp::Rename {
+        key: key.into(),
+        to: to.into(),
+    }
+}
+
+#[test]
+fn a_renamed_key_keeps_its_value_place_and_comment() {
+    let text = "---\r\ntitle: T\r\nStatus: 'draft' # why\r\ntopics:\r\n  - a\r\n---\r\nbody\r\n";
+    assert_eq!(
+        apply(
+            text,
+            &[rename("Status", "state"), rename("topics", "my topics")]
+        )
+        .unwrap(),
+        "---\r\ntitle: T\r\nstate: 'draft' # why\r\nmy topics:\r\n  - a\r\n---\r\nbody\r\n"
+    );
+    // A key it does not have: nothing changes; a case-only rename is one.
+    assert_eq!(apply(text, &[rename("absent", "x")]).unwrap(), text);
+    assert!(
+        apply(text, &[rename("Status", "status")])
+            .unwrap()
+            .contains("\nstatus: 'draft'")
+    );
+    // Onto a key it has: refused, naming both.
+    assert_eq!(
+        apply(text, &[rename("Status", "title")]),
+        Err(FrontmatterError::KeyTaken {
+            key: "Status".into(),
+            to: "title".into()
+        })
+    );
+    assert!(matches!(
+        apply(text, &[rename("Status", "")]),
+        Err(FrontmatterError::InvalidKey { .. })
+    ));
+    // A new key YAML must quote is quoted.
+    let out = apply(text, &[rename("title", "a: b")]).unwrap();
+    assert_eq!(read(&out).unwrap()["a: b"], json!("T"));
+}

@@ -89,6 +89,8 @@ pub enum OpError {
     MergeNotObject { key: String },
     /// A frontmatter update that asks for no change at all.
     NothingToUpdate,
+    /// A change to more notes than one call changes.
+    TooMany { count: usize, limit: usize },
     /// The link rewrite could not be planned.
     Rewrite(String),
     /// The disk refused before anything was written.
@@ -154,6 +156,7 @@ impl OpError {
             | OpError::FolderSha256
             | OpError::MergeNotObject { .. }
             | OpError::NothingToUpdate => "invalid_argument",
+            OpError::TooMany { .. } => "too_many",
             OpError::Rewrite(_) => "rewrite",
             OpError::Io { .. } => "io",
             OpError::Partial { .. } => "partial",
@@ -366,6 +369,11 @@ impl fmt::Display for OpError {
             ),
             OpError::NothingToUpdate => f.write_str(
                 "nothing to change: no property, title, tag or alias was given to set, remove or merge",
+            ),
+            OpError::TooMany { count, limit } => write!(
+                f,
+                "the change would touch {count} notes; one call changes at most {limit}; nothing \
+                 was written"
             ),
             OpError::Rewrite(message) => {
                 write!(f, "cannot rewrite the links: {message}; nothing was written")

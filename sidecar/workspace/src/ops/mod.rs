@@ -34,6 +34,7 @@ mod report;
 mod restore_note;
 pub mod template;
 mod update_frontmatter;
+mod update_many;
 mod warning;
 mod write_note;
 
@@ -59,7 +60,8 @@ pub use move_note::{MoveNote, MoveReport};
 pub use report::{Change, ChangeKind, WriteOptions, sha256_hex};
 pub use restore_note::{RestoreNote, RestoreReport};
 pub use template::{fill as fill_template, format_moment, parse_day};
-pub use update_frontmatter::{FrontmatterReport, UpdateFrontmatter};
+pub use update_frontmatter::{FrontmatterChange, FrontmatterReport, UpdateFrontmatter};
+pub use update_many::{BATCH_LIMIT, ManyReport, RenameTags, UpdateMany};
 pub use warning::{LostBy, Place, Warning};
 pub use write_note::{WriteNote, WriteReport};
 

@@ -14,11 +14,22 @@ use weft_vault::key::name_key;
 use weft_vault::parse::parse_text;
 use weft_vault::tags;
 
-/// What to change. Every field is optional; at least one must be given.
+/// A change to one note's frontmatter.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct UpdateFrontmatter {
     /// The note: a vault path (`.md` optional), a title or an alias.
     pub path: String,
+    pub change: FrontmatterChange,
+    pub options: WriteOptions,
+}
+
+/// What to change in a frontmatter. Every field is optional; at least one
+/// must be given.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrontmatterChange {
+    /// Keys to rename (key → new key), first; a note's key is found as
+    /// names compare (`Status` for `status`).
+    pub rename: Vec<(String, String)>,
     /// Properties to set (replacing their values).
     pub set: Map<String, Value>,
     pub unset: Vec<String>,
@@ -34,7 +45,6 @@ pub struct UpdateFrontmatter {
     pub aliases: Option<Vec<String>>,
     pub add_aliases: Vec<String>,
     pub remove_aliases: Vec<String>,
-    pub options: WriteOptions,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -59,33 +69,14 @@ impl Ops<'_> {
         request: &UpdateFrontmatter,
     ) -> Result<FrontmatterReport, OpError> {
         self.policy.check_writable()?;
-        check_request(request)?;
+        check_change(&request.change)?;
         let _writes = lock_writes();
         let rel = self.find_note(&request.path)?;
         self.policy.check_path(&rel, false)?;
         let current = self.read_existing(&rel)?;
         self.check_expected(&rel, Some(&current.bytes), &request.options)?;
-        let fm_error = |error| OpError::Frontmatter {
-            path: rel.clone(),
-            error,
-        };
-        let fm = frontmatter::read(&current.text).map_err(fm_error)?;
-
-        let mut ops = property_ops(request)?;
-        ops.extend(list_ops(request, &fm)?);
-        let text = frontmatter::apply(&current.text, &ops).map_err(fm_error)?;
-        let mut warnings = tags_still_inline(request, &rel, &text);
-        self.check_tags(Some((&rel, &current.text)), &rel, &text)?;
+        let (text, warnings) = self.changed_frontmatter(&rel, &current.text, &request.change)?;
         let changed = text != current.text;
-        if changed {
-            warnings.extend(lost_links(
-                &self.index(),
-                &|p| self.policy.access.sees(p),
-                &rel,
-                &current.text,
-                &text,
-            ));
-        }
         let dry_run = request.options.dry_run;
         if changed {
             self.perform(
@@ -110,11 +101,58 @@ impl Ops<'_> {
             warnings,
         })
     }
+
+    /// The note `rel`'s `text` with `change` made (the tag policy holds),
+    /// and what the caller may want to know: a removed tag still used
+    /// inline, links that reached the note by a removed alias or title.
+    pub(super) fn changed_frontmatter(
+        &self,
+        rel: &str,
+        text: &str,
+        change: &FrontmatterChange,
+    ) -> Result<(String, Vec<Warning>), OpError> {
+        let fm_error = |error| OpError::Frontmatter {
+            path: rel.to_string(),
+            error,
+        };
+        let fm = frontmatter::read(text).map_err(fm_error)?;
+        let mut ops = rename_ops(change, &fm);
+        ops.extend(property_ops(change)?);
+        ops.extend(list_ops(change, &fm)?);
+        let new = frontmatter::apply(text, &ops).map_err(fm_error)?;
+        let mut warnings = tags_still_inline(change, rel, &new);
+        self.check_tags(Some((rel, text)), rel, &new)?;
+        if new != text {
+            warnings.extend(lost_links(
+                &self.index(),
+                &|p| self.policy.access.sees(p),
+                rel,
+                text,
+                &new,
+            ));
+        }
+        Ok((new, warnings))
+    }
+}
+
+/// The renames of a note's keys: each key it writes that compares as a
+/// name with a key to rename (`Status` for `status`).
+fn rename_ops(change: &FrontmatterChange, fm: &Map<String, Value>) -> Vec<FrontmatterOp> {
+    let mut ops = Vec::new();
+    for (old, new) in &change.rename {
+        for written in fm.keys().filter(|k| name_key(k) == name_key(old)) {
+            ops.push(FrontmatterOp::Rename {
+                key: written.clone(),
+                to: new.clone(),
+            });
+        }
+    }
+    ops
 }
 
 /// The changes to properties and the title, in the order they apply:
 /// unset, set, merge, title.
-fn property_ops(request: &UpdateFrontmatter) -> Result<Vec<FrontmatterOp>, OpError> {
+fn property_ops(request: &FrontmatterChange) -> Result<Vec<FrontmatterOp>, OpError> {
     let mut ops: Vec<FrontmatterOp> = Vec::new();
     for key in &request.unset {
         ops.push(FrontmatterOp::Unset { key: key.clone() });
@@ -152,7 +190,7 @@ fn property_ops(request: &UpdateFrontmatter) -> Result<Vec<FrontmatterOp>, OpErr
 
 /// The changes to the tags and aliases: none for a list left as it is.
 fn list_ops(
-    request: &UpdateFrontmatter,
+    request: &FrontmatterChange,
     fm: &Map<String, Value>,
 ) -> Result<Vec<FrontmatterOp>, OpError> {
     let mut ops = Vec::new();
@@ -226,7 +264,7 @@ fn listed(fm: &Map<String, Value>, keys: [&str; 2], is_tags: bool) -> Vec<String
 }
 
 /// Tags removed from the frontmatter that `text` still has inline.
-fn tags_still_inline(request: &UpdateFrontmatter, rel: &str, text: &str) -> Vec<Warning> {
+fn tags_still_inline(request: &FrontmatterChange, rel: &str, text: &str) -> Vec<Warning> {
     let note = parse_text(rel, text);
     let mut warnings = Vec::new();
     for removed in &request.remove_tags {
@@ -246,7 +284,7 @@ fn tags_still_inline(request: &UpdateFrontmatter, rel: &str, text: &str) -> Vec<
 }
 
 /// Arguments that contradict each other, before anything is read.
-fn check_request(request: &UpdateFrontmatter) -> Result<(), OpError> {
+pub(super) fn check_change(request: &FrontmatterChange) -> Result<(), OpError> {
     for (replace, add, remove, name) in [
         (
             request.tags.is_some(),
@@ -268,11 +306,17 @@ fn check_request(request: &UpdateFrontmatter) -> Result<(), OpError> {
             )));
         }
     }
+    if let Some((key, _)) = request.rename.iter().find(|(old, new)| old == new) {
+        return Err(OpError::Invalid(format!(
+            "`rename` renames `{key}` to itself; name a different key"
+        )));
+    }
     let mut seen: Vec<(&str, &str)> = Vec::new();
     let keys = request
-        .set
-        .keys()
-        .map(|k| (k.as_str(), "set"))
+        .rename
+        .iter()
+        .flat_map(|(old, new)| [(old.as_str(), "rename"), (new.as_str(), "rename")])
+        .chain(request.set.keys().map(|k| (k.as_str(), "set")))
         .chain(request.unset.iter().map(|k| (k.as_str(), "unset")))
         .chain(request.merge.keys().map(|k| (k.as_str(), "merge")));
     for (key, from) in keys {

@@ -93,6 +93,11 @@ pub enum Warning {
     /// A note not valid UTF-8, whose links to a deleted note were not
     /// marked.
     LinksNotMarked { path: String },
+    /// Notes the agent may not access that use a renamed tag: they keep it.
+    UnseenTagsKept { count: usize },
+    /// A use of a renamed tag (`what`) in `path` that could not be
+    /// rewritten.
+    TagNotRenamed { path: String, what: String },
 }
 
 impl fmt::Display for Warning {
@@ -174,6 +179,13 @@ impl fmt::Display for Warning {
                 f,
                 "`{path}` is not valid UTF-8: its links were not marked as deleted"
             ),
+            Warning::UnseenTagsKept { count } => write!(
+                f,
+                "{count} note(s) this agent may not access use the tag too; they keep it"
+            ),
+            Warning::TagNotRenamed { path, what } => {
+                write!(f, "`{path}`: {what} was not renamed; change it by hand")
+            }
         }
     }
 }

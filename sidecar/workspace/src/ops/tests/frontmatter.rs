@@ -5,7 +5,7 @@ use expect_test::expect;
 use serde_json::{Map, Value, json};
 
 use super::TestVault;
-use crate::ops::{OpError, UpdateFrontmatter, Warning, WriteOptions};
+use crate::ops::{FrontmatterChange, OpError, UpdateFrontmatter, Warning, WriteOptions};
 
 fn object(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
@@ -26,9 +26,12 @@ fn properties_change_and_everything_else_stays_as_written() {
     let report = v
         .ops()
         .update_frontmatter(&UpdateFrontmatter {
-            set: object(json!({"status": "done", "due": "2024-05-01"})),
-            merge: object(json!({"meta": {"b": 2}})),
-            title: Some("The N".into()),
+            change: FrontmatterChange {
+                set: object(json!({"status": "done", "due": "2024-05-01"})),
+                merge: object(json!({"meta": {"b": 2}})),
+                title: Some("The N".into()),
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("updates");
@@ -54,8 +57,11 @@ fn properties_change_and_everything_else_stays_as_written() {
 
     v.ops()
         .update_frontmatter(&UpdateFrontmatter {
-            unset: vec!["due".into(), "meta".into()],
-            title: Some(String::new()),
+            change: FrontmatterChange {
+                unset: vec!["due".into(), "meta".into()],
+                title: Some(String::new()),
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("updates");
@@ -72,8 +78,11 @@ fn tags_are_added_and_removed_idempotently_removals_first() {
     let report = v
         .ops()
         .update_frontmatter(&UpdateFrontmatter {
-            add_tags: vec!["#three".into(), "One".into(), "two".into()],
-            remove_tags: vec!["two".into(), "absent".into()],
+            change: FrontmatterChange {
+                add_tags: vec!["#three".into(), "One".into(), "two".into()],
+                remove_tags: vec!["two".into(), "absent".into()],
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("updates");
@@ -86,8 +95,11 @@ fn tags_are_added_and_removed_idempotently_removals_first() {
     let again = v
         .ops()
         .update_frontmatter(&UpdateFrontmatter {
-            add_tags: vec!["three".into()],
-            remove_tags: vec!["absent".into()],
+            change: FrontmatterChange {
+                add_tags: vec!["three".into()],
+                remove_tags: vec!["absent".into()],
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("updates");
@@ -97,7 +109,10 @@ fn tags_are_added_and_removed_idempotently_removals_first() {
     let report = v
         .ops()
         .update_frontmatter(&UpdateFrontmatter {
-            remove_tags: vec!["two".into()],
+            change: FrontmatterChange {
+                remove_tags: vec!["two".into()],
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("updates");
@@ -117,7 +132,10 @@ fn tags_are_added_and_removed_idempotently_removals_first() {
     let report = v
         .ops()
         .update_frontmatter(&UpdateFrontmatter {
-            tags: Some(vec![]),
+            change: FrontmatterChange {
+                tags: Some(vec![]),
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("updates");
@@ -132,7 +150,10 @@ fn aliases_resolve_links_right_after_the_update() {
     assert_eq!(v.resolves("a.md", 0), None);
     v.ops()
         .update_frontmatter(&UpdateFrontmatter {
-            add_aliases: vec!["Enn".into()],
+            change: FrontmatterChange {
+                add_aliases: vec!["Enn".into()],
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("updates");
@@ -147,32 +168,44 @@ fn contradictory_or_empty_requests_change_nothing() {
     let cases = [
         (
             UpdateFrontmatter {
-                tags: Some(vec!["a".into()]),
-                add_tags: vec!["b".into()],
+                change: FrontmatterChange {
+                    tags: Some(vec!["a".into()]),
+                    add_tags: vec!["b".into()],
+                    ..FrontmatterChange::default()
+                },
                 ..update("n")
             },
             "give either `tags`",
         ),
         (
             UpdateFrontmatter {
-                aliases: Some(vec![]),
-                remove_aliases: vec!["b".into()],
+                change: FrontmatterChange {
+                    aliases: Some(vec![]),
+                    remove_aliases: vec!["b".into()],
+                    ..FrontmatterChange::default()
+                },
                 ..update("n")
             },
             "give either `aliases`",
         ),
         (
             UpdateFrontmatter {
-                set: object(json!({"status": 1})),
-                unset: vec!["status".into()],
+                change: FrontmatterChange {
+                    set: object(json!({"status": 1})),
+                    unset: vec!["status".into()],
+                    ..FrontmatterChange::default()
+                },
                 ..update("n")
             },
             "`status` is in both",
         ),
         (
             UpdateFrontmatter {
-                set: object(json!({"tags": ["x"]})),
-                add_tags: vec!["y".into()],
+                change: FrontmatterChange {
+                    set: object(json!({"tags": ["x"]})),
+                    add_tags: vec!["y".into()],
+                    ..FrontmatterChange::default()
+                },
                 ..update("n")
             },
             "through the `tags` parameters",
@@ -180,35 +213,50 @@ fn contradictory_or_empty_requests_change_nothing() {
         (update("n"), "nothing to change"),
         (
             UpdateFrontmatter {
-                merge: object(json!({"status": "x"})),
+                change: FrontmatterChange {
+                    merge: object(json!({"status": "x"})),
+                    ..FrontmatterChange::default()
+                },
                 ..update("n")
             },
             "must be an object",
         ),
         (
             UpdateFrontmatter {
-                merge: object(json!({"status": {"x": 1}})),
+                change: FrontmatterChange {
+                    merge: object(json!({"status": {"x": 1}})),
+                    ..FrontmatterChange::default()
+                },
                 ..update("n")
             },
             "its value is not a mapping",
         ),
         (
             UpdateFrontmatter {
-                set: object(json!({"a": 1})),
+                change: FrontmatterChange {
+                    set: object(json!({"a": 1})),
+                    ..FrontmatterChange::default()
+                },
                 ..update("bad")
             },
             "not valid YAML",
         ),
         (
             UpdateFrontmatter {
-                add_tags: vec!["no spaces".into()],
+                change: FrontmatterChange {
+                    add_tags: vec!["no spaces".into()],
+                    ..FrontmatterChange::default()
+                },
                 ..update("n")
             },
             "is not a tag",
         ),
         (
             UpdateFrontmatter {
-                set: object(json!({"a": 1})),
+                change: FrontmatterChange {
+                    set: object(json!({"a": 1})),
+                    ..FrontmatterChange::default()
+                },
                 options: WriteOptions {
                     expected_sha256: Some("0".repeat(64)),
                     dry_run: false,
@@ -232,7 +280,10 @@ fn the_tag_policy_lists_the_allowed_tags() {
     ]);
     let error = v.fails(|ops| {
         ops.update_frontmatter(&UpdateFrontmatter {
-            add_tags: vec!["fresh".into()],
+            change: FrontmatterChange {
+                add_tags: vec!["fresh".into()],
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
     });
@@ -247,7 +298,10 @@ fn the_tag_policy_lists_the_allowed_tags() {
     // Tags the vault has are fine, and so is removing.
     v.ops()
         .update_frontmatter(&UpdateFrontmatter {
-            tags: Some(vec!["two".into()]),
+            change: FrontmatterChange {
+                tags: Some(vec!["two".into()]),
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("allowed");
@@ -258,7 +312,10 @@ fn a_dry_run_shows_the_frontmatter_diff() {
     let v = TestVault::new(&[("n.md", NOTE)]);
     let report = v.dry(|ops| {
         ops.update_frontmatter(&UpdateFrontmatter {
-            add_tags: vec!["three".into()],
+            change: FrontmatterChange {
+                add_tags: vec!["three".into()],
+                ..FrontmatterChange::default()
+            },
             options: WriteOptions {
                 expected_sha256: None,
                 dry_run: true,
@@ -286,8 +343,11 @@ fn removing_an_alias_or_title_warns_about_the_links_it_breaks() {
     let report = v
         .ops()
         .update_frontmatter(&UpdateFrontmatter {
-            remove_aliases: vec!["enn".into()],
-            title: Some(String::new()),
+            change: FrontmatterChange {
+                remove_aliases: vec!["enn".into()],
+                title: Some(String::new()),
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         })
         .expect("updates");
@@ -354,7 +414,10 @@ fn one_tag_rule_for_every_reader_and_writer() {
         // Writes.
         let v = TestVault::new(&[("n.md", "# N\n")]);
         let written = v.ops().update_frontmatter(&UpdateFrontmatter {
-            add_tags: vec![tag.into()],
+            change: FrontmatterChange {
+                add_tags: vec![tag.into()],
+                ..FrontmatterChange::default()
+            },
             ..update("n")
         });
         assert_eq!(written.is_ok(), ok, "update_frontmatter {tag}: {written:?}");

@@ -9,6 +9,7 @@ mod delete;
 mod edit;
 mod frontmatter;
 mod log;
+mod many;
 mod moves;
 mod property;
 mod write;

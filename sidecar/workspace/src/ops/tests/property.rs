@@ -9,7 +9,8 @@ use fastrand::Rng;
 
 use super::TestVault;
 use crate::ops::{
-    DeleteNote, EditNote, LinkPolicy, MoveNote, OpError, UpdateFrontmatter, WriteNote,
+    DeleteNote, EditNote, FrontmatterChange, LinkPolicy, MoveNote, OpError, UpdateFrontmatter,
+    WriteNote,
 };
 use weft_vault::edit::EditOp;
 use weft_vault::key::{encode_path, relative_path};
@@ -146,9 +147,12 @@ fn run(seed: u64, steps: usize) {
             }
             4 => ops
                 .update_frontmatter(&UpdateFrontmatter {
+                    change: FrontmatterChange {
+                        add_aliases: vec![format!("alias {}", rng.usize(..5))],
+                        add_tags: vec!["t2".into()],
+                        ..FrontmatterChange::default()
+                    },
                     path: pick(&mut rng),
-                    add_aliases: vec![format!("alias {}", rng.usize(..5))],
-                    add_tags: vec!["t2".into()],
                     ..UpdateFrontmatter::default()
                 })
                 .map(drop),
