@@ -1,7 +1,8 @@
 -- Drives `weft lsp` from headless Neovim 0.11, as a user's editor would:
 --   nvim --headless --clean -l lsp.lua WEFT_BIN VAULT OUT_JSON
 -- Opens notes, waits for the vault, then asks for completion, definition,
--- references, hover, diagnostics and a rename (applied and saved), and
+-- references, hover, diagnostics, a property key's rename and a note's
+-- rename (applied and saved), and
 -- writes what it got to OUT_JSON for the Rust test to check.
 
 local bin, root, out = arg[1], arg[2], arg[3]
@@ -146,6 +147,14 @@ vim.api.nvim_win_set_cursor(0, { 2, 2 })
 local key_hover = request('textDocument/hover', vim.lsp.util.make_position_params(0, client.offset_encoding), a)
 if key_hover then
   results.property_hover = key_hover.contents.value
+end
+-- Rename the key from the key: every note that has it, and types.json.
+local key_edit = request('textDocument/rename', vim.tbl_extend('force',
+  vim.lsp.util.make_position_params(0, client.offset_encoding), { newName = 'phase' }), a)
+if key_edit then
+  vim.lsp.util.apply_workspace_edit(key_edit, client.offset_encoding)
+  vim.cmd('silent! wall')
+  results.key_renamed = vim.api.nvim_buf_get_lines(a, 1, 2, false)[1]
 end
 vim.api.nvim_buf_set_lines(a, 0, 3, false, {})
 

@@ -7,6 +7,12 @@ use std::time::Duration;
 use weft_e2e::{Sandbox, wait_with_deadline};
 
 const VAULT: &str = r#"
+//- /.obsidian/types.json
+{
+  "types": {
+    "status": "text"
+  }
+}
 //- /Hub.md
 ---
 status: active
@@ -99,10 +105,22 @@ fn neovim_completes_navigates_diagnoses_and_renames() {
 
     let key_hover = results["property_hover"].as_str().unwrap_or_default();
     assert!(
-        key_hover.starts_with("**status** · text · in ")
+        key_hover.starts_with("**status** · text (types.json) · in ")
             && key_hover.contains("`active` (1)")
             && key_hover.contains("`on hold: waiting` (1)"),
         "{results:#}"
+    );
+
+    // The key renamed from the key: in every note, the buffer and types.json.
+    assert_eq!(results["key_renamed"], "phase: ", "{results:#}");
+    let hub = std::fs::read_to_string(root.join("Hub.md")).expect("Hub.md");
+    assert!(hub.starts_with("---\nphase: active\n---\n"), "{hub}");
+    let b = std::fs::read_to_string(root.join("notes/B.md")).expect("B.md");
+    assert_eq!(b, "---\nphase: \"on hold: waiting\"\n---\n");
+    let types = std::fs::read_to_string(root.join(".obsidian/types.json")).expect("types");
+    assert!(
+        types.contains("\"phase\": \"text\"") && !types.contains("status"),
+        "{types}"
     );
 
     assert_eq!(results["renamed"], true, "{results:#}");

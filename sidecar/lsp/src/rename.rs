@@ -1,6 +1,7 @@
 //! Renames: `textDocument/prepareRename` and `textDocument/rename` for a
 //! note (from a link to it or from anywhere in it: the file moves and every
-//! link follows), a heading, a block id or a tag; and
+//! link follows), a heading, a block id, a tag or a property key (every
+//! note that has it, and `types.json`); and
 //! `workspace/willRenameFiles`, which rewrites links when the editor moves
 //! notes or folders.
 //!
@@ -19,6 +20,7 @@ use super::edit::{unsupported, workspace_edit};
 use super::vault::Vault;
 use super::world::{Here, World};
 use weft_vault::note::{folder_of, is_note_path};
+use weft_vault::props::key_at;
 use weft_vault::query::TextSource;
 use weft_vault::rewrite::{
     self, Plan, add_pins, captured_links, folder_moves, heading_text_range, move_files,
@@ -26,6 +28,7 @@ use weft_vault::rewrite::{
 };
 use weft_vault::symbols::{At, at};
 use weft_vault::{FragmentTarget, NoteId, Resolution, VaultIndex, resolve_fragment};
+use weft_workspace::config::OBSIDIAN_TYPES;
 
 /// Files to move: (old vault path, new vault path).
 type Moves = Vec<(String, String)>;
@@ -36,6 +39,7 @@ enum Renamable {
     Heading(NoteId, usize),
     Block(NoteId, usize),
     Tag(String),
+    Property(String),
 }
 
 /// The thing under the cursor, the text range the editor shows for it and
@@ -46,6 +50,9 @@ fn renamable(index: &VaultIndex, here: &Here) -> Option<(Renamable, Range<usize>
     let offset = here.offset;
     let text = &here.text;
     let range = |s: &Range<u32>| s.start as usize..s.end as usize;
+    if let Some((key, span)) = key_at(text, offset) {
+        return Some((Renamable::Property(key.clone()), span, key));
+    }
     match at(note, offset as u32) {
         Some(At::Link(i)) => {
             let link = &note.links[i];
@@ -183,6 +190,11 @@ pub(super) fn rename(world: &World, params: RenameParams) -> Result<Option<Works
             Renamable::Heading(id, h) => rewrite::rename_heading(&index, id, h, new_name, &texts),
             Renamable::Block(id, b) => rewrite::rename_block(&index, id, b, new_name, &texts),
             Renamable::Tag(tag) => rewrite::rename_tag(&index, &tag, new_name, &texts),
+            Renamable::Property(key) => {
+                let types = texts.text(OBSIDIAN_TYPES);
+                let types = types.as_deref().map(|t| (OBSIDIAN_TYPES, t));
+                rewrite::rename_key(&index, &key, new_name, &texts, types)
+            }
         }
     };
     let plan = plan.map_err(|e| Error::invalid_params(e.to_string()))?;

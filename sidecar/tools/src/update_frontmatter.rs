@@ -162,6 +162,8 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         notes,
         change,
         label,
+        // A rename across the vault takes its declared type along.
+        declared_too: args.paths.is_none() && args.selection.is_none(),
         dry_run: args.dry_run.unwrap_or(false),
     };
     let report = state
@@ -335,7 +337,7 @@ fn render_many(state: &ToolState, report: &ManyReport) -> Reply {
     let changes = budget.all(&report.changes);
     let unchanged: Vec<String> = report.unchanged.iter().map(|p| shown(p)).collect();
     let mut text = format!(
-        "{} {} note(s){}.\n",
+        "{} {} file(s){}.\n",
         if report.dry_run {
             "Would change"
         } else {
@@ -536,7 +538,7 @@ mod tests {
         batch(
             json!({"where": "folder:notes -tag:nothing", "set": {"reviewed": "2026-11-29"}}),
             expect![[r#"
-                Changed 2 note(s).
+                Changed 2 file(s).
                 Changed `notes/Idea`: 41 → 62 bytes, sha256 `<hex>`
                 Changed `notes/Log`: 21 → 50 bytes, sha256 `<hex>`
                 --- notes/Idea.md
@@ -568,7 +570,7 @@ mod tests {
         batch(
             json!({"rename": {"status": "state"}, "dry_run": true}),
             expect![[r#"
-                Would change 2 note(s).
+                Would change 2 file(s).
                 **Dry run: nothing was written.**
                 Would change `Plan`: 57 → 56 bytes, sha256 `<hex>`
                 Would change `notes/Idea`: 41 → 40 bytes, sha256 `<hex>`
@@ -604,7 +606,7 @@ mod tests {
         batch(
             json!({"rename": {"#work": "job"}, "paths": ["Plan", "notes/Log"]}),
             expect![[r#"
-                Changed 2 note(s).
+                Changed 2 file(s).
                 Changed `Plan`: 57 → 55 bytes, sha256 `<hex>`
                 Changed `notes/Log`: 21 → 20 bytes, sha256 `<hex>`
                 --- Plan.md
@@ -624,5 +626,29 @@ mod tests {
                 "Error: renaming a `#tag` rewrites it in the text as well as in frontmatter: give tag renames alone (with `dry_run`, and `path`, `paths` or `where` to narrow them)"
             ],
         );
+    }
+
+    #[test]
+    fn a_key_renamed_across_the_vault_takes_its_declared_type_along() {
+        let disk = Disk::new(
+            "//- /.obsidian/types.json\n{\"types\": {\"status\": \"text\", \"due\": \"date\"}}\n//- /A.md\n---\nstatus: x\n---\n",
+        );
+        expect![[r#"
+            Changed 2 file(s).
+            Changed `A`: 18 → 17 bytes, sha256 `<hex>`
+            Changed `.obsidian/types.json`: 45 → 44 bytes, sha256 `<hex>`
+            --- .obsidian/types.json
+            {"types": {"state": "text", "due": "date"}}
+
+            --- A.md
+            ---
+            state: x
+            ---
+        "#]]
+        .assert_eq(&disk.call(
+            |s, a| run(s, "test", a),
+            json!({"rename": {"status": "state"}}),
+            &[".obsidian/types.json", "A.md"],
+        ));
     }
 }

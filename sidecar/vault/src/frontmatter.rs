@@ -749,7 +749,8 @@ fn render_entry(
     Ok((one_line, entry))
 }
 
-fn key_yaml(key: &str) -> String {
+/// A key as YAML writes it (quoted when it must be).
+pub(crate) fn key_yaml(key: &str) -> String {
     let mut map = Map::new();
     map.insert(key.to_string(), Value::Null);
     serde_norway::to_string(&Value::Object(map))

@@ -230,6 +230,51 @@ impl Types {
         Ok(Types { declared })
     }
 
+    /// The edit of `types.json`'s `text` that renames the key `old` to
+    /// `new`: the bytes of the key's JSON string, the rest as written.
+    /// `None` when it declares no such key; an error when it declares `new`
+    /// too, or writes the key in a form this cannot find for sure.
+    pub fn renamed(
+        text: &str,
+        old: &str,
+        new: &str,
+    ) -> Result<Option<(Range<usize>, String)>, String> {
+        let cannot = |why: &str| format!("cannot rename `{old}` in types.json: {why}");
+        let value: Json =
+            serde_json::from_str(text).map_err(|e| cannot(&format!("not JSON ({e})")))?;
+        let Some(Json::Object(types)) = value.get("types") else {
+            return Err(cannot("no `types` object at the top"));
+        };
+        let (old_key, new_key) = (name_key(old), name_key(new));
+        let Some((written, declared)) = types.iter().find(|(k, _)| name_key(k) == old_key) else {
+            return Ok(None);
+        };
+        if new_key != old_key && types.keys().any(|k| name_key(k) == new_key) {
+            return Err(cannot(&format!(
+                "it declares `{new}` too; keep one of them there first"
+            )));
+        }
+        let token = Json::String(written.clone()).to_string();
+        let places: Vec<usize> = text
+            .match_indices(&token)
+            .filter(|(at, _)| text[at + token.len()..].trim_start().starts_with(':'))
+            .map(|(at, _)| at)
+            .collect();
+        let [at] = places[..] else {
+            return Err(cannot("the key is not written once as a plain JSON string"));
+        };
+        let replacement = Json::String(new.to_string()).to_string();
+        let out = format!("{}{replacement}{}", &text[..at], &text[at + token.len()..]);
+        let read_back: Option<Json> = serde_json::from_str(&out).ok();
+        let types_after = read_back.as_ref().and_then(|v| v.get("types"));
+        if types_after.and_then(|t| t.get(new)) != Some(declared)
+            || types_after.is_some_and(|t| written != new && t.get(written).is_some())
+        {
+            return Err(cannot("the edited file would not read as the rename"));
+        }
+        Ok(Some((at..at + token.len(), replacement)))
+    }
+
     /// The type declared for `key`, if any.
     pub fn declared(&self, key: &str) -> Option<PropType> {
         self.declared.get(name_key(key).as_str()).copied()

@@ -1,6 +1,6 @@
 //! Rewriting links when something they name changes: a note or attachment
 //! moves or is renamed (alone or with its folder), a heading's text, a block
-//! id or a tag is renamed. The result is a [`Plan`]: byte edits per note plus
+//! id, a tag or a property key is renamed. The result is a [`Plan`]: byte edits per note plus
 //! the file moves, for a face to apply (the editor through a workspace edit,
 //! the agent by writing files).
 //!
@@ -13,16 +13,18 @@
 //! [`TextSource`](crate::query::TextSource).
 //!
 //! The parts: `plan` holds the result and the collector every rename fills;
-//! `moves`, `fragments` (headings and blocks) and `tags` are one file per
+//! `moves`, `fragments` (headings and blocks), `tags` and `keys` are one file per
 //! kind of rename; `pins` keeps the links a move would send elsewhere.
 
 mod fragments;
+mod keys;
 mod moves;
 mod pins;
 mod plan;
 mod tags;
 
 pub use fragments::{heading_text_range, rename_block, rename_heading};
+pub use keys::rename_key;
 pub use moves::{folder_moves, move_files, note_path_for};
 pub use pins::{Pin, add_pins, captured_links};
 pub use plan::{Edit, FileEdits, Plan, RewriteError};

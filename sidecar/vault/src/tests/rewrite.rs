@@ -7,7 +7,7 @@ use crate::VaultIndex;
 use crate::query::TextSource;
 use crate::rewrite::{
     Plan, captured_links, folder_moves, move_files, note_path_for, rename_block, rename_heading,
-    rename_tag,
+    rename_key, rename_tag,
 };
 
 /// The fixture's texts, as a text source.
@@ -469,5 +469,67 @@ fn moving_an_attachment_rewrites_exactly_the_links_to_it() {
             ![x](../../media/b.png) ![[media/b.png|w]] `![[img/a.png]]`
             move img/a.png -> media/b.png
         "#]],
+    );
+}
+
+#[test]
+fn a_property_key_is_renamed_in_every_note_and_in_types_json() {
+    let src = "//- /a.md\n---\nStatus: draft # kept\ntags: [x]\n---\nstatus: not a key here\n//- /b.md\n---\ntitle: B\nstatus:\n  - one\n---\n//- /c.md\n---\nstate: done\n---\n";
+    let types = r#"{
+  "types": {
+    "status": "text",
+    "due": "date"
+  }
+}"#;
+    check(
+        src,
+        |index, texts| {
+            rename_key(
+                index,
+                "status",
+                "phase",
+                texts,
+                Some((".obsidian/types.json", types)),
+            )
+            .unwrap()
+        },
+        expect![[r#"
+            --- a.md
+            ---
+            phase: draft # kept
+            tags: [x]
+            ---
+            status: not a key here
+            --- b.md
+            ---
+            title: B
+            phase:
+              - one
+            ---
+            --- .obsidian/types.json
+            {
+              "types": {
+                "phase": "text",
+                "due": "date"
+              }
+            }"#]],
+    );
+    let index = fixture(src);
+    let source = texts(src);
+    // Onto a key a note has: refused, naming the note.
+    let taken = rename_key(&index, "status", "Title", &source, None).unwrap_err();
+    assert!(taken.0.contains("`b.md` has both"), "{taken}");
+    // Onto a key types.json declares: refused.
+    let declared = rename_key(&index, "status", "due", &source, Some(("t.json", types)));
+    assert!(declared.unwrap_err().0.contains("declares `due` too"));
+    assert!(rename_key(&index, "status", "#x", &source, None).is_err());
+    // Line endings stay.
+    let crlf = "//- /d.md\n---\r\nstatus: x\r\n---\r\n";
+    let plan = rename_key(&fixture(crlf), "status", "phase", &texts(crlf), None);
+    assert_eq!(plan.unwrap().edits[0].apply(), "---\r\nphase: x\r\n---\r\n");
+    // A key no note has and types.json does not declare: nothing to do.
+    assert_eq!(
+        rename_key(&index, "absent", "x", &source, Some(("t.json", types))).unwrap(),
+        Plan::default()
     );
 }

@@ -23,7 +23,7 @@ pub const CONFIG_FILE: &str = ".weft.toml";
 /// Obsidian's daily-note settings, imported when `.weft.toml` has no `[daily]`.
 pub(crate) const OBSIDIAN_DAILY_NOTES: &str = ".obsidian/daily-notes.json";
 /// Obsidian's property types, read beside `.weft.toml`.
-pub(crate) const OBSIDIAN_TYPES: &str = ".obsidian/types.json";
+pub const OBSIDIAN_TYPES: &str = ".obsidian/types.json";
 /// How [`Config::merge_json`] names its input in errors.
 pub(crate) const SETTINGS_SOURCE: &str = "settings";
 

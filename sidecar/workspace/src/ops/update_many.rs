@@ -14,7 +14,9 @@ use super::move_note::DiskTexts;
 use super::update_frontmatter::{FrontmatterChange, check_change};
 use super::warning::Warning;
 use super::{Change, Ops, Step, change, lock_writes};
+use crate::config::OBSIDIAN_TYPES;
 use crate::io::pool;
+use weft_vault::props::Types;
 use weft_vault::rewrite::{self, FileEdits};
 use weft_vault::tags;
 
@@ -30,6 +32,9 @@ pub struct UpdateMany {
     pub change: FrontmatterChange,
     /// What history calls the batch (`update_frontmatter: {label}`).
     pub label: String,
+    /// The keys renamed are renamed in `types.json` too (a rename across
+    /// the vault; the declared type follows its key).
+    pub declared_too: bool,
     pub dry_run: bool,
 }
 
@@ -93,6 +98,9 @@ impl Ops<'_> {
                 before: current.text,
                 after,
             });
+        }
+        if request.declared_too {
+            planned.extend(self.declared_renamed(&request.change.rename)?);
         }
         self.carry_out(planned, warnings, &request.label, request.dry_run)
     }
@@ -158,6 +166,31 @@ impl Ops<'_> {
             .collect::<Vec<_>>()
             .join(", ");
         self.carry_out(planned, warnings, &label, request.dry_run)
+    }
+
+    /// `types.json` with `renames` made, when it declares one of the keys.
+    fn declared_renamed(&self, renames: &[(String, String)]) -> Result<Option<Planned>, OpError> {
+        let path = OBSIDIAN_TYPES;
+        let Ok(bytes) = std::fs::read(self.abs(path)) else {
+            return Ok(None);
+        };
+        let Ok(before) = String::from_utf8(bytes.clone()) else {
+            return Ok(None);
+        };
+        let mut after = before.clone();
+        for (old, new) in renames {
+            let edit = Types::renamed(&after, old, new).map_err(OpError::Invalid)?;
+            if let Some((range, text)) = edit {
+                after.replace_range(range, &text);
+            }
+        }
+        self.policy.check_path(path, false)?;
+        Ok(Some(Planned {
+            path: path.to_string(),
+            bytes,
+            before,
+            after,
+        }))
     }
 
     /// Writes every planned text that changes, as one operation (or, in a

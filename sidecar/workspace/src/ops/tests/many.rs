@@ -23,6 +23,7 @@ fn many(notes: &[&str], change: FrontmatterChange) -> UpdateMany {
         notes: notes.iter().map(|n| n.to_string()).collect(),
         change,
         label: "test".into(),
+        declared_too: false,
         dry_run: false,
     }
 }
