@@ -123,6 +123,18 @@ fn doctor_says_all_is_well_then_finds_and_explains_each_fault() {
     std::fs::remove_file(&config).unwrap();
     healthy(&vault);
 
+    // Obsidian's property types that do not read: said, and not a failure.
+    let types = vault.path().join(".obsidian/types.json");
+    std::fs::create_dir_all(types.parent().unwrap()).unwrap();
+    std::fs::write(&types, "{\"types\": [").unwrap();
+    let (code, out) = doctor(&vault);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("types.json") && out.contains("inferred from the values"),
+        "{out}"
+    );
+    std::fs::remove_file(&types).unwrap();
+
     // The history store removed.
     let store = vault.path().join(".weft/history.git");
     let aside = vault.path().join(".weft/aside.git");

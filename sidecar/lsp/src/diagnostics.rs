@@ -59,6 +59,8 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
             continue;
         };
         let range = match &problem {
+            // Told below with the value's own span (`props::mismatches`).
+            Problem::PropertyType { .. } => continue,
             Problem::Parse { note, index: i } => &index.note(*note).diagnostics[*i].span,
             Problem::UnresolvedLink { link }
             | Problem::AmbiguousLink { link, .. }
@@ -71,7 +73,7 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
             related_wanted.push((out.len(), candidates.clone()));
         }
         let data = match &problem {
-            Problem::Parse { .. } => None,
+            Problem::Parse { .. } | Problem::PropertyType { .. } => None,
             Problem::UnresolvedLink { link } | Problem::BrokenFragment { link, .. } => {
                 Some(json!({ "link": link.link }))
             }
@@ -132,6 +134,7 @@ struct Shown {
 fn shown(index: &VaultIndex, problem: &Problem, config: &DiagnosticsConfig) -> Option<Shown> {
     let (code, severity, candidates) = match problem {
         Problem::Parse { .. } => (PARSE, Severity::Warning, None),
+        Problem::PropertyType { .. } => (PROPERTY_TYPE, Severity::Warning, None),
         Problem::UnresolvedLink { .. } => (UNRESOLVED, config.unresolved, None),
         Problem::AmbiguousLink { candidates, .. } => {
             let paths = candidates.iter().map(|c| index.note(*c).path.to_string());

@@ -529,6 +529,29 @@ pub fn key_at(text: &str, offset: usize) -> Option<(String, Range<usize>)> {
         .map(|e| (e.key, base + e.key_span.start..base + e.key_span.end))
 }
 
+/// The keys of a note's frontmatter `values` whose value does not fit
+/// their property's type (the type `types` declares, or the one the
+/// vault's values agree on), with that type and whether it is declared.
+/// Reserved keys (`tags`, `aliases`, …) are the parser's business.
+pub fn misfits<'v>(
+    values: &'v serde_json::Map<String, Json>,
+    props: &Props,
+    types: &Types,
+) -> Vec<(&'v str, PropType, bool)> {
+    values
+        .iter()
+        .filter_map(|(key, value)| {
+            let (expected, declared) = match (types.declared(key), props.get(key)) {
+                _ if PropType::reserved(&name_key(key)).is_some() => return None,
+                (Some(t), _) => (t, true),
+                (None, Some(stat)) if stat.agreed() => (stat.inferred(key), false),
+                _ => return None,
+            };
+            (!expected.fits(value)).then_some((key.as_str(), expected, declared))
+        })
+        .collect()
+}
+
 /// A frontmatter value that does not fit its property's type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
@@ -553,18 +576,7 @@ pub fn mismatches(
     props: &Props,
     types: &Types,
 ) -> Vec<Mismatch> {
-    let wrong: Vec<(&str, PropType, bool)> = values
-        .iter()
-        .filter_map(|(key, value)| {
-            let (expected, declared) = match (types.declared(key), props.get(key)) {
-                _ if PropType::reserved(&name_key(key)).is_some() => return None,
-                (Some(t), _) => (t, true),
-                (None, Some(stat)) if stat.agreed() => (stat.inferred(key), false),
-                _ => return None,
-            };
-            (!expected.fits(value)).then_some((key.as_str(), expected, declared))
-        })
-        .collect();
+    let wrong = misfits(values, props, types);
     if wrong.is_empty() {
         return Vec::new();
     }

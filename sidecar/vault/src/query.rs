@@ -12,6 +12,7 @@ use super::index::{LinkRef, NoteId, VaultIndex};
 use super::key::{name_key, path_key};
 use super::note::{Link, Note, Span, text_hash};
 use super::parse::parse_text;
+use super::props::{PropType, Types, misfits};
 use super::resolve::{FragmentLookup, FragmentTarget, Resolution, lookup_fragment};
 
 /// The index's own parse of the note at `path` when it was made from this
@@ -269,6 +270,14 @@ pub enum Problem {
         note: NoteId,
         index: usize,
     },
+    /// The value of the property `key` does not fit its type: `expected`,
+    /// declared in `types.json` or agreed by the vault's values.
+    PropertyType {
+        note: NoteId,
+        key: Box<str>,
+        expected: PropType,
+        declared: bool,
+    },
 }
 
 impl Problem {
@@ -278,7 +287,7 @@ impl Problem {
             | Problem::AmbiguousLink { link, .. }
             | Problem::BrokenFragment { link, .. }
             | Problem::AmbiguousFragment { link, .. } => link.source,
-            Problem::Parse { note, .. } => *note,
+            Problem::Parse { note, .. } | Problem::PropertyType { note, .. } => *note,
         }
     }
 
@@ -290,6 +299,8 @@ impl Problem {
             | Problem::BrokenFragment { link, .. }
             | Problem::AmbiguousFragment { link, .. } => index.link(*link).line,
             Problem::Parse { note, index: i } => index.note(*note).diagnostics[*i].line,
+            // Where the frontmatter starts: the index keeps no key's line.
+            Problem::PropertyType { .. } => 0,
         }
     }
 }
@@ -298,10 +309,31 @@ impl Problem {
 /// [`Filter::All`] for the whole vault, a folder, the agent's sight),
 /// sorted by note path and line. The filter is judged on the index alone
 /// (a file time it names is unknown here: it fails).
-pub fn check(index: &VaultIndex, which: &Filter) -> Vec<Problem> {
+pub fn check(index: &VaultIndex, which: &Filter, types: &Types) -> Vec<Problem> {
     select(index, which, |_| FileMeta::default())
         .into_iter()
-        .flat_map(|id| problems_of(index, id))
+        .flat_map(|id| {
+            let mut problems = problems_of(index, id);
+            problems.extend(property_problems(index, id, types));
+            problems
+        })
+        .collect()
+}
+
+/// The properties of note `id` whose value does not fit their type
+/// ([`crate::props::misfits`]).
+pub fn property_problems(index: &VaultIndex, id: NoteId, types: &Types) -> Vec<Problem> {
+    let Some(values) = index.note(id).frontmatter.as_deref() else {
+        return Vec::new();
+    };
+    misfits(values, index.props(), types)
+        .into_iter()
+        .map(|(key, expected, declared)| Problem::PropertyType {
+            note: id,
+            key: key.into(),
+            expected,
+            declared,
+        })
         .collect()
 }
 

@@ -25,6 +25,7 @@ pub fn kind(problem: &Problem) -> &'static str {
         Problem::AmbiguousLink { .. } | Problem::AmbiguousFragment { .. } => "ambiguous",
         Problem::BrokenFragment { .. } => "fragment",
         Problem::Parse { .. } => "parse",
+        Problem::PropertyType { .. } => "property",
     }
 }
 
@@ -103,6 +104,24 @@ pub fn message(index: &VaultIndex, problem: &Problem, shown: &dyn Fn(NoteId) -> 
             )
         }
         Problem::Parse { note, index: i } => index.note(*note).diagnostics[*i].message.to_string(),
+        Problem::PropertyType {
+            note,
+            key,
+            expected,
+            declared,
+        } => {
+            let value = index
+                .note(*note)
+                .frontmatter
+                .as_deref()
+                .and_then(|fm| fm.get(&**key));
+            let value = match value {
+                Some(serde_json::Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            misfit(key, &value, *expected, *declared)
+        }
     }
 }
 
@@ -140,6 +159,11 @@ pub fn fix(index: &VaultIndex, problem: &Problem, shown: &dyn Fn(NoteId) -> bool
         Problem::Parse { note, index: i } => {
             parse_fix(&index.note(*note).diagnostics[*i].message).to_string()
         }
+        Problem::PropertyType { key, expected, .. } => format!(
+            "Write {} there, or give `{key}` another type in Obsidian's property settings \
+             (.obsidian/types.json).",
+            expected_value(*expected)
+        ),
     }
 }
 
@@ -221,22 +245,32 @@ fn parse_fix(message: &str) -> &'static str {
 
 /// A property value that does not fit its type, in a sentence.
 pub fn mismatch(m: &Mismatch) -> String {
-    let what = match m.expected {
+    misfit(&m.key, &m.value, m.expected, m.declared)
+}
+
+/// The value `value` of property `key` does not fit `expected` (declared
+/// in `types.json`, or what the vault's values agree on), in a sentence.
+fn misfit(key: &str, value: &str, expected: PropType, declared: bool) -> String {
+    let why = match declared {
+        true => "as .obsidian/types.json declares it",
+        false => "as the vault's values of it are",
+    };
+    let value: String = value.chars().take(60).collect();
+    format!(
+        "`{key}` is a {} property ({why}); `{value}` is not {}.",
+        expected.name(),
+        expected_value(expected)
+    )
+}
+
+/// What a value of type `t` is, in words.
+fn expected_value(t: PropType) -> &'static str {
+    match t {
         PropType::Date => "a date (YYYY-MM-DD)",
         PropType::DateTime => "a date and time (YYYY-MM-DDTHH:MM)",
         PropType::Number => "a number",
         PropType::Checkbox => "true or false",
         PropType::Text => "one value, not a list or a mapping",
         PropType::List | PropType::Tags | PropType::Aliases => "a list of values",
-    };
-    let why = match m.declared {
-        true => "as .obsidian/types.json declares it",
-        false => "as the vault's values of it are",
-    };
-    let value: String = m.value.chars().take(60).collect();
-    format!(
-        "`{}` is a {} property ({why}); `{value}` is not {what}.",
-        m.key,
-        m.expected.name()
-    )
+    }
 }

@@ -139,6 +139,12 @@ fn vault_checks(report: &mut Report, vault: Option<&Path>) -> Option<(PathBuf, C
             Config::default()
         }
     };
+    if let Some(e) = &config.types_error {
+        report.note(
+            e.clone(),
+            "fix the JSON (Obsidian writes {\"types\": {\"key\": \"date\"}}); until it reads, property types are inferred from the values",
+        );
+    }
     let scan = weft_workspace::io::scan(&root, &config);
     report.ok(format!(
         "{}: {} notes ({:.1} MB of Markdown), {} other files",

@@ -131,3 +131,13 @@ async fn a_vault_that_starts_with_a_broken_file_is_served_once_it_is_fixed() {
     assert_eq!(phase, super::Phase::Ready);
     assert!(state.index().len() > 3);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn property_types_that_do_not_read_are_said_in_vault_info() {
+    let fixture = format!("{VAULT}//- /.obsidian/types.json\n{{\"types\": [\n");
+    let s = session(&fixture).await;
+    let (text, v) = s.ok("vault_info", json!({})).await;
+    let error = v["config"]["types_error"].as_str().unwrap_or_default();
+    assert!(error.contains("types.json"), "{v:#}");
+    assert!(text.contains("inferred from the values"), "{text}");
+}

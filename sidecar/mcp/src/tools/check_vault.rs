@@ -14,7 +14,7 @@ use weft_tools::check_vault::*;
 impl Server {
     #[tool(
         name = "check_vault",
-        description = "Vault health, each issue with a fix: broken and ambiguous links, missing headings or block ids, parse problems, orphans, duplicate titles/aliases, tag rules and spellings.",
+        description = "Vault health, each with a fix: broken or ambiguous links, missing headings or block ids, parse errors, orphans, duplicate titles/aliases, tag rules, spellings, property types.",
         input_schema = schema::input::<CheckVaultArgs>(),
         output_schema = schema::output::<CheckVaultOut>()
     )]

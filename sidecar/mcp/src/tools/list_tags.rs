@@ -14,7 +14,7 @@ use weft_tools::list_tags::*;
 impl Server {
     #[tool(
         name = "list_tags",
-        description = "Tags with note counts and hierarchical roll-up (`a` counts notes tagged `a/b`); prefix filters. facet keys lists frontmatter keys, values a key's values, rels typed-link keys.",
+        description = "Tags with note counts, rolled up (`a` counts notes tagged `a/b`); prefix filters. facet keys lists frontmatter keys, values a key's values, rels typed-link keys.",
         input_schema = schema::input::<ListTagsArgs>(),
         output_schema = schema::output::<ListTagsOut>()
     )]

@@ -18,6 +18,7 @@ choice! {
         Duplicate = "duplicate" | "duplicates",
         Rule = "rule" | "rules" | "tag_rule",
         Tag = "tag" | "tags" | "spelling",
+        Property = "property" | "properties" | "types" | "type",
     }
 }
 

@@ -9,7 +9,8 @@ use super::answer::Kind;
 use weft_search::names::match_names;
 use weft_vault::filter::{FileMeta, Filter, Folder, select};
 use weft_vault::key::name_key;
-use weft_vault::query::{Problem, outgoing, problems_of};
+use weft_vault::props::Types;
+use weft_vault::query::{Problem, outgoing, problems_of, property_problems};
 use weft_vault::{NoteId, VaultIndex, tags};
 use weft_workspace::access::Access;
 use weft_workspace::config::TagRule;
@@ -87,7 +88,13 @@ pub struct Checked {
 }
 
 /// Checks the notes of `query.folder` the agent may see.
-pub fn compute(index: &VaultIndex, access: &Access, rules: &[TagRule], query: &Query) -> Checked {
+pub fn compute(
+    index: &VaultIndex,
+    access: &Access,
+    rules: &[TagRule],
+    types: &Types,
+    query: &Query,
+) -> Checked {
     let which = Filter::all_of(vec![
         Filter::Folder(query.folder.clone()),
         Filter::clone(&access.sight(index)),
@@ -100,6 +107,14 @@ pub fn compute(index: &VaultIndex, access: &Access, rules: &[TagRule], query: &Q
         .filter_map(|p| problem(index, access, p))
         .filter(|p| wants(p.kind))
         .collect();
+    if wants(Kind::Property) {
+        all.extend(
+            notes
+                .iter()
+                .flat_map(|&id| property_problems(index, id, types))
+                .filter_map(|p| problem(index, access, p)),
+        );
+    }
     if wants(Kind::Orphan) {
         all.extend(orphans(index, &notes));
     }
@@ -147,11 +162,14 @@ fn problem(index: &VaultIndex, access: &Access, problem: Problem) -> Option<Plac
         Problem::BrokenFragment { .. } => Kind::Fragment,
         Problem::AmbiguousFragment { .. } => Kind::Ambiguous,
         Problem::Parse { .. } => Kind::Parse,
+        Problem::PropertyType { .. } => Kind::Property,
     };
+    // The index keeps no property's line.
+    let line = (kind != Kind::Property).then(|| problem.line(index) + 1);
     Some(Placed {
         kind,
         note: Some(problem.note()),
-        line: Some(problem.line(index) + 1),
+        line,
         found: Found::Problem(problem),
         suggestion: None,
     })

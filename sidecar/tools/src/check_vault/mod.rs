@@ -61,7 +61,14 @@ pub fn run(state: &ToolState, args: CheckVaultArgs) -> ToolResult {
     let fingerprint = (query.folder.key(), &query.kinds);
     let policy = state.policy();
     let index = state.index();
-    let checked = compute(&index, &policy.access, &state.config().tags.rules, &query);
+    let config = state.config();
+    let checked = compute(
+        &index,
+        &policy.access,
+        &config.tags.rules,
+        &config.types,
+        &query,
+    );
     let next = next_cursor(offset, checked.page.len(), checked.total, &fingerprint);
     let out = render::out(&index, &policy.access, checked, next);
     drop(index);

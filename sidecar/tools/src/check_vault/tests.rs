@@ -4,6 +4,7 @@ use super::{Checked, Found, Kind, Query, compute};
 use crate::testing::{access, path, vault};
 use weft_vault::VaultIndex;
 use weft_vault::filter::Folder;
+use weft_vault::props::Types;
 use weft_vault::query::Problem;
 use weft_workspace::config::TagRule;
 
@@ -92,6 +93,9 @@ fn dump(index: &VaultIndex, checked: &Checked) -> String {
                     path(index, *target)
                 ),
                 Problem::Parse { index: i, .. } => format!("parse {i}"),
+                Problem::PropertyType { key, expected, .. } => {
+                    format!("property {key} is not {}", expected.name())
+                }
             },
             Found::Orphan(id) => format!("orphan {}", path(index, *id)),
             Found::Duplicate { name, users } => format!(
@@ -119,7 +123,7 @@ fn dump(index: &VaultIndex, checked: &Checked) -> String {
 
 fn check(deny: &[&str], rules: &[TagRule], query: &Query, expect: Expect) {
     let index = vault(VAULT);
-    let checked = compute(&index, &access(deny), rules, query);
+    let checked = compute(&index, &access(deny), rules, &Types::default(), query);
     expect.assert_eq(&dump(&index, &checked));
 }
 
@@ -180,7 +184,7 @@ fn the_page_in_words_hides_what_the_agent_may_not_see() {
     let access = access(&["private/"]);
     let mut q = query("", &[Kind::Unresolved, Kind::Ambiguous]);
     q.limit = 4;
-    let checked = compute(&index, &access, &[], &q);
+    let checked = compute(&index, &access, &[], &Types::default(), &q);
     let out = super::render::out(&index, &access, checked, None);
     expect![[r#"
         5 issues in the vault (ambiguous 4, unresolved 1):
@@ -207,4 +211,32 @@ fn a_folder_checks_its_notes_and_leaves_out_vault_wide_spellings() {
         orphan b/Plan orphan b/Plan
     "#]],
     );
+}
+
+/// Values that do not fit their property's type: declared in types.json,
+/// or agreed by the vault's values.
+#[test]
+fn property_values_that_do_not_fit_their_type() {
+    let index = vault(
+        "//- /a.md\n---\ndue: tomorrow\ndone: maybe\n---\n//- /b.md\n---\ndone: true\n---\n//- /c.md\n---\ndone: false\n---\n",
+    );
+    let types = Types::parse(r#"{"types": {"due": "date"}}"#).unwrap();
+    let checked = compute(
+        &index,
+        &access(&[]),
+        &[],
+        &types,
+        &query("", &[Kind::Property]),
+    );
+    expect![[r#"
+        total 1 {"property": 1}
+        property a property due is not date
+    "#]]
+    .assert_eq(&dump(&index, &checked));
+    let out = super::render::out(&index, &access(&[]), checked, None);
+    expect![[r#"
+        1 issue in the vault (property 1):
+        - [property] `a`: `due` is a date property (as .obsidian/types.json declares it); `tomorrow` is not a date (YYYY-MM-DD).
+          Fix: Write a date (YYYY-MM-DD) there, or give `due` another type in Obsidian's property settings (.obsidian/types.json)."#]]
+    .assert_eq(&super::render::markdown(&out, 0, ""));
 }

@@ -92,6 +92,10 @@ pub struct ConfigOut {
     /// `.weft.toml` failed to load.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// `.obsidian/types.json` does not read: property types are inferred
+    /// from the values instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub types_error: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

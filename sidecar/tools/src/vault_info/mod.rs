@@ -54,6 +54,7 @@ pub fn run(state: &ToolState, offered_tools: Vec<String>) -> ToolResult {
             daily_format: config.daily.format.clone(),
             timezone: zone_text(zone),
             error: state.config_error().clone(),
+            types_error: config.types_error.clone(),
         },
         guide: GUIDE.to_string(),
         auto_context: auto_context(state),

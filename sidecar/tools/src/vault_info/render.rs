@@ -110,4 +110,9 @@ fn configuration(text: &mut String, out: &VaultInfoOut) {
     if let Some(e) = &cfg.error {
         text.push_str(&format!("\n⚠ .weft.toml: {e}"));
     }
+    if let Some(e) = &cfg.types_error {
+        text.push_str(&format!(
+            "\n⚠ {e}; property types are inferred from the values until it reads"
+        ));
+    }
 }

@@ -141,11 +141,16 @@ fn check_reports_every_problem_kind() {
 dup ^id
 //- /T.md
 # Yes
+//- /Z.md
+---
+due: tomorrow
+---
 //- /a/Dup.md
 //- /b/Dup.md
 "#,
     );
-    let problems = query::check(&index, &crate::filter::Filter::All);
+    let types = crate::props::Types::parse(r#"{"types": {"due": "date"}}"#).unwrap();
+    let problems = query::check(&index, &crate::filter::Filter::All, &types);
     let rendered: Vec<String> = problems
         .iter()
         .map(|p| {
@@ -157,7 +162,7 @@ dup ^id
             )
         })
         .collect();
-    assert_eq!(rendered.len(), 5, "{rendered:#?}");
+    assert_eq!(rendered.len(), 6, "{rendered:#?}");
     let kinds: Vec<&str> = problems
         .iter()
         .map(|p| match p {
@@ -166,16 +171,32 @@ dup ^id
             query::Problem::BrokenFragment { .. } => "fragment",
             query::Problem::AmbiguousFragment { .. } => "ambiguous fragment",
             query::Problem::Parse { .. } => "parse",
+            query::Problem::PropertyType { .. } => "property",
         })
         .collect();
     assert_eq!(
         kinds,
-        ["parse", "unresolved", "ambiguous", "fragment", "fragment"]
+        [
+            "parse",
+            "unresolved",
+            "ambiguous",
+            "fragment",
+            "fragment",
+            "property"
+        ]
     );
+    let told = crate::report::tell(&index, &problems[5], &|_| true);
+    expect![[r#"
+        Told {
+            message: "`due` is a date property (as .obsidian/types.json declares it); `tomorrow` is not a date (YYYY-MM-DD).",
+            fix: "Write a date (YYYY-MM-DD) there, or give `due` another type in Obsidian's property settings (.obsidian/types.json).",
+        }
+    "#]]
+    .assert_debug_eq(&told);
     let stats = query::stats(&index);
     assert_eq!(
         (stats.notes, stats.links, stats.unresolved, stats.ambiguous),
-        (4, 5, 1, 1)
+        (5, 5, 1, 1)
     );
 }
 

@@ -134,7 +134,8 @@ pub fn answer_on(
             // however it is written: the one rule, `vault::filter`.
             let folder = Folder::new(path_prefix.as_deref().unwrap_or(""))
                 .map_err(|e| CliError(format!("--path-prefix: {e}")))?;
-            let problems = query::check(&index, &Filter::Folder(folder.clone()));
+            let types = &hub.config().types;
+            let problems = query::check(&index, &Filter::Folder(folder.clone()), types);
             // What the scan could not read is a problem too: its links
             // are not known, and a note that cannot be read is not missing.
             let mut unreadable = hub.live().map(|l| l.errors()).unwrap_or_default();

@@ -224,7 +224,11 @@ mod tests {
         for (path, text) in files {
             index.upsert(parse_text(path, text));
         }
-        let problems = check(&index, &weft_vault::filter::Filter::All);
+        let problems = check(
+            &index,
+            &weft_vault::filter::Filter::All,
+            &weft_vault::props::Types::default(),
+        );
         let out = Out {
             index: &index,
             format: Format::Text,
