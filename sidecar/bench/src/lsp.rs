@@ -518,15 +518,15 @@ async fn property_completion(
     client
         .notify(
             "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": format!("---\ntitle: Scratch\n{body}")}}),
+            json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": format!("---\nstatus: \n{body}")}}),
         )
         .await?;
     let mut version = 1;
-    // Types `line` as the frontmatter's second line and asks there, at
-    // the end of `line`.
+    // Types `line` as the frontmatter's only line and asks there, at the
+    // end of `line`.
     let mut ask = async |client: &mut Client, line: &str| -> io::Result<(f64, usize)> {
         version += 1;
-        let text = format!("---\ntitle: Scratch\n{line}\n{body}");
+        let text = format!("---\n{line}\n{body}");
         client
             .notify(
                 "textDocument/didChange",
@@ -536,7 +536,7 @@ async fn property_completion(
         let (ms, result) = client
             .timed(
                 "textDocument/completion",
-                json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": line.len()}}),
+                json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": line.len()}}),
             )
             .await?;
         Ok((ms, result["items"].as_array().map_or(0, Vec::len)))
