@@ -93,9 +93,10 @@ enum Bench {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
-    /// Times the language server's requests (completion, definition,
-    /// references, hover, workspace symbols: p50/p95/max) over an in-process
-    /// LSP session on the vault in DIR, with start-up and memory.
+    /// Times the language server's requests (completion of links and of
+    /// property names and values, definition, references, hover, workspace
+    /// symbols: p50/p95/max) over an in-process LSP session on the vault in
+    /// DIR, with start-up and memory.
     Lsp {
         dir: PathBuf,
         /// Requests of each kind.

@@ -14,6 +14,9 @@ pub(super) struct NoteWriter<'p> {
     plan: &'p Plan,
     me: usize,
     rng: Rng,
+    /// Whether the typed properties (see [`typed_properties`]) are added to
+    /// the frontmatter; off only to check that they change nothing else.
+    properties: bool,
     out: String,
     pub(super) links: usize,
     pub(super) unresolved: usize,
@@ -28,11 +31,19 @@ impl<'p> NoteWriter<'p> {
             plan,
             me,
             rng: Rng::with_seed(mix(plan.seed, 2, me as u64)),
+            properties: true,
             out: String::with_capacity(note.target_size + 512),
             links: 0,
             unresolved: 0,
             blocks_left: note.blocks.iter().map(String::as_str).collect(),
         }
+    }
+
+    /// The note as generator version 2 wrote it: no typed properties.
+    #[cfg(test)]
+    pub(super) fn without_properties(mut self) -> Self {
+        self.properties = false;
+        self
     }
 
     fn note(&self) -> &'p NotePlan {
@@ -41,8 +52,13 @@ impl<'p> NoteWriter<'p> {
 
     pub(super) fn write(&mut self) -> String {
         let note = self.note();
+        // Where the typed properties go: before the closing fence. They are
+        // put in once the body is written, so that the body's length budget
+        // (and so every draw of `self.rng`) is what it was without them.
+        let mut fence = None;
         if note.frontmatter {
             self.frontmatter();
+            fence = Some(self.out.len() - "---\n\n".len());
         }
         let sections = note.headings.len().max(1);
         for s in 0..note.headings.len().max(1) {
@@ -67,6 +83,12 @@ impl<'p> NoteWriter<'p> {
         // Block ids that found no paragraph get one each.
         while let Some(id) = self.blocks_left.pop() {
             self.paragraph_with(Some(id));
+        }
+        // An empty block (`---` twice: no frontmatter to a reader) stays
+        // empty, as every note without frontmatter stays without.
+        if let Some(at) = fence.filter(|&at| self.properties && at > "---\n".len()) {
+            let mut rng = Rng::with_seed(mix(self.plan.seed, PROPERTY_STREAM, self.me as u64));
+            self.out.insert_str(at, &typed_properties(&mut rng));
         }
         std::mem::take(&mut self.out)
     }
@@ -491,6 +513,55 @@ impl<'p> NoteWriter<'p> {
             }
         }
     }
+}
+
+/// The stream of the generators of typed properties, apart from the
+/// note's own (stream 2) so that adding properties moves no other draw.
+const PROPERTY_STREAM: u64 = 0x7E9E_D960;
+
+/// Frontmatter lines of one property of each Obsidian type besides those
+/// [`NoteWriter::frontmatter`] writes (tags, aliases, date, date & time,
+/// a `true` checkbox, a link): text with few values (`status`, Zipf-like)
+/// and free text (`author`), numbers (`rating`, `priority`, `estimate`), a
+/// list (`topics`, block or flow style), a `due` date and a checkbox that
+/// is `true` or `false` (`done`). Each is there in some notes only.
+fn typed_properties(rng: &mut Rng) -> String {
+    let mut out = String::new();
+    if rng.f64() < 0.55 {
+        let _ = writeln!(out, "status: {}", STATUSES[zipf(rng, STATUSES.len())]);
+    }
+    if rng.f64() < 0.2 {
+        let _ = writeln!(out, "author: {}", AUTHORS[zipf(rng, AUTHORS.len())]);
+    }
+    if rng.f64() < 0.25 {
+        let _ = writeln!(out, "rating: {}", rng.u8(1..=5));
+    }
+    if rng.f64() < 0.3 {
+        let _ = writeln!(out, "priority: {}", rng.u8(1..=4));
+    }
+    if rng.f64() < 0.15 {
+        // Halves of an hour up to a day: `0.5`, `1`, `1.5`…
+        let _ = writeln!(out, "estimate: {}", f64::from(rng.u8(1..=16)) / 2.0);
+    }
+    if rng.f64() < 0.35 {
+        let count = rng.usize(1..=4);
+        let topics: Vec<&str> = (0..count).map(|_| NOUNS[zipf(rng, NOUNS.len())]).collect();
+        if rng.bool() {
+            let _ = writeln!(out, "topics: [{}]", topics.join(", "));
+        } else {
+            out.push_str("topics:\n");
+            for t in &topics {
+                let _ = writeln!(out, "  - {t}");
+            }
+        }
+    }
+    if rng.f64() < 0.2 {
+        let _ = writeln!(out, "due: {}", date(rng.u32(900..1800)));
+    }
+    if rng.f64() < 0.3 {
+        let _ = writeln!(out, "done: {}", rng.f64() < 0.4);
+    }
+    out
 }
 
 /// The path of vault path `to` relative to folder `from`.

@@ -97,6 +97,21 @@ pub(super) const TAGS: &[&str] = &[
     "Project/Weft",
 ];
 
+/// Values of the `status` property, the most used first.
+#[rustfmt::skip]
+pub(super) const STATUSES: &[&str] = &[
+    "active", "done", "waiting", "someday", "blocked", "review", "idea", "archived", "cancelled",
+];
+
+/// Values of the free-text `author` property.
+#[rustfmt::skip]
+pub(super) const AUTHORS: &[&str] = &[
+    "Ada Lovelace", "Niklas Luhmann", "Vannevar Bush", "Ted Nelson", "Andy Matuschak",
+    "Sönke Ahrens", "Tiago Forte", "Cal Newport", "Donald Knuth", "Barbara Liskov",
+    "Grace Hopper", "Alan Kay", "Douglas Engelbart", "Maggie Appleton", "Paul Graham",
+    "Richard Hamming", "Edsger Dijkstra", "Frances Allen", "me", "team",
+];
+
 #[rustfmt::skip]
 pub(super) const CODE_LANGS: &[&str] = &["rust", "python", "js", "bash", "", "yaml", "sql"];
 
