@@ -116,8 +116,9 @@ enum Bench {
         json: bool,
     },
     /// Times writes through the write layer on a vault generated in DIR
-    /// (new or empty): one-note appends, and moves of a note that LINKING
-    /// notes link to, each rewriting those links.
+    /// (new or empty): one-note appends, moves of a note that LINKING
+    /// notes link to, each rewriting those links, and a property set on
+    /// those LINKING notes in one call.
     Writes {
         dir: PathBuf,
         #[arg(long, default_value_t = 5_000)]

@@ -1,6 +1,7 @@
 //! A micro-benchmark of the write path on a generated vault: the cost of an
-//! `edit_note` append (p50/p95), and of a `move_note` that rewrites links in
-//! 1,000 notes. Real files, real fsyncs, the live index updated each time.
+//! `edit_note` append (p50/p95), of a `move_note` that rewrites links in
+//! 1,000 notes, and of one `update_frontmatter` over those 1,000 notes
+//! (a dry run: the compute alone; then applied, with the writes). Real files, real fsyncs, the live index updated each time.
 //! For `weft bench` and people; nothing in the faces calls it.
 
 use std::io;
@@ -13,7 +14,7 @@ use crate::generate::{GenSpec, generate};
 use crate::index::Summary;
 use weft_vault::edit::EditOp;
 use weft_workspace::io::LiveVault;
-use weft_workspace::ops::{EditNote, MoveNote, Ops};
+use weft_workspace::ops::{EditNote, FrontmatterChange, MoveNote, Ops, UpdateMany};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriteBenchOptions {
@@ -24,8 +25,11 @@ pub struct WriteBenchOptions {
     pub edits: usize,
     /// Timed moves of the hub note.
     pub moves: usize,
-    /// Notes linking to the hub note (each move rewrites a link in each).
+    /// Notes linking to the hub note (each move rewrites a link in each;
+    /// each batch sets a property on each).
     pub linking_notes: usize,
+    /// Timed batches (a dry run and an applied one each).
+    pub batches: usize,
 }
 
 impl Default for WriteBenchOptions {
@@ -36,6 +40,7 @@ impl Default for WriteBenchOptions {
             edits: 200,
             moves: 5,
             linking_notes: 1_000,
+            batches: 3,
         }
     }
 }
@@ -53,6 +58,11 @@ pub struct WriteBenchReport {
     /// Notes rewritten by each move (the moved note's backlinks).
     pub notes_rewritten: usize,
     pub links_rewritten: usize,
+    /// One `update_frontmatter` over `linking_notes` notes, dry run; ms.
+    pub batch_dry_ms: Summary,
+    /// The same, applied (written, indexed); ms.
+    pub batch_ms: Summary,
+    pub batch_notes: usize,
 }
 
 impl WriteBenchReport {
@@ -60,7 +70,9 @@ impl WriteBenchReport {
         format!(
             "| measure | p50 | p95 | max | samples |\n|---|---|---|---|---|\n\
              | edit_note append (ms) | {:.2} | {:.2} | {:.2} | {} |\n\
-             | move_note rewriting {} links in {} notes (ms) | {:.1} | {:.1} | {:.1} | {} |\n\n\
+             | move_note rewriting {} links in {} notes (ms) | {:.1} | {:.1} | {:.1} | {} |\n\
+             | update_frontmatter on {} notes, dry run (ms) | {:.1} | {:.1} | {:.1} | {} |\n\
+             | update_frontmatter on {} notes, written (ms) | {:.1} | {:.1} | {:.1} | {} |\n\n\
              {} notes, {} cores, vault opened in {:.0} ms.\n",
             self.edit_ms.p50,
             self.edit_ms.p95,
@@ -72,6 +84,16 @@ impl WriteBenchReport {
             self.move_ms.p95,
             self.move_ms.max,
             self.move_ms.samples,
+            self.batch_notes,
+            self.batch_dry_ms.p50,
+            self.batch_dry_ms.p95,
+            self.batch_dry_ms.max,
+            self.batch_dry_ms.samples,
+            self.batch_notes,
+            self.batch_ms.p50,
+            self.batch_ms.p95,
+            self.batch_ms.max,
+            self.batch_ms.samples,
             self.notes,
             self.cores,
             self.open_ms,
@@ -147,6 +169,40 @@ pub fn bench_writes(dir: &Path, options: &WriteBenchOptions) -> io::Result<Write
         current = next;
     }
 
+    // One property set on every linking note: the compute alone, then
+    // applied (a new value each time, so each changes every note).
+    let batch: Vec<String> = paths.iter().take(options.linking_notes).cloned().collect();
+    let (mut dry_samples, mut batch_samples) = (Vec::new(), Vec::new());
+    for i in 0..options.batches {
+        let mut set = serde_json::Map::new();
+        set.insert("bench-batch".into(), serde_json::Value::from(i));
+        let mut request = UpdateMany {
+            notes: batch.clone(),
+            change: FrontmatterChange {
+                set,
+                ..FrontmatterChange::default()
+            },
+            label: "bench".into(),
+            declared_too: false,
+            dry_run: true,
+        };
+        let started = Instant::now();
+        let dry = ops.update_many(&request).map_err(io::Error::other)?;
+        dry_samples.push(started.elapsed().as_secs_f64() * 1e3);
+        request.dry_run = false;
+        let started = Instant::now();
+        let done = ops.update_many(&request).map_err(io::Error::other)?;
+        batch_samples.push(started.elapsed().as_secs_f64() * 1e3);
+        if dry.changes.len() != batch.len() || done.changes.len() != batch.len() {
+            return Err(io::Error::other(format!(
+                "the batch changed {} and {} of {} notes",
+                dry.changes.len(),
+                done.changes.len(),
+                batch.len()
+            )));
+        }
+    }
+
     Ok(WriteBenchReport {
         notes: paths.len() + 1,
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -155,6 +211,9 @@ pub fn bench_writes(dir: &Path, options: &WriteBenchOptions) -> io::Result<Write
         move_ms: Summary::of(&move_samples),
         notes_rewritten,
         links_rewritten,
+        batch_dry_ms: Summary::of(&dry_samples),
+        batch_ms: Summary::of(&batch_samples),
+        batch_notes: batch.len(),
     })
 }
 
@@ -181,6 +240,7 @@ mod tests {
                 edits: 5,
                 moves: 2,
                 linking_notes: 40,
+                batches: 2,
             },
         };
         let report = bench_writes(&dir.path().join("vault"), &options).expect("runs");
@@ -189,6 +249,8 @@ mod tests {
         }
         assert_eq!(report.edit_ms.samples, options.edits);
         assert_eq!(report.move_ms.samples, options.moves);
+        assert_eq!(report.batch_ms.samples, options.batches);
+        assert_eq!(report.batch_notes, options.linking_notes);
         // Two links in each linking note, and the moved note itself.
         assert!(
             report.notes_rewritten >= options.linking_notes,
