@@ -109,6 +109,32 @@ for _, d in ipairs(vim.diagnostic.get(a)) do
   table.insert(results.diagnostics, d.lnum .. ':' .. d.col .. ' ' .. d.message)
 end
 
+-- A property value that does not fit its declared type: a warning, and the
+-- quick fix that writes it so (applied and saved).
+local c = open('notes/C.md')
+vim.lsp.buf_attach_client(c, client_id)
+vim.wait(30000, function()
+  return #vim.diagnostic.get(c) > 0
+end, 50)
+for _, d in ipairs(vim.diagnostic.get(c)) do
+  if d.code == 'property-type' then
+    results.type_diagnostic = (d.lnum + 1) .. ':' .. d.col .. ' ' .. d.message
+    local actions = request('textDocument/codeAction', {
+      textDocument = { uri = vim.uri_from_bufnr(c) },
+      range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.end_lnum, character = d.end_col } },
+      context = { diagnostics = { d.user_data.lsp } },
+    }, c)
+    for _, action in ipairs(actions or {}) do
+      if action.title:find('Write `3`', 1, true) then
+        results.type_fix = action.title
+        vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
+        vim.cmd('silent! wall')
+      end
+    end
+  end
+end
+vim.api.nvim_set_current_buf(a)
+
 -- Completion: type a new line with `[[crè` (sent as an incremental change).
 vim.api.nvim_buf_set_lines(a, -1, -1, false, { 'More 🙂 [[crè' })
 local line_count = vim.api.nvim_buf_line_count(a)

@@ -10,7 +10,8 @@ const VAULT: &str = r#"
 //- /.obsidian/types.json
 {
   "types": {
-    "status": "text"
+    "status": "text",
+    "rating": "number"
   }
 }
 //- /Hub.md
@@ -30,6 +31,10 @@ Back to [[Hub#Details]].
 //- /notes/B.md
 ---
 status: "on hold: waiting"
+---
+//- /notes/C.md
+---
+rating: "3"
 ---
 "#;
 
@@ -122,6 +127,19 @@ fn neovim_completes_navigates_diagnoses_and_renames() {
         types.contains("\"phase\": \"text\"") && !types.contains("status"),
         "{types}"
     );
+
+    // A value that does not fit its declared type, and its certain fix.
+    assert_eq!(
+        results["type_diagnostic"],
+        "2:8 `rating` is a number property (as .obsidian/types.json declares it); `\"3\"` is not a number.",
+        "{results:#}"
+    );
+    assert_eq!(
+        results["type_fix"],
+        "Write `3` (`rating` is a number property)"
+    );
+    let c = std::fs::read_to_string(root.join("notes/C.md")).expect("C.md");
+    assert_eq!(c, "---\nrating: 3\n---\n");
 
     assert_eq!(results["renamed"], true, "{results:#}");
     assert!(root.join("notes/Café notes/Crème caramel.md").exists());

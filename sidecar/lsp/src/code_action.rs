@@ -1,7 +1,8 @@
 //! `textDocument/codeAction`: create the missing note of an unresolved link
 //! (in the configured folder, from the template), append a missing heading
-//! to the target note, pick one candidate of an ambiguous link, and create
-//! today's daily note.
+//! to the target note, pick one candidate of an ambiguous link, write a
+//! property value so that it fits its type where there is one way to
+//! (`"3"` in a number property), and create today's daily note.
 //!
 //! Zed cannot run server commands from its palette, so every action is a
 //! plain workspace edit. The domain says what is broken and names notes;
@@ -17,6 +18,7 @@ use weft_vault::daily::{Date, daily_note_path};
 use weft_vault::key::join_relative;
 use weft_vault::key::{encode_path, relative_path};
 use weft_vault::note::{LinkKind, folder_of, is_note_path, strip_md};
+use weft_vault::props::mismatches;
 use weft_vault::rewrite::note_path_for;
 use weft_vault::template::new_note_text;
 use weft_vault::{FragmentTarget, Link, NoteId, Resolution, VaultIndex, resolve_fragment};
@@ -47,6 +49,13 @@ enum Want {
     Daily {
         path: String,
         title: String,
+    },
+    /// A property value written so that it fits its type.
+    FixValue {
+        span: std::ops::Range<u32>,
+        with: String,
+        key: String,
+        expected: &'static str,
     },
 }
 
@@ -105,6 +114,21 @@ fn wanted(
             &config.new_notes_folder,
             &mut wants,
         );
+    }
+    if let Some(values) = note.frontmatter.as_deref() {
+        for m in mismatches(&here.text, values, index.props(), &config.types) {
+            if m.span.end < selected.start || m.span.start > selected.end {
+                continue;
+            }
+            if let Some(with) = m.certain_fix() {
+                wants.push(Want::FixValue {
+                    span: m.span.start as u32..m.span.end as u32,
+                    with,
+                    key: m.key,
+                    expected: m.expected.name(),
+                });
+            }
+        }
     }
     let daily = daily_note_path(&config.daily.folder, &config.daily.format, today);
     if index.id_of(&daily).is_none() {
@@ -205,6 +229,12 @@ impl Build<'_> {
                 link,
             } => Some(self.pick(&replace, with, &path, &link)),
             Want::Daily { path, title } => self.daily(path, &title),
+            Want::FixValue {
+                span,
+                with,
+                key,
+                expected,
+            } => Some(self.fix_value(&span, with, &key, expected)),
         }
     }
 
@@ -295,6 +325,30 @@ impl Build<'_> {
                 &self.here.rel,
                 self.uri.clone(),
                 vec![edit],
+            )),
+            ..Default::default()
+        }
+    }
+
+    fn fix_value(
+        &self,
+        span: &std::ops::Range<u32>,
+        with: String,
+        key: &str,
+        expected: &str,
+    ) -> CodeAction {
+        let range = self.here.lines.span(span, self.encoding);
+        CodeAction {
+            title: format!("Write `{with}` (`{key}` is a {expected} property)"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: self.diagnostics_at(span),
+            is_preferred: Some(true),
+            edit: Some(text_edit(
+                self.world,
+                &self.here.vault,
+                &self.here.rel,
+                self.uri.clone(),
+                vec![TextEdit::new(range, with)],
             )),
             ..Default::default()
         }

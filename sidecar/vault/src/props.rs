@@ -529,6 +529,41 @@ pub fn key_at(text: &str, offset: usize) -> Option<(String, Range<usize>)> {
         .map(|e| (e.key, base + e.key_span.start..base + e.key_span.end))
 }
 
+impl Mismatch {
+    /// The value written so that it fits, when there is only one way to
+    /// read it: a number or `true`/`false` in quotes (`"3"` in a number
+    /// property, `'true'` in a checkbox). `None` when the fix is a guess.
+    pub fn certain_fix(&self) -> Option<String> {
+        let written = self.value.trim();
+        let unquoted = written
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .or_else(|| {
+                written
+                    .strip_prefix('\'')
+                    .and_then(|v| v.strip_suffix('\''))
+            })?
+            .trim();
+        match self.expected {
+            PropType::Number => {
+                let number: f64 = unquoted.parse().ok()?;
+                // As YAML reads it back: a plain decimal, nothing lost.
+                let plain = unquoted
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b"-.".contains(&b));
+                (plain && number.is_finite() && !unquoted.ends_with('.'))
+                    .then(|| unquoted.to_string())
+            }
+            PropType::Checkbox => match unquoted.to_ascii_lowercase().as_str() {
+                "true" => Some("true".into()),
+                "false" => Some("false".into()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// The keys of a note's frontmatter `values` whose value does not fit
 /// their property's type (the type `types` declares, or the one the
 /// vault's values agree on), with that type and whether it is declared.

@@ -116,6 +116,13 @@ pub fn message(index: &VaultIndex, problem: &Problem, shown: &dyn Fn(NoteId) -> 
                 .as_deref()
                 .and_then(|fm| fm.get(&**key));
             let value = match value {
+                // Quoted as written when it would read as another type.
+                Some(serde_json::Value::String(s))
+                    if s.trim().parse::<f64>().is_ok()
+                        || ["true", "false"].contains(&s.trim().to_ascii_lowercase().as_str()) =>
+                {
+                    format!("\"{s}\"")
+                }
                 Some(serde_json::Value::String(s)) => s.clone(),
                 Some(other) => other.to_string(),
                 None => String::new(),

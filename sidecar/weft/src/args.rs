@@ -97,8 +97,9 @@ pub enum Command {
     /// persisted index, the semantic model and Zed's settings, each with ✓
     /// or ✗ and the fix. Exits 0 when all is well, 1 when something is wrong.
     Doctor,
-    /// Broken, ambiguous and broken-fragment links, and notes that did not
-    /// parse cleanly, each with file:line. Exits 1 when it finds any.
+    /// Broken, ambiguous and broken-fragment links, notes that did not
+    /// parse cleanly and property values that do not fit their type, each
+    /// with file:line. Exits 1 when it finds any.
     Check {
         /// Only check notes under this folder.
         #[arg(long, value_name = "FOLDER")]

@@ -93,3 +93,41 @@ async fn create_missing_notes_headings_and_daily_notes_and_pick_candidates() {
         format!("# {date}\n")
     );
 }
+
+/// A property value in quotes where its type wants a number or a boolean:
+/// the warning, and the one fix that writes it so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quoted_number_in_a_number_property_is_written_as_a_number() {
+    let client = TestClient::start(concat!(
+        "//- /.obsidian/types.json\n{\"types\": {\"rating\": \"number\", \"done\": \"checkbox\"}}\n",
+        "//- /n.md\n---\nrating: \"3\"\ndone: 'TRUE'\nstatus: x\n---\n",
+    ))
+    .await;
+    client.open("n.md").await;
+    let diagnostics = client.diagnostics("n.md", |d| d.len() == 2).await;
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    let found = actions(&client, "n.md", "\"$03\"").await;
+    let fix = found
+        .iter()
+        .find(|a| a["title"] == "Write `3` (`rating` is a number property)")
+        .unwrap_or_else(|| panic!("{:?}", titles(&found)));
+    assert_eq!(client.apply_edit(&fix["edit"]), ["edit n.md (1 edits)"]);
+    assert!(
+        client.read("n.md").contains("rating: 3\n"),
+        "{}",
+        client.read("n.md")
+    );
+    let found = actions(&client, "n.md", "'$0TRUE'").await;
+    assert!(
+        titles(&found).contains(&"Write `true` (`done` is a checkbox property)"),
+        "{:?}",
+        titles(&found)
+    );
+    // Nothing certain to offer elsewhere.
+    let found = actions(&client, "n.md", "status: $0x").await;
+    assert!(
+        !titles(&found).iter().any(|t| t.starts_with("Write `")),
+        "{:?}",
+        titles(&found)
+    );
+}

@@ -177,3 +177,35 @@ fn the_key_under_the_cursor_is_found_by_the_yaml_parser() {
     assert_eq!(key("comment"), None);
     assert_eq!(key("tatus: body"), None);
 }
+
+#[test]
+fn a_quoted_number_or_boolean_has_a_certain_fix_and_nothing_else_does() {
+    let fix = |value: &str, expected| {
+        crate::props::Mismatch {
+            key: "k".into(),
+            value: value.into(),
+            expected,
+            declared: true,
+            span: 0..value.len(),
+        }
+        .certain_fix()
+    };
+    assert_eq!(fix("\"3\"", PropType::Number).as_deref(), Some("3"));
+    assert_eq!(fix("'-2.5'", PropType::Number).as_deref(), Some("-2.5"));
+    assert_eq!(fix("'TRUE'", PropType::Checkbox).as_deref(), Some("true"));
+    assert_eq!(
+        fix("\"false\"", PropType::Checkbox).as_deref(),
+        Some("false")
+    );
+    for (value, expected) in [
+        ("\"3 apples\"", PropType::Number),
+        ("\"1e400\"", PropType::Number),
+        ("\"0x10\"", PropType::Number),
+        ("3", PropType::Number),
+        ("maybe", PropType::Checkbox),
+        ("\"yes\"", PropType::Checkbox),
+        ("tomorrow", PropType::Date),
+    ] {
+        assert_eq!(fix(value, expected), None, "{value}");
+    }
+}
