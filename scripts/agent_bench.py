@@ -164,13 +164,6 @@ async def weft_history_undo(run, vault):
     await run.call("restore_note", {"path": "Projects/Roadmap", "version": before})
 
 
-async def weft_folder_property(run, vault):
-    result, _ = await run.call("list_notes", {"folder": "Projects"})
-    notes = (result.structured_content or {}).get("notes") or []
-    for note in notes:
-        await run.call("update_frontmatter", {"path": note["path"], "set": {"reviewed": True}})
-
-
 # IWE (`iwec`): documents by key (path without .md); reads whole documents
 # (no section read), no history, no dates.
 
@@ -355,7 +348,7 @@ TASKS = [
         "check": lambda run, vault: all(
             "reviewed: true" in p.read_text() for p in (vault / "Projects").glob("*.md")
         ),
-        "weft": weft_folder_property,
+        "weft": [("update_frontmatter", {"where": "folder:Projects", "set": {"reviewed": True}})],
         "iwec": iwec_folder_property,
         "obsidian-mcp": obsidian_folder_property,
     },
@@ -366,6 +359,16 @@ TASKS = [
         "weft": [("get_links", {"path": "Weft#Goals", "direction": "in"})],
         "iwec": iwec_heading_links,
         "obsidian-mcp": [("wikilinks", {"query": "backlinks", "path": "Projects/Weft.md"})],
+    },
+    {
+        "name": "tag rename",
+        "ask": "Rename the tag #project to #work everywhere, nested tags too.",
+        "check": lambda run, vault: "work/weft" in (vault / "Projects" / "Weft.md").read_text()
+        and "#work/weft" in (vault / "Projects" / "Roadmap.md").read_text()
+        and not any(
+            re.search(r"#project\b|^tags:.*\bproject\b", p.read_text(), re.M) for p in vault.rglob("*.md")
+        ),
+        "weft": [("update_frontmatter", {"rename": {"#project": "work"}})],
     },
 ]
 
