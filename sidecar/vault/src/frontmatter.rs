@@ -480,7 +480,7 @@ fn list_edit(
     let steps = align(&reads, new);
     let value_text = &yaml[entry.value.clone()];
     if value_text.starts_with('[') {
-        if value_text.contains('\n') {
+        if value_text.contains('\n') || !value_text.ends_with(']') {
             return None;
         }
         let items: Vec<&str> = steps
@@ -491,7 +491,23 @@ fn list_edit(
                 Step::Delete(_) => None,
             })
             .collect();
-        return Some((entry.value.clone(), format!("[{}]", items.join(", "))));
+        // The spacing as written: inside the brackets, between items.
+        let (first, last) = (&old[0].span, &old[old.len() - 1].span);
+        let lead = &yaml[entry.value.start + 1..first.start];
+        let trail = &yaml[last.end..entry.value.end - 1];
+        let sep = match old.get(1) {
+            Some(second) => &yaml[first.end..second.span.start],
+            None => ", ",
+        };
+        let spaces = |s: &str| s.chars().all(|c| c == ' ');
+        let sep_kept = sep.trim() == "," && spaces(sep.trim_start_matches([' ', ',']));
+        if !spaces(lead) || !spaces(trail) || !sep_kept {
+            return Some((entry.value.clone(), format!("[{}]", items.join(", "))));
+        }
+        return Some((
+            entry.value.clone(),
+            format!("[{lead}{}{trail}]", items.join(sep)),
+        ));
     }
     // A block list: one item per line, `- ` before it.
     let line_of = |s: &yaml::Scalar| -> Option<Range<usize>> {

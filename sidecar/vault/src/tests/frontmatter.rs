@@ -435,3 +435,27 @@ fn a_renamed_key_keeps_its_value_place_and_comment() {
     let out = apply(text, &[rename("title", "a: b")]).unwrap();
     assert_eq!(read(&out).unwrap()["a: b"], json!("T"));
 }
+
+#[test]
+fn a_flow_list_keeps_its_spacing() {
+    let set = |v| set("tags", v);
+    for (text, value, expected) in [
+        (
+            "---\ntags: [a,b]\n---\n",
+            json!(["a", "b", "c"]),
+            "---\ntags: [a,b,c]\n---\n",
+        ),
+        (
+            "---\ntags: [ a , b ]\n---\n",
+            json!(["b", "c"]),
+            "---\ntags: [ b , c ]\n---\n",
+        ),
+        (
+            "---\ntags: [a]\n---\n",
+            json!(["a", "c"]),
+            "---\ntags: [a, c]\n---\n",
+        ),
+    ] {
+        assert_eq!(apply(text, &[set(value)]).unwrap(), expected, "{text:?}");
+    }
+}
