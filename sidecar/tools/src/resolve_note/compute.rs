@@ -22,6 +22,14 @@ pub struct Resolved {
     pub candidates: Vec<NameMatch>,
 }
 
+/// A name as a link's target: `[[Plan]]` is `Plan`.
+pub(super) fn link_target(name: &str) -> &str {
+    let name = name.trim();
+    name.strip_prefix("[[")
+        .and_then(|n| n.strip_suffix("]]"))
+        .unwrap_or(name)
+}
+
 /// What `name` (checked: `common::check_name`) means to the agent.
 pub fn compute(index: &VaultIndex, access: &Access, name: &str, limit: usize) -> Resolved {
     let sees = |id| access.sees(&index.note(id).path);
@@ -30,11 +38,7 @@ pub fn compute(index: &VaultIndex, access: &Access, name: &str, limit: usize) ->
         Lookup::Ambiguous(ids) => {
             let shown: Vec<_> = ids.iter().copied().filter(|id| sees(*id)).collect();
             let chosen = index
-                .resolve(
-                    "",
-                    name.trim_start_matches("[[").trim_end_matches("]]"),
-                    LinkKind::Wiki,
-                )
+                .resolve("", link_target(name), LinkKind::Wiki)
                 .note()
                 .filter(|id| sees(*id));
             (chosen.or(shown.first().copied()), shown.len() > 1, 0)

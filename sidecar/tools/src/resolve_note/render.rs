@@ -31,7 +31,7 @@ pub(super) fn out(index: &VaultIndex, query: &str, resolved: Resolved) -> Resolv
 }
 
 pub(super) fn markdown(out: &ResolveNoteOut) -> String {
-    let query = &out.query;
+    let query = super::compute::link_target(&out.query);
     let mut text = match (&out.resolves_to, out.ambiguous) {
         (Some(n), false) => format!(
             "`[[{query}]]` resolves to **{}** (`{}`).",

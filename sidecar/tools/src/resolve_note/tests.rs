@@ -116,3 +116,13 @@ fn a_note_not_written_yet_and_a_hidden_one() {
     "#]],
     );
 }
+
+/// A name written as a link reads as its target, once.
+#[test]
+fn a_name_written_as_a_link_is_told_once_as_a_link() {
+    let index = vault(VAULT);
+    let resolved = compute(&index, &access(&[]), "[[roadmap]]", 1);
+    let out = super::render::out(&index, "[[roadmap]]", resolved);
+    let text = super::render::markdown(&out);
+    assert!(text.starts_with("`[[roadmap]]` resolves to"), "{text}");
+}
