@@ -116,7 +116,7 @@ pub fn compute(
         );
     }
     if wants(Kind::Orphan) {
-        all.extend(orphans(index, &notes));
+        all.extend(orphans(index, access, &notes));
     }
     if wants(Kind::Duplicate) {
         all.extend(duplicates(index, &notes));
@@ -185,13 +185,23 @@ fn placed(kind: Kind, note: Option<NoteId>, found: Found) -> Placed {
     }
 }
 
-/// Notes with no link to another note and none from one.
-fn orphans<'a>(index: &'a VaultIndex, notes: &'a [NoteId]) -> impl Iterator<Item = Placed> + 'a {
+/// Notes with no link to another note and none from one, as the agent
+/// sees them: a link to or from a note it may not access is none (saying
+/// otherwise would tell that such a note links here).
+fn orphans<'a>(
+    index: &'a VaultIndex,
+    access: &'a Access,
+    notes: &'a [NoteId],
+) -> impl Iterator<Item = Placed> + 'a {
+    let sees = move |id: NoteId| access.sees(&index.note(id).path);
     notes.iter().filter_map(move |&id| {
         let links_out = outgoing(index, id)
             .iter()
-            .any(|o| o.resolution.note().is_some_and(|t| t != id));
-        let linked = index.backlinks(id).iter().any(|r| r.source != id);
+            .any(|o| o.resolution.note().is_some_and(|t| t != id && sees(t)));
+        let linked = index
+            .backlinks(id)
+            .iter()
+            .any(|r| r.source != id && sees(r.source));
         (!links_out && !linked).then(|| placed(Kind::Orphan, Some(id), Found::Orphan(id)))
     })
 }

@@ -240,3 +240,25 @@ fn property_values_that_do_not_fit_their_type() {
           Fix: Write a date (YYYY-MM-DD) there, or give `due` another type in Obsidian's property settings (.obsidian/types.json)."#]]
     .assert_eq(&super::render::markdown(&out, 0, ""));
 }
+
+/// A note linked only from (or linking only to) notes the agent may not
+/// access is an orphan to it: nothing tells that such a note links there.
+#[test]
+fn links_with_unseen_notes_do_not_count_against_an_orphan() {
+    let index = vault(
+        "//- /B.md\n# B\n//- /C.md\n[[private/D]]\n//- /private/A.md\n[[B]]\n//- /private/D.md\n",
+    );
+    let checked = compute(
+        &index,
+        &access(&["private/"]),
+        &[],
+        &Types::default(),
+        &query("", &[Kind::Orphan]),
+    );
+    expect![[r#"
+        total 2 {"orphan": 2}
+        orphan B orphan B
+        orphan C orphan C
+    "#]]
+    .assert_eq(&dump(&index, &checked));
+}
