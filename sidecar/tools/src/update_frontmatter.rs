@@ -651,4 +651,32 @@ mod tests {
             &[".obsidian/types.json", "A.md"],
         ));
     }
+
+    /// A batch is one version in the vault's history, whatever it touches;
+    /// a selection of no note says so and changes nothing.
+    #[test]
+    fn a_batch_is_one_history_entry_and_an_empty_selection_changes_nothing() {
+        let disk = Disk::new(MANY);
+        let history = disk.state.history().expect("a history");
+        let count = || {
+            history
+                .log(None, None, 50, None)
+                .expect("a log")
+                .items
+                .len()
+        };
+        let before = count();
+        disk.call(
+            |s, a| run(s, "test", a),
+            json!({"paths": ["Plan", "notes/Idea", "notes/Log"], "set": {"x": 1}}),
+            &[],
+        );
+        assert_eq!(count(), before + 1);
+        expect!["No note matches; nothing changed."].assert_eq(&disk.call(
+            |s, a| run(s, "test", a),
+            json!({"where": "tag:nothing-like-this", "set": {"x": 2}}),
+            &[],
+        ));
+        assert_eq!(count(), before + 1);
+    }
 }

@@ -198,3 +198,15 @@ fn tag_renames_are_checked_before_anything_is_read() {
     assert!(v.read("f/b.md").contains("#work/alpha and #projectile"));
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
 }
+
+#[test]
+fn a_batch_over_the_limit_is_refused_before_anything_is_read() {
+    let v = vault();
+    let notes: Vec<&str> = vec!["a"; crate::ops::BATCH_LIMIT + 1];
+    let set = FrontmatterChange {
+        set: json!({"x": 1}).as_object().cloned().unwrap(),
+        ..FrontmatterChange::default()
+    };
+    let error = v.fails(|ops| ops.update_many(&many(&notes, set)));
+    assert!(matches!(error, OpError::TooMany { limit, .. } if limit == crate::ops::BATCH_LIMIT));
+}
