@@ -194,7 +194,7 @@ pub const TOOLS: &[ToolInfo] = &[
         ToolClass::Write,
         true,
         true,
-        "set, unset or merge properties, tags and aliases, changing only those keys",
+        "set, unset, merge or rename properties, tags and aliases, changing only those keys, in one note, several (`paths`) or all a `where` selects; a `#tag` renamed everywhere",
     ),
     change(
         "move_note",
