@@ -113,13 +113,12 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         return rename_tags(state, actor, tags, keys.is_empty(), &args);
     }
     let batch = args.paths.is_some() || args.selection.is_some();
-    let implicit = args.path.is_none() && !batch;
-    if args.path.is_some() && batch {
-        return Err(ToolError::new(
-            "give `path` for one note, or `paths` or `where` for several; not both",
-        ));
-    }
-    if !batch && !implicit {
+    if args.path.is_some() {
+        if batch {
+            return Err(ToolError::new(
+                "give `path` for one note, or `paths` or `where` for several; not both",
+            ));
+        }
         return one(state, actor, args, keys);
     }
     if args.expected_sha256.is_some() {
@@ -163,7 +162,7 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         change,
         label,
         // A rename across the vault takes its declared type along.
-        declared_too: args.paths.is_none() && args.selection.is_none(),
+        declared_too: !batch,
         dry_run: args.dry_run.unwrap_or(false),
     };
     let report = state

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::error::OpError;
 use super::move_note::DiskTexts;
+use super::prepare::Current;
 use super::update_frontmatter::{FrontmatterChange, check_change};
 use super::warning::Warning;
 use super::{Change, Ops, Step, change, lock_writes};
@@ -171,10 +172,13 @@ impl Ops<'_> {
     /// `types.json` with `renames` made, when it declares one of the keys.
     fn declared_renamed(&self, renames: &[(String, String)]) -> Result<Option<Planned>, OpError> {
         let path = OBSIDIAN_TYPES;
-        let Ok(bytes) = std::fs::read(self.abs(path)) else {
-            return Ok(None);
-        };
-        let Ok(before) = String::from_utf8(bytes.clone()) else {
+        // Absent or unreadable: nothing declares the keys (the configuration
+        // reports a types.json that does not read).
+        let Some(Current {
+            bytes,
+            text: before,
+        }) = self.read_current(path).ok().flatten()
+        else {
             return Ok(None);
         };
         let mut after = before.clone();
