@@ -244,6 +244,7 @@ pub fn search_bench(
                 filter: &filter,
                 judge: &|_, _| true,
                 keys: &[],
+                types: &weft_vault::props::Types::default(),
                 sort: weft_search::Sort::Relevance,
                 offset: 0,
                 limit: 10,

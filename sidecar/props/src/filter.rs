@@ -21,6 +21,7 @@ use weft_vault::filter::{
     Cmp, FileMeta, Filter, Folder, SizeRange, Test, TimeRange, Value, select,
 };
 use weft_vault::parse::parse_text;
+use weft_vault::props::Types;
 
 /// 2026-11-28, for `now` in queries.
 const NOW: i64 = 1_795_867_200;
@@ -190,6 +191,7 @@ fn vault(notes: &[MadeNote]) -> Vault {
     for (path, text, _) in &files {
         index.upsert(parse_text(path, text));
     }
+    index.set_types(&declared());
     let files = Files(files);
     let sources: Vec<DocSource> = index.notes().map(|(_, n)| DocSource::of(n)).collect();
     let search = SearchIndex::build(&sources, &files, &AtomicUsize::new(0))
@@ -201,6 +203,12 @@ fn vault(notes: &[MadeNote]) -> Vault {
         files,
         paths,
     }
+}
+
+/// The types the made vault declares, as its `.obsidian/types.json` would:
+/// a key of numbers declared text, and one of dates declared so.
+fn declared() -> Types {
+    Types::parse(r#"{"types": {"priority": "text", "due": "date"}}"#).expect("types.json")
 }
 
 /// The filter `made` describes in `vault` (`All` past the depth bound).
@@ -220,7 +228,11 @@ fn made_filter(vault: &Vault, made: &Made, depth: usize) -> Filter {
         vault.index.id_of(path).expect("a note of the vault")
     };
     let key = |k: u8| -> Box<str> { pick(KEYS, k).into() };
-    let literal = |v: u8| Value::of_text(pick(LITERALS, v));
+    // Typed as a query types a literal for that key (`priority` is
+    // declared text: `2` and `2.0` are then two values).
+    let literal = |k: u8, v: u8| {
+        Value::of_text_as(pick(LITERALS, v), vault.index.types().fixed(pick(KEYS, k)))
+    };
     match made {
         Made::All => Filter::All,
         Made::And(items) => Filter::And(inner(items)),
@@ -232,7 +244,7 @@ fn made_filter(vault: &Vault, made: &Made, depth: usize) -> Filter {
         Made::Folder(f) => Filter::Folder(Folder::new(pick(FOLDERS, *f)).expect("a folder")),
         Made::Tag(t) => Filter::Tag(pick(TAGS, *t).into()),
         Made::Exists(k) => Filter::Property(key(*k), Test::Exists),
-        Made::Equals(k, v) => Filter::Property(key(*k), Test::Equals(literal(*v))),
+        Made::Equals(k, v) => Filter::Property(key(*k), Test::Equals(literal(*k, *v))),
         Made::Compare(k, c, v) => {
             let cmp = [
                 Cmp::Less,
@@ -240,9 +252,9 @@ fn made_filter(vault: &Vault, made: &Made, depth: usize) -> Filter {
                 Cmp::Greater,
                 Cmp::GreaterOrEqual,
             ][usize::from(*c) % 4];
-            Filter::Property(key(*k), Test::Compare(cmp, literal(*v)))
+            Filter::Property(key(*k), Test::Compare(cmp, literal(*k, *v)))
         }
-        Made::Contains(k, v) => Filter::Property(key(*k), Test::Contains(literal(*v))),
+        Made::Contains(k, v) => Filter::Property(key(*k), Test::Contains(literal(*k, *v))),
         Made::LinksTo(n) => Filter::LinksTo(note(*n)),
         Made::LinkedFrom(n) => Filter::LinkedFrom(note(*n)),
         Made::Modified(from, to) => Filter::Modified(TimeRange {
@@ -364,6 +376,7 @@ fn check(vault: &Vault, filter: &Filter) {
                     filter,
                     judge: &judge,
                     keys: &keys,
+                    types: vault.index.types(),
                     sort: Sort::Alpha,
                     offset: 0,
                     limit: MAX_NOTES + 1,

@@ -16,6 +16,7 @@ use weft_search::schema::schema;
 use weft_search::{DocSource, FileSource, NoteFile, SearchIndex};
 use weft_vault::filter::Filter;
 use weft_vault::parse::parse_text;
+use weft_vault::props::Types;
 
 use crate::input::lossy;
 
@@ -110,11 +111,19 @@ pub fn search_query(data: &[u8]) {
         &Context {
             now: now(),
             keys: &vault.keys,
+            types: &Types::default(),
         },
     );
     // What the search reads: the grammar, and a query that constrains
     // something (`???` parses and names no note: an error too).
-    let parsed = vault.search.parse_query(query, now(), &vault.keys);
+    let parsed = vault.search.parse_query(
+        query,
+        &Context {
+            now: now(),
+            keys: &vault.keys,
+            types: &Types::default(),
+        },
+    );
     if grammar.is_err() {
         assert!(
             parsed.is_err(),
@@ -137,6 +146,7 @@ pub fn search_query(data: &[u8]) {
         filter: &Filter::All,
         judge: &|_, _| true,
         keys: &vault.keys,
+        types: &Types::default(),
         sort,
         offset: 0,
         limit: 2,

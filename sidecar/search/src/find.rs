@@ -21,6 +21,7 @@ use super::index::{FileSource, SearchError, SearchIndex, body_start};
 use super::query::{Compiler, Context, Expr, QueryError, boolean, parse};
 use super::schema::{Fields, terms};
 use weft_vault::filter::Filter;
+use weft_vault::props::Types;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Sort {
@@ -46,6 +47,9 @@ pub struct Request<'a> {
     /// caller may see, as written): `key:` fields and "did you mean" come
     /// from these.
     pub keys: &'a [String],
+    /// The property types the vault declares (`VaultIndex::types`): how
+    /// the query's property literals are typed.
+    pub types: &'a Types,
     pub sort: Sort,
     pub offset: usize,
     pub limit: usize,
@@ -98,12 +102,12 @@ impl From<tantivy::TantivyError> for FindError {
 }
 
 impl SearchIndex {
-    /// Parses `query` against `keys` (the frontmatter keys the caller may
-    /// name). A query that constrains nothing (only symbols, such as
+    /// Parses `query` in `context` (the moment, the frontmatter keys the
+    /// caller may name and their declared types). A query that constrains nothing (only symbols, such as
     /// `- [ ]` or `???`, which no note's words hold) is an error that says
     /// so, not every note in no order.
-    pub fn parse_query(&self, query: &str, now: Now, keys: &[String]) -> Result<Expr, QueryError> {
-        let expr = parse(query, &Context { now, keys })?;
+    pub fn parse_query(&self, query: &str, context: &Context<'_>) -> Result<Expr, QueryError> {
+        let expr = parse(query, context)?;
         if !constrains(&expr) {
             return Err(QueryError {
                 message: format!(
@@ -170,7 +174,14 @@ impl SearchIndex {
     /// Runs a search.
     pub fn find(&self, request: &Request<'_>, files: &dyn FileSource) -> Result<Page, FindError> {
         let expr = match request.query.map(str::trim).filter(|q| !q.is_empty()) {
-            Some(q) => Some(self.parse_query(q, request.now, request.keys)?),
+            Some(q) => Some(self.parse_query(
+                q,
+                &Context {
+                    now: request.now,
+                    keys: request.keys,
+                    types: request.types,
+                },
+            )?),
             None => None,
         };
         let searcher = self.reader.searcher();

@@ -99,6 +99,7 @@ fn paths(f: &Fixture, query: Option<&str>, filter: &Filter, sort: Sort) -> Vec<S
                 filter,
                 judge: &judge(f),
                 keys: &keys,
+                types: &weft_vault::props::Types::default(),
                 sort,
                 offset: 0,
                 limit: 50,
@@ -401,6 +402,7 @@ fn sorting_paging_and_cursors() {
                     filter: &all,
                     judge: &judge(&f),
                     keys: &[],
+                    types: &weft_vault::props::Types::default(),
                     sort: Sort::Relevance,
                     offset,
                     limit: 3,
@@ -426,50 +428,34 @@ fn sorting_paging_and_cursors() {
     assert!(offset_of("junk", 1).unwrap_err().contains("not a cursor"));
 }
 
+/// The snippet of the best hit of `query`, `chars` long at most.
+fn first_snippet(f: &Fixture, query: &str, chars: usize) -> Option<String> {
+    let request = Request {
+        query: Some(query),
+        filter: &Filter::All,
+        judge: &judge(f),
+        keys: &[],
+        types: &weft_vault::props::Types::default(),
+        sort: Sort::Relevance,
+        offset: 0,
+        limit: 5,
+        snippet_chars: chars,
+        now: crate::clock::Now::utc(NOW),
+    };
+    let page = f.search.find(&request, &f.files).unwrap();
+    page.hits[0].snippet.clone()
+}
+
 #[test]
 fn snippets_mark_the_match() {
     let f = fixture(VAULT);
-    let page = f
-        .search
-        .find(
-            &Request {
-                query: Some("kitchen"),
-                filter: &Filter::All,
-                judge: &judge(&f),
-                keys: &[],
-                sort: Sort::Relevance,
-                offset: 0,
-                limit: 5,
-                snippet_chars: 60,
-                now: crate::clock::Now::utc(NOW),
-            },
-            &f.files,
-        )
-        .unwrap();
     assert_eq!(
-        page.hits[0].snippet.as_deref(),
+        first_snippet(&f, "kitchen", 60).as_deref(),
         Some("Lazy cooking The lazy dog runs to the **kitchen**. #vc")
     );
     // A match outside the body: the body's opening instead.
-    let page = f
-        .search
-        .find(
-            &Request {
-                query: Some("tag:research"),
-                filter: &Filter::All,
-                judge: &judge(&f),
-                keys: &[],
-                sort: Sort::Relevance,
-                offset: 0,
-                limit: 5,
-                snippet_chars: 40,
-                now: crate::clock::Now::utc(NOW),
-            },
-            &f.files,
-        )
-        .unwrap();
     assert_eq!(
-        page.hits[0].snippet.as_deref(),
+        first_snippet(&f, "tag:research", 40).as_deref(),
         Some("Protocol Research The Model Context…")
     );
 }
@@ -483,6 +469,7 @@ fn query_error(f: &Fixture, query: &str) -> super::FindError {
                 filter: &Filter::All,
                 judge: &judge(f),
                 keys: &f.vault.frontmatter_keys(),
+                types: &weft_vault::props::Types::default(),
                 sort: Sort::Relevance,
                 offset: 0,
                 limit: 5,

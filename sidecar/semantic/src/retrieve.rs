@@ -109,6 +109,7 @@ pub fn retrieve(q: &Question<'_>) -> Result<Vec<Found>, FindError> {
                 filter: q.filter,
                 judge: q.judge,
                 keys: q.keys,
+                types: q.index.types(),
                 sort: Sort::Relevance,
                 offset: 0,
                 limit: depth,

@@ -142,7 +142,7 @@ fn read_question(
     scope: &Scope,
     remarks: &mut Vec<String>,
 ) -> Result<(Filter, String), ToolError> {
-    match search.map(|s| s.parse_query(text, state.now(), &scope.keys)) {
+    match search.map(|s| s.parse_query(text, &scope.context(state.now()))) {
         Some(Ok(expr)) => {
             let question = expr.question();
             if question.not_a_question {
@@ -179,6 +179,7 @@ fn newest(
         filter,
         judge,
         keys,
+        types: index.types(),
         sort: Sort::Modified,
         offset: 0,
         limit: k,

@@ -13,6 +13,7 @@ use super::format::ToolError;
 use super::state::ToolState;
 use weft_search::dates::{End, parse_time};
 use weft_vault::filter::{FileMeta, Filter, Folder, TimeRange, Value as FilterValue};
+use weft_vault::props::Types;
 use weft_vault::query::outgoing;
 use weft_vault::{NoteId, VaultIndex};
 use weft_workspace::access::Access;
@@ -72,6 +73,19 @@ pub struct Scope {
     pub filter: Filter,
     /// The keys of the notes the agent may see, as written.
     pub keys: Vec<String>,
+    /// The property types the vault declares.
+    pub types: Types,
+}
+
+impl Scope {
+    /// What a query in this scope is read in, at `now`.
+    pub fn context(&self, now: weft_search::clock::Now) -> weft_search::query::Context<'_> {
+        weft_search::query::Context {
+            now,
+            keys: &self.keys,
+            types: &self.types,
+        }
+    }
 }
 
 /// The scope of a request's filter arguments.
@@ -106,8 +120,11 @@ pub fn scope(
             let values: Vec<FilterValue> = match value {
                 Value::Null => Vec::new(),
                 Value::String(s) if s.trim() == "*" => Vec::new(),
-                Value::Array(items) => items.iter().map(FilterValue::of_json).collect(),
-                other => vec![FilterValue::of_json(other)],
+                Value::Array(items) => items
+                    .iter()
+                    .map(|item| FilterValue::of_json_as(item, index.types().fixed(key)))
+                    .collect(),
+                other => vec![FilterValue::of_json_as(other, index.types().fixed(key))],
             };
             all.push(Filter::property_in(key, &values));
         }
@@ -152,6 +169,7 @@ pub fn scope(
     Ok(Scope {
         filter: Filter::all_of(all),
         keys,
+        types: index.types().clone(),
     })
 }
 
@@ -240,12 +258,8 @@ pub fn selected(
     index: &VaultIndex,
     query: &str,
 ) -> Result<Vec<String>, ToolError> {
-    let keys = scope(state, index, &FilterArgs::default())?.keys;
-    let context = weft_search::query::Context {
-        now: state.now(),
-        keys: &keys,
-    };
-    let expr = weft_search::query::parse(query, &context)
+    let scope = scope(state, index, &FilterArgs::default())?;
+    let expr = weft_search::query::parse(query, &scope.context(state.now()))
         .map_err(|e| ToolError::new(format!("`where`: {}", e.message)).hint(e.hint))?;
     let filter = expr.filter().map_err(|word| {
         ToolError::new(format!(

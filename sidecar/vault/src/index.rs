@@ -18,7 +18,7 @@ type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 use super::key::{join_relative, most_written, path_key};
 use super::note::{Link, LinkKind, Note, folder_of, strip_md};
-use super::props::Props;
+use super::props::{Props, Types};
 
 /// A note's slot in the index; stable while the note stays at its path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -142,6 +142,10 @@ pub struct VaultIndex {
     tags: HashMap<Box<str>, TagStat>,
     /// Frontmatter keys in use with their values.
     props: Props,
+    /// The types `.obsidian/types.json` declares: how the filter compares
+    /// those keys' values (set by the vault's owner as its configuration
+    /// changes).
+    types: Types,
     generation: u64,
     /// By note slot: the generation at which a note was last filed in it
     /// or removed from it, so a cache built at generation `g` knows which
@@ -263,6 +267,22 @@ impl VaultIndex {
     /// The properties in use: each key's spellings, notes and values.
     pub fn props(&self) -> &Props {
         &self.props
+    }
+
+    /// The property types the vault declares (`.obsidian/types.json`).
+    pub fn types(&self) -> &Types {
+        &self.types
+    }
+
+    /// Takes the vault's declared property types; whether they changed
+    /// (then the generation moves on: what a filter selects may have).
+    pub fn set_types(&mut self, types: &Types) -> bool {
+        if self.types == *types {
+            return false;
+        }
+        self.types = types.clone();
+        self.generation += 1;
+        true
     }
 
     /// [`VaultIndex::frontmatter_keys`] of the notes the caller `sees`

@@ -103,6 +103,15 @@ impl PropType {
         }
     }
 
+    /// Whether values of the type are text whatever they look like (a
+    /// text `zip` of `01234` is not the number 1234).
+    pub fn is_textual(self) -> bool {
+        matches!(
+            self,
+            PropType::Text | PropType::List | PropType::Tags | PropType::Aliases
+        )
+    }
+
     /// The type of a key Obsidian reserves, whatever its values.
     fn reserved(key: &str) -> Option<PropType> {
         match key {
@@ -280,6 +289,13 @@ impl Types {
         self.declared.get(name_key(key).as_str()).copied()
     }
 
+    /// The type `key` has whatever its values say: the one Obsidian
+    /// reserves it for (`tags`, `aliases`, `cssclasses`: even declared
+    /// otherwise), else the declared one.
+    pub fn fixed(&self, key: &str) -> Option<PropType> {
+        PropType::reserved(&name_key(key)).or_else(|| self.declared(key))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.declared.is_empty()
     }
@@ -405,13 +421,10 @@ impl Props {
     /// The type of `key`: declared in `types`, else inferred from its
     /// values; `None` for a key no note holds and no type declares.
     pub fn type_of(&self, types: &Types, key: &str) -> Option<PropType> {
-        let reserved = PropType::reserved(&name_key(key));
         // `tags` declared `multitext` in some vaults is still the tags.
-        match (types.declared(key), reserved) {
-            (_, Some(r)) => Some(r),
-            (Some(t), None) => Some(t),
-            (None, None) => self.get(key).map(|stat| stat.inferred(key)),
-        }
+        types
+            .fixed(key)
+            .or_else(|| self.get(key).map(|stat| stat.inferred(key)))
     }
 
     /// Counts a note's properties in.

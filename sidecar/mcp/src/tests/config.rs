@@ -141,3 +141,72 @@ async fn property_types_that_do_not_read_are_said_in_vault_info() {
     assert!(error.contains("types.json"), "{v:#}");
     assert!(text.contains("inferred from the values"), "{text}");
 }
+
+/// The paths of a search's hits, sorted.
+fn hit_paths(v: &serde_json::Value) -> Vec<String> {
+    let mut out: Vec<String> = v["hits"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no hits in {v:#}"))
+        .iter()
+        .map(|h| h["path"].as_str().unwrap_or_default().to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// A key `types.json` declares text compares as text in every filter (a
+/// query's `key:value`, the `frontmatter` argument, `where`): `01234` is
+/// not 1234 there, while an undeclared key's `1.10` is the number 1.1. A
+/// changed `types.json` applies to the next request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_declared_text_compares_as_text_and_follows_types_json() {
+    let fixture = format!(
+        "{VAULT}//- /.obsidian/types.json\n{{\"types\": {{\"zip\": \"text\"}}}}\n\
+         //- /codes/a.md\n---\nzip: \"01234\"\nversion: \"1.10\"\n---\n# A\n\
+         //- /codes/b.md\n---\nzip: 1234\nversion: 1.1\n---\n# B\n"
+    );
+    let s = session(&fixture).await;
+    let search = |q: serde_json::Value| {
+        let s = &s;
+        async move { hit_paths(&s.ok("search_notes", q).await.1) }
+    };
+    assert_eq!(search(json!({"query": "zip:01234"})).await, ["codes/a"]);
+    assert_eq!(search(json!({"query": "zip:1234"})).await, ["codes/b"]);
+    assert_eq!(
+        search(json!({"frontmatter": {"zip": "01234"}})).await,
+        ["codes/a"]
+    );
+    assert_eq!(
+        search(json!({"frontmatter": {"zip": 1234}})).await,
+        ["codes/b"]
+    );
+    assert_eq!(
+        search(json!({"query": "version:1.1"})).await,
+        ["codes/a", "codes/b"],
+        "undeclared: numbers"
+    );
+    // A date-like text of a text key is a text, not a malformed date.
+    assert_eq!(
+        search(json!({"query": "zip:2026-13-45"})).await,
+        Vec::<String>::new()
+    );
+    let (_, v) = s
+        .ok(
+            "update_frontmatter",
+            json!({"where": "zip:01234", "set": {"checked": true}, "dry_run": true}),
+        )
+        .await;
+    assert_eq!(v["changes"].as_array().map(Vec::len), Some(1), "{v:#}");
+
+    let types = s.root().join(".obsidian/types.json");
+    let temp = s.root().join(".obsidian/types.json.new");
+    std::fs::write(&temp, r#"{"types": {"version": "text"}}"#).unwrap();
+    std::fs::rename(&temp, &types).unwrap();
+    assert_eq!(search(json!({"query": "version:1.1"})).await, ["codes/b"]);
+    assert_eq!(search(json!({"query": "version:1.10"})).await, ["codes/a"]);
+    assert_eq!(
+        search(json!({"query": "zip:1234"})).await,
+        ["codes/a", "codes/b"],
+        "no longer declared: numbers"
+    );
+}

@@ -40,6 +40,7 @@ mod tests {
             &Context {
                 now: crate::clock::Now::utc(1_705_314_600),
                 keys: &keys,
+                types: &weft_vault::props::Types::default(),
             },
         )
     }
@@ -294,6 +295,54 @@ mod tests {
         assert_eq!(
             p("folder:projects \"big plan\"").unwrap().filter(),
             Err("\"big plan\"".into())
+        );
+    }
+
+    /// A literal for a key the vault declares text is the text as written:
+    /// no number, no date (so no date error), no relative day.
+    #[test]
+    fn a_literal_of_a_key_declared_text_is_text() {
+        let keys = vec!["zip".to_string(), "due".to_string()];
+        let types =
+            weft_vault::props::Types::parse(r#"{"types": {"zip": "text"}}"#).expect("types.json");
+        let read = |input: &str| {
+            parse(
+                input,
+                &Context {
+                    now: crate::clock::Now::utc(1_705_314_600),
+                    keys: &keys,
+                    types: &types,
+                },
+            )
+        };
+        let zip = |test: Test| Expr::Filter(Filter::Property("zip".into(), test));
+        assert_eq!(
+            read("zip:01234").unwrap(),
+            zip(Test::Equals(Value::Text("01234".into())))
+        );
+        assert_eq!(
+            read("zip:>=today").unwrap(),
+            zip(Test::Compare(
+                Cmp::GreaterOrEqual,
+                Value::Text("today".into())
+            ))
+        );
+        assert_eq!(
+            read("zip:2026-13-45").unwrap(),
+            zip(Test::Equals(Value::Text("2026-13-45".into())))
+        );
+        assert_eq!(
+            read("zip:\"[[Hub]]\"").unwrap(),
+            zip(Test::Equals(Value::Link("Hub".into())))
+        );
+        // Undeclared: typed by what it looks like, as before.
+        assert!(read("due:2026-13-45").is_err());
+        assert_eq!(
+            p("status:01234").unwrap(),
+            Expr::Filter(Filter::Property(
+                "status".into(),
+                Test::Equals(Value::Number(1234.0))
+            ))
         );
     }
 }

@@ -16,6 +16,7 @@ use crate::dates::{End, Now, parse_time};
 use crate::schema::QUERY_FIELDS;
 use weft_vault::filter::{Cmp, Filter, Folder, Test, TimeRange, Value};
 use weft_vault::key::name_key;
+use weft_vault::props::{PropType, Types};
 
 /// How deeply groups, negations and field groups may nest. The parser, the
 /// compiler and the parsed expression's drop all recurse once per level, so
@@ -32,6 +33,9 @@ pub struct Context<'a> {
     pub now: Now,
     /// Frontmatter keys in use, as written.
     pub keys: &'a [String],
+    /// The property types the vault declares: a literal for a key declared
+    /// text is text (`zip:01234` is no number).
+    pub types: &'a Types,
 }
 
 /// What a `field:` names.
@@ -224,12 +228,11 @@ impl Parser<'_> {
                                 self.range(field, &lo, lo_inclusive, &hi, hi_inclusive)
                             }
                             FieldKind::Property(key) => property_range(
-                                key,
+                                Key::new(key, self.ctx),
                                 &lo,
                                 lo_inclusive,
                                 &hi,
                                 hi_inclusive,
-                                self.ctx.now,
                             ),
                             _ => Err(error(
                                 format!("`{name}:` does not take a range."),
@@ -286,7 +289,7 @@ impl Parser<'_> {
                         "Write folder:projects or folder:projects/weft.",
                     )
                 }),
-            Some(FieldKind::Property(key)) => property(key, &text, phrase, self.ctx.now),
+            Some(FieldKind::Property(key)) => property(Key::new(key, self.ctx), &text, phrase),
             Some(FieldKind::Date(field)) => self.date_value(field, &text),
         }
     }
@@ -429,19 +432,41 @@ fn times(field: DateField, lo: Bound<i64>, hi: Bound<i64>) -> Expr {
 const PROPERTY_HINT: &str = "Properties: status:active, status:*, priority:>=2, \
      due:<2026-12-28, due:[2026-12-01 TO 2026-12-31], part_of:\"[[Hub]]\".";
 
+/// A property a query names, with what its literals are read by.
+struct Key {
+    name: String,
+    /// Its type whatever its values (`Types::fixed`).
+    fixed: Option<PropType>,
+    now: Now,
+}
+
+impl Key {
+    fn new(name: String, ctx: &Context<'_>) -> Key {
+        Key {
+            fixed: ctx.types.fixed(&name),
+            name,
+            now: ctx.now,
+        }
+    }
+
+    fn textual(&self) -> bool {
+        self.fixed.is_some_and(PropType::is_textual)
+    }
+}
+
 /// A property test: `key:*` (has it), `key:value` (equals, by the value's
 /// type), `key:<value` (and `<=`, `>`, `>=`: compares, by type).
-fn property(key: String, text: &str, phrase: bool, now: Now) -> Result<Expr, QueryError> {
+fn property(key: Key, text: &str, phrase: bool) -> Result<Expr, QueryError> {
     let test = if phrase {
-        Test::Equals(Value::of_text(text))
+        Test::Equals(Value::of_text_as(text, key.fixed))
     } else if text == "*" {
         Test::Exists
     } else if let Some((cmp, rest)) = comparison(text) {
-        Test::Compare(cmp, moment(&key, rest, now)?)
+        Test::Compare(cmp, moment(&key, rest)?)
     } else {
         Test::Equals(literal(&key, text)?)
     };
-    Ok(Expr::Filter(Filter::Property(key.into(), test)))
+    Ok(Expr::Filter(Filter::Property(key.name.into(), test)))
 }
 
 /// `<v`, `<=v`, `>v`, `>=v`.
@@ -456,24 +481,28 @@ fn comparison(text: &str) -> Option<(Cmp, &str)> {
     .find_map(|(op, cmp)| text.strip_prefix(op).map(|rest| (cmp, rest)))
 }
 
-/// A property's value as a query writes it, typed as property values are
+/// A property's value as a query writes it, typed as the key's values are
 /// (`vault::filter::Value`); a value that looks like a date and is none is
 /// an error, not a text that silently compares with nothing.
-fn literal(key: &str, text: &str) -> Result<Value, QueryError> {
+fn literal(key: &Key, text: &str) -> Result<Value, QueryError> {
     let text = text.trim();
+    let name = &key.name;
     if text.is_empty() {
         return Err(error(
-            format!("`{key}:` needs a value after its comparison."),
+            format!("`{name}:` needs a value after its comparison."),
             PROPERTY_HINT,
         ));
     }
-    let value = Value::of_text(text);
+    let value = Value::of_text_as(text, key.fixed);
+    if key.textual() {
+        return Ok(value);
+    }
     let dated = text.len() >= 8
         && text.as_bytes()[..4].iter().all(u8::is_ascii_digit)
         && text.as_bytes()[4] == b'-';
     if dated && !matches!(value, Value::Date(_)) {
         return Err(error(
-            format!("`{key}:` cannot read `{text}` as a date."),
+            format!("`{name}:` cannot read `{text}` as a date."),
             "Write dates as YYYY-MM-DD, or YYYY-MM-DDTHH:MM.",
         ));
     }
@@ -484,9 +513,13 @@ fn literal(key: &str, text: &str) -> Result<Value, QueryError> {
 /// (`today`, `yesterday`, `tomorrow`, `now`, `now+7d`, `-7d`), read in the
 /// clock's zone as the local moment it names (`today`: its first second),
 /// so `due:<today` is what falls due before today, wherever the vault's
-/// day is.
-fn moment(key: &str, text: &str, now: Now) -> Result<Value, QueryError> {
+/// day is. A key declared text takes none of these: its values are text.
+fn moment(key: &Key, text: &str) -> Result<Value, QueryError> {
     let t = text.trim();
+    let now = key.now;
+    if key.textual() {
+        return literal(key, t);
+    }
     let named = matches!(
         t.to_ascii_lowercase().as_str(),
         "today" | "yesterday" | "tomorrow"
@@ -502,12 +535,11 @@ fn moment(key: &str, text: &str, now: Now) -> Result<Value, QueryError> {
 
 /// `key:[lo TO hi]` (`{ }` to leave an end out; `*` for no end).
 fn property_range(
-    key: String,
+    key: Key,
     lo: &str,
     lo_inclusive: bool,
     hi: &str,
     hi_inclusive: bool,
-    now: Now,
 ) -> Result<Expr, QueryError> {
     let mut tests = Vec::new();
     if !matches!(lo.trim(), "*" | "") {
@@ -517,8 +549,8 @@ fn property_range(
             Cmp::Greater
         };
         tests.push(Filter::Property(
-            key.as_str().into(),
-            Test::Compare(cmp, moment(&key, lo, now)?),
+            key.name.as_str().into(),
+            Test::Compare(cmp, moment(&key, lo)?),
         ));
     }
     if !matches!(hi.trim(), "*" | "") {
@@ -528,12 +560,12 @@ fn property_range(
             Cmp::Less
         };
         tests.push(Filter::Property(
-            key.as_str().into(),
-            Test::Compare(cmp, moment(&key, hi, now)?),
+            key.name.as_str().into(),
+            Test::Compare(cmp, moment(&key, hi)?),
         ));
     }
     if tests.is_empty() {
-        tests.push(Filter::Property(key.into(), Test::Exists));
+        tests.push(Filter::Property(key.name.into(), Test::Exists));
     }
     Ok(Expr::Filter(Filter::all_of(tests)))
 }

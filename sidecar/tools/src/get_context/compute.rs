@@ -68,7 +68,7 @@ pub fn by_question(
         })
         .collect();
     let words = weft_semantic::retrieve::any_words(&answer.words).unwrap_or_default();
-    let terms = match search.parse_query(&words, state.now(), &scope.keys) {
+    let terms = match search.parse_query(&words, &scope.context(state.now())) {
         Ok(expr) => search.body_terms(&expr),
         Err(_) => BTreeMap::new(),
     };

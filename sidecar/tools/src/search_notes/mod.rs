@@ -172,6 +172,7 @@ pub fn run(state: &ToolState, args: SearchNotesArgs) -> ToolResult {
                 filter: &scope.filter,
                 judge: &judge,
                 keys: &scope.keys,
+                types: &scope.types,
                 sort,
                 offset,
                 limit,

@@ -298,7 +298,9 @@ fn property_passes(index: &VaultIndex, note: &Note, key: &str, test: &Test) -> b
     }) else {
         return false;
     };
-    let have = Value::of_json(found);
+    // Typed as the vault declares the key (the caller typed `test`'s
+    // value so: `Value::of_text_as`).
+    let have = Value::of_json_as(found, index.types().fixed(key));
     let place = Place {
         index,
         folder: folder_of(&note.path),

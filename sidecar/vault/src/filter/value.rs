@@ -1,8 +1,8 @@
 //! A property's value, typed: the one place that decides what a
 //! frontmatter value or a query's literal *is* (text, number, yes/no, a
-//! date, a `[[link]]`, a list) and how two values compare. A later reading
-//! of `.obsidian/types.json` changes what a key's values are typed as here,
-//! and nowhere else.
+//! date, a `[[link]]`, a list) and how two values compare. A key that
+//! `.obsidian/types.json` declares text or a list (or that Obsidian
+//! reserves, `tags`, `aliases`) has text values whatever they look like.
 //!
 //! No IO, no protocol. Links compare by the note they lead to, through the
 //! one resolver.
@@ -13,6 +13,7 @@ use chrono::NaiveDateTime;
 
 use crate::key::{name_key, path_key};
 use crate::parse::wikilink_target;
+use crate::props::PropType;
 use crate::{NoteId, VaultIndex};
 
 /// How deep a list in a property is read: a YAML value nested deeper is
@@ -35,27 +36,53 @@ pub enum Value {
 }
 
 impl Value {
-    /// A frontmatter value as parsed from YAML.
+    /// A frontmatter value as parsed from YAML, typed by what it looks like.
     pub fn of_json(value: &serde_json::Value) -> Value {
-        Value::of_json_at(value, 0)
+        Value::of_json_at(value, false, 0)
     }
 
-    fn of_json_at(value: &serde_json::Value, depth: usize) -> Value {
+    /// A value of a property whose type is fixed (`Types::fixed`): of a
+    /// text or list type, every value is text or a `[[link]]`, whatever it
+    /// looks like (`"01234"` is no number); else typed as [`Value::of_json`].
+    pub fn of_json_as(value: &serde_json::Value, fixed: Option<PropType>) -> Value {
+        Value::of_json_at(value, fixed.is_some_and(PropType::is_textual), 0)
+    }
+
+    fn of_json_at(value: &serde_json::Value, textual: bool, depth: usize) -> Value {
         use serde_json::Value as J;
         match value {
             J::Null => Value::Empty,
+            J::Bool(b) if textual => Value::Text(b.to_string().into()),
             J::Bool(b) => Value::Bool(*b),
+            J::Number(n) if textual => Value::Text(n.to_string().into()),
             J::Number(n) => n
                 .as_f64()
                 .map_or(Value::Text(n.to_string().into()), Value::Number),
-            J::String(s) => Value::of_text(s),
+            J::String(s) => Value::of_text_at(s, textual),
             J::Array(items) if depth < MAX_DEPTH => Value::List(
                 items
                     .iter()
-                    .map(|item| Value::of_json_at(item, depth + 1))
+                    .map(|item| Value::of_json_at(item, textual, depth + 1))
                     .collect(),
             ),
             other => Value::Text(other.to_string().into()),
+        }
+    }
+
+    /// A query's literal for a property whose type is fixed, as
+    /// [`Value::of_json_as`] types the property's values.
+    pub fn of_text_as(text: &str, fixed: Option<PropType>) -> Value {
+        Value::of_text_at(text, fixed.is_some_and(PropType::is_textual))
+    }
+
+    fn of_text_at(text: &str, textual: bool) -> Value {
+        if !textual {
+            return Value::of_text(text);
+        }
+        let t = text.trim();
+        match wikilink_target(t) {
+            Some(target) => Value::Link(target.into()),
+            None => Value::Text(t.into()),
         }
     }
 

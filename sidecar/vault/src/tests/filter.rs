@@ -306,3 +306,62 @@ fn a_filter_nests_boundedly() {
     assert_eq!(nested(MAX_DEPTH + 1).check(), Err(FilterError::TooDeep));
     assert!(Filter::All.is_all() && folder("/").is_all() && !folder("a").is_all());
 }
+
+/// A key the vault declares text (or a list) compares as text: its values
+/// are never read as numbers, dates or yes/no, so `01234` and `1234`
+/// differ, and order is the text's. Undeclared, the same values are typed
+/// by what they look like.
+#[test]
+fn a_key_declared_text_compares_its_values_as_text() {
+    let vault = r#"
+//- /a.md
+---
+zip: "01234"
+code: 2026-12-01
+flag: "true"
+---
+//- /b.md
+---
+zip: 1234
+code: "2026-12-1"
+flag: true
+---
+"#;
+    let mut index = fixture(vault);
+    let select_paths = |index: &crate::VaultIndex, filter: &Filter| -> Vec<String> {
+        select(index, filter, |_| FileMeta::default())
+            .into_iter()
+            .map(|id| index.note(id).path.to_string())
+            .collect()
+    };
+    let equals = |index: &crate::VaultIndex, key: &str, text: &str| {
+        let want = Value::of_text_as(text, index.types().fixed(key));
+        select_paths(index, &prop(key, Test::Equals(want)))
+    };
+    assert_eq!(equals(&index, "zip", "1234"), ["a.md", "b.md"]);
+    assert_eq!(equals(&index, "flag", "true"), ["a.md", "b.md"]);
+    let types = crate::props::Types::parse(
+        r#"{"types": {"zip": "text", "code": "multitext", "flag": "text"}}"#,
+    )
+    .expect("types.json");
+    assert!(index.set_types(&types));
+    assert!(!index.set_types(&types), "the same types change nothing");
+    assert_eq!(equals(&index, "zip", "01234"), ["a.md"]);
+    assert_eq!(equals(&index, "zip", "1234"), ["b.md"]);
+    assert_eq!(
+        equals(&index, "flag", "TRUE"),
+        ["a.md", "b.md"],
+        "as names compare"
+    );
+    assert_eq!(equals(&index, "code", "2026-12-1"), ["b.md"]);
+    // Text order: `2026-12-01` < `2026-12-1`.
+    let before = Value::of_text_as("2026-12-05", index.types().fixed("code"));
+    assert_eq!(
+        select_paths(&index, &prop("code", Test::Compare(Cmp::Less, before))),
+        ["a.md"]
+    );
+    // `tags` is text whatever types.json says of it.
+    assert!(crate::props::PropType::is_textual(
+        index.types().fixed("tags").expect("reserved")
+    ));
+}

@@ -224,11 +224,14 @@ impl LiveVault {
     }
 
     fn with_config(root: PathBuf, config: Arc<LiveConfig>) -> LiveVault {
-        let filter = PathFilter::new(&root, &config.current());
+        let now = config.current();
+        let filter = PathFilter::new(&root, &now);
+        let mut index = VaultIndex::new();
+        index.set_types(&now.types);
         LiveVault {
             root,
             config,
-            index: Arc::new(RwLock::new(VaultIndex::new())),
+            index: Arc::new(RwLock::new(index)),
             filter: RwLock::new(filter),
             errors: Mutex::new(BTreeMap::new()),
             stamps: Mutex::default(),
@@ -444,6 +447,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::fixture::write_file;
     use crate::io::scan;
+    use weft_vault::props::PropType;
 
     #[test]
     fn start_returns_at_once_and_loads_in_the_background() {
@@ -575,6 +579,28 @@ pub(crate) mod tests {
         let settings = serde_json::json!({"exclude": ["b.md"]});
         let vault = LiveVault::open_with_settings(dir.path(), Some(&settings)).expect("opens");
         assert_eq!(note_paths(&vault), ["a.md"]);
+    }
+
+    /// The index holds the property types `.obsidian/types.json` declares
+    /// from the start and follows the file when the watcher reports it.
+    #[test]
+    fn the_index_follows_the_declared_property_types() {
+        let (dir, vault) = vault_with(&[
+            ("a.md", "---\nzip: 1\n---\n"),
+            (".obsidian/types.json", r#"{"types": {"zip": "text"}}"#),
+        ]);
+        let declared = |vault: &LiveVault| read(&vault.index).types().declared("zip");
+        assert_eq!(declared(&vault), Some(PropType::Text));
+        write_file(
+            dir.path(),
+            ".obsidian/types.json",
+            r#"{"types": {"zip": "number", "other": "date"}}"#,
+        );
+        vault.apply_paths([vault.root.join(".obsidian/types.json")]);
+        assert_eq!(declared(&vault), Some(PropType::Number));
+        std::fs::remove_file(dir.path().join(".obsidian/types.json")).expect("removed");
+        vault.apply_paths([vault.root.join(".obsidian/types.json")]);
+        assert_eq!(declared(&vault), None);
     }
 
     #[test]

@@ -49,9 +49,19 @@ impl LiveVault {
     pub fn refresh_config(&self) -> Vec<String> {
         self.config.refresh();
         let _update = lock(&self.update);
+        self.follow_types_locked();
         match self.follow_excludes_locked() {
             true => self.rescan_locked(),
             false => Vec::new(),
+        }
+    }
+
+    /// Hands the index the property types the configuration declares now
+    /// (`.obsidian/types.json`), when they changed. Under the update lock.
+    fn follow_types_locked(&self) {
+        let config = self.config.current();
+        if read(&self.index).types() != &config.types {
+            write(&self.index).set_types(&config.types);
         }
     }
 
@@ -104,6 +114,7 @@ impl LiveVault {
         }
         if config_changed {
             self.config.refresh();
+            self.follow_types_locked();
             rules_changed |= self.follow_excludes_locked();
         }
         if rules_changed {
