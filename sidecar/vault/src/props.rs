@@ -195,7 +195,7 @@ fn day_or_moment(text: &str) -> Option<bool> {
 
 /// THE rule of what a property's date is: `2026-12-28`, `2026-12-28T09:30`,
 /// `2026-12-28 09:30:15` (a day is its midnight). The filter compares by it.
-pub(crate) fn date(text: &str) -> Option<chrono::NaiveDateTime> {
+pub fn date(text: &str) -> Option<chrono::NaiveDateTime> {
     use chrono::{NaiveDate, NaiveDateTime};
     if text.len() < 10 || !text.as_bytes()[0].is_ascii_digit() {
         return None;
