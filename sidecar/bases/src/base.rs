@@ -182,7 +182,10 @@ impl Base {
         if yaml.len() > MAX_BASE_BYTES {
             return Err(error(
                 "",
-                format!("the base is {} bytes; at most {MAX_BASE_BYTES} are read", yaml.len()),
+                format!(
+                    "the base is {} bytes; at most {MAX_BASE_BYTES} are read",
+                    yaml.len()
+                ),
             ));
         }
         let doc: Json = if yaml.trim().is_empty() {
@@ -192,7 +195,10 @@ impl Base {
                 .map_err(|e| error("", format!("the base is not YAML that reads: {e}")))?
         };
         let Json::Object(top) = doc else {
-            return Err(error("", "a base is a mapping of filters, formulas, properties, summaries and views"));
+            return Err(error(
+                "",
+                "a base is a mapping of filters, formulas, properties, summaries and views",
+            ));
         };
         let filters = match top.get("filters") {
             None | Some(Json::Null) => None,
@@ -245,7 +251,11 @@ impl Base {
                 .views
                 .iter()
                 .find(|v| v.name == wanted)
-                .or_else(|| self.views.iter().find(|v| v.name.eq_ignore_ascii_case(wanted)))
+                .or_else(|| {
+                    self.views
+                        .iter()
+                        .find(|v| v.name.eq_ignore_ascii_case(wanted))
+                })
                 .cloned()
                 .ok_or_else(|| {
                     let names: Vec<&str> = self.views.iter().map(|v| v.name.as_str()).collect();
@@ -253,7 +263,11 @@ impl Base {
                         "views",
                         format!(
                             "there is no view named `{wanted}`; the views are: {}",
-                            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                            if names.is_empty() {
+                                "none".to_string()
+                            } else {
+                                names.join(", ")
+                            }
                         ),
                     )
                 }),
@@ -366,7 +380,10 @@ pub fn formula_refs(e: &Expr) -> Vec<String> {
 /// to a list of filters.
 fn filter(at: &str, v: &Json, depth: usize) -> Result<FilterNode, BaseError> {
     if depth > MAX_FILTER_DEPTH {
-        return Err(error(at, format!("filters nest more than {MAX_FILTER_DEPTH} levels deep")));
+        return Err(error(
+            at,
+            format!("filters nest more than {MAX_FILTER_DEPTH} levels deep"),
+        ));
     }
     match v {
         Json::Object(map) => {
@@ -399,7 +416,10 @@ fn filter(at: &str, v: &Json, depth: usize) -> Result<FilterNode, BaseError> {
         }
         other => match scalar_text(other) {
             Some(source) => Ok(FilterNode::Expr(Written::read(at, &source)?)),
-            None => Err(error(at, "a filter is an expression or one of `and`, `or`, `not`")),
+            None => Err(error(
+                at,
+                "a filter is an expression or one of `and`, `or`, `not`",
+            )),
         },
     }
 }
@@ -417,9 +437,17 @@ fn view(at: &str, v: &Json, i: usize) -> Result<View, BaseError> {
         None | Some(Json::Null) => Vec::new(),
         Some(Json::Array(items)) => items
             .iter()
-            .map(|c| scalar_text(c).ok_or_else(|| error(&format!("{at}.order"), "a column is a property's name")))
+            .map(|c| {
+                scalar_text(c)
+                    .ok_or_else(|| error(&format!("{at}.order"), "a column is a property's name"))
+            })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(error(&format!("{at}.order"), "`order` is a list of properties")),
+        Some(_) => {
+            return Err(error(
+                &format!("{at}.order"),
+                "`order` is a list of properties",
+            ));
+        }
     };
     let key = |at: &str, v: &Json| -> Result<SortKey, BaseError> {
         let property = v
@@ -431,7 +459,12 @@ fn view(at: &str, v: &Json, i: usize) -> Result<View, BaseError> {
             None => false,
             Some(d) if d.eq_ignore_ascii_case("asc") => false,
             Some(d) if d.eq_ignore_ascii_case("desc") => true,
-            Some(d) => return Err(error(at, format!("direction `{d}` is neither ASC nor DESC"))),
+            Some(d) => {
+                return Err(error(
+                    at,
+                    format!("direction `{d}` is neither ASC nor DESC"),
+                ));
+            }
         };
         Ok(SortKey {
             property,
@@ -445,7 +478,12 @@ fn view(at: &str, v: &Json, i: usize) -> Result<View, BaseError> {
             .enumerate()
             .map(|(j, s)| key(&format!("{at}.sort[{j}]"), s))
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(error(&format!("{at}.sort"), "`sort` is a list of {property, direction}")),
+        Some(_) => {
+            return Err(error(
+                &format!("{at}.sort"),
+                "`sort` is a list of {property, direction}",
+            ));
+        }
     };
     let group_by = match map.get("groupBy") {
         None | Some(Json::Null) => None,
@@ -466,7 +504,12 @@ fn view(at: &str, v: &Json, i: usize) -> Result<View, BaseError> {
                     .ok_or_else(|| error(&format!("{at}.summaries.{column}"), "a summary's name"))
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(error(&format!("{at}.summaries"), "`summaries` maps columns to summaries")),
+        Some(_) => {
+            return Err(error(
+                &format!("{at}.summaries"),
+                "`summaries` maps columns to summaries",
+            ));
+        }
     };
     Ok(View {
         kind: text("type").unwrap_or_else(|| "table".into()),

@@ -19,7 +19,11 @@ pub fn json(table: &Table, index: &VaultIndex, paths: bool) -> J {
         )
     };
     let summaries = |s: &[(String, Value)]| -> J {
-        J::Object(s.iter().map(|(k, v)| (k.clone(), v.json(index))).collect::<Map<_, _>>())
+        J::Object(
+            s.iter()
+                .map(|(k, v)| (k.clone(), v.json(index)))
+                .collect::<Map<_, _>>(),
+        )
     };
     let mut out = Map::new();
     out.insert("columns".into(), json!(table.columns));
@@ -73,7 +77,10 @@ pub fn markdown(table: &Table, index: &VaultIndex) -> String {
     let mut out = String::new();
     let header = |out: &mut String| {
         out.push_str(&format!("| {} |\n", table.headers.join(" | ")));
-        out.push_str(&format!("|{}\n", " --- |".repeat(table.headers.len().max(1))));
+        out.push_str(&format!(
+            "|{}\n",
+            " --- |".repeat(table.headers.len().max(1))
+        ));
     };
     let body = |out: &mut String, rows: &[Vec<Value>], summaries: &[(String, Value)]| {
         header(out);
@@ -123,7 +130,14 @@ pub fn csv(table: &Table, index: &VaultIndex) -> String {
             s.to_string()
         }
     };
-    let line = |cells: Vec<String>| cells.into_iter().map(|c| field(&c)).collect::<Vec<_>>().join(",") + "\r\n";
+    let line = |cells: Vec<String>| {
+        cells
+            .into_iter()
+            .map(|c| field(&c))
+            .collect::<Vec<_>>()
+            .join(",")
+            + "\r\n"
+    };
     let mut out = String::new();
     match &table.groups {
         None => {

@@ -140,7 +140,14 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
         .iter()
         .map(|(name, w)| (name.clone(), w.expr.clone()))
         .collect();
-    let env = Env::new(cx.index, cx.files, cx.now, cx.local, cx.this.clone(), &formulas);
+    let env = Env::new(
+        cx.index,
+        cx.files,
+        cx.now,
+        cx.local,
+        cx.this.clone(),
+        &formulas,
+    );
     let mut errors = Errors::default();
 
     // Every file is a candidate; the filters pass rows.
@@ -158,13 +165,16 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
     for row in candidates {
         let scope = Scope::of_row(&env, row.clone());
         let path = row.path(cx.index);
-        let pass = [("filters", base.filters.as_ref()), ("view filters", view.filters.as_ref())]
-            .into_iter()
-            .try_fold(true, |ok, (at, f)| match (ok, f) {
-                (false, _) => Ok(false),
-                (true, None) => Ok(true),
-                (true, Some(f)) => passes(&scope, f, 0).map_err(|e| (at, e)),
-            });
+        let pass = [
+            ("filters", base.filters.as_ref()),
+            ("view filters", view.filters.as_ref()),
+        ]
+        .into_iter()
+        .try_fold(true, |ok, (at, f)| match (ok, f) {
+            (false, _) => Ok(false),
+            (true, None) => Ok(true),
+            (true, Some(f)) => passes(&scope, f, 0).map_err(|e| (at, e)),
+        });
         match pass {
             Ok(true) => {}
             Ok(false) => continue,
@@ -206,13 +216,20 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
         passed.truncate(limit);
     }
     let total = passed.len();
-    let columns: Vec<String> = view.order.iter().map(|c| column_id(c).to_string()).collect();
+    let columns: Vec<String> = view
+        .order
+        .iter()
+        .map(|c| column_id(c).to_string())
+        .collect();
     let headers: Vec<String> = columns
         .iter()
         .map(|c| base.display.get(c).cloned().unwrap_or_else(|| c.clone()))
         .collect();
     let props: Vec<Prop> = view.order.iter().map(|c| Prop::of(c)).collect();
-    let page = request.offset..request.offset.saturating_add(request.page.unwrap_or(usize::MAX));
+    let page = request.offset
+        ..request
+            .offset
+            .saturating_add(request.page.unwrap_or(usize::MAX));
 
     let mut table = Table {
         view: view.name.clone(),
@@ -389,4 +406,3 @@ fn summaries(
     }
     Ok(out)
 }
-

@@ -8,8 +8,20 @@ use weft_vault::VaultIndex;
 
 /// The built-in summaries' names, as views write them.
 pub const BUILT_IN: &[&str] = &[
-    "Average", "Min", "Max", "Sum", "Range", "Median", "Stddev", "Earliest", "Latest", "Checked",
-    "Unchecked", "Empty", "Filled", "Unique",
+    "Average",
+    "Min",
+    "Max",
+    "Sum",
+    "Range",
+    "Median",
+    "Stddev",
+    "Earliest",
+    "Latest",
+    "Checked",
+    "Unchecked",
+    "Empty",
+    "Filled",
+    "Unique",
 ];
 
 /// A built-in summary of `values` (a column's, one per row), or `None`
@@ -65,8 +77,18 @@ pub fn built_in(name: &str, values: &[Value], index: &VaultIndex) -> Option<Valu
             };
             pick.map_or(Value::Null, |v| (*v).clone())
         }
-        "Checked" => count(values.iter().filter(|v| matches!(v, Value::Bool(true))).count()),
-        "Unchecked" => count(values.iter().filter(|v| matches!(v, Value::Bool(false))).count()),
+        "Checked" => count(
+            values
+                .iter()
+                .filter(|v| matches!(v, Value::Bool(true)))
+                .count(),
+        ),
+        "Unchecked" => count(
+            values
+                .iter()
+                .filter(|v| matches!(v, Value::Bool(false)))
+                .count(),
+        ),
         "Empty" => count(values.len() - filled.len()),
         "Filled" => count(filled.len()),
         "Unique" => {

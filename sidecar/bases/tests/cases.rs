@@ -55,17 +55,23 @@ fn read_case(text: &str) -> Case {
         let bare = line.trim_end_matches(['\n', '\r']);
         if let Some(rest) = bare.strip_prefix("//- ") {
             finish(&mut current, &mut case.files);
-            let mut parts = rest.split_whitespace();
-            let path = parts.next().expect("a path").trim_start_matches('/').to_string();
+            // A path may hold spaces; its attributes follow as ` @name=`.
+            let mut parts = rest.split(" @");
+            let path = parts
+                .next()
+                .expect("a path")
+                .trim()
+                .trim_start_matches('/')
+                .to_string();
             let mut meta = RowMeta {
                 modified: Some(unix("2026-01-01T00:00:00")),
                 created: Some(unix("2026-01-01T00:00:00")),
                 size: None,
             };
             for attr in parts {
-                if let Some(t) = attr.strip_prefix("@mtime=") {
+                if let Some(t) = attr.strip_prefix("mtime=") {
                     meta.modified = Some(unix(t));
-                } else if let Some(t) = attr.strip_prefix("@ctime=") {
+                } else if let Some(t) = attr.strip_prefix("ctime=") {
                     meta.created = Some(unix(t));
                 }
             }
@@ -176,7 +182,9 @@ fn same(a: &J, b: &J) -> bool {
             let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
             (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0)
         }
-        (J::Array(x), J::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (J::Array(x), J::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
         (J::Object(x), J::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }

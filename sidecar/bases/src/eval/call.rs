@@ -38,10 +38,16 @@ pub(super) fn call(
     // `if` evaluates only the branch it takes.
     if name == "if" {
         let [cond, rest @ ..] = args else {
-            return Err(EvalError::new("if(condition, then, else?) needs a condition", span));
+            return Err(EvalError::new(
+                "if(condition, then, else?) needs a condition",
+                span,
+            ));
         };
         if rest.is_empty() || rest.len() > 2 {
-            return Err(EvalError::new("if(condition, then, else?) takes two or three values", span));
+            return Err(EvalError::new(
+                "if(condition, then, else?) takes two or three values",
+                span,
+            ));
         }
         return match (scope.eval(cond, d)?.truthy(), rest) {
             (true, [then, ..]) => scope.eval(then, d),
@@ -58,7 +64,10 @@ pub(super) fn call(
     let text = |v: Option<&Value>| v.map(|v| v.text(index)).unwrap_or_default();
     Ok(match name {
         "now" => Value::Date(env.now, true),
-        "today" => Value::Date(env.now.date().and_hms_opt(0, 0, 0).expect("midnight"), false),
+        "today" => Value::Date(
+            env.now.date().and_hms_opt(0, 0, 0).expect("midnight"),
+            false,
+        ),
         "date" => match first {
             Some(Value::Date(at, time)) => Value::Date(*at, *time),
             Some(Value::Null) | None => Value::Null,
@@ -157,4 +166,3 @@ fn strip_brackets(text: &str) -> String {
     weft_vault::parse::wikilink_target(text.trim())
         .map_or_else(|| text.trim().to_string(), str::to_string)
 }
-

@@ -158,8 +158,8 @@ pub fn field(at: &NaiveDateTime, name: &str) -> Option<f64> {
 /// other letter is an error naming it (no silently wrong date).
 pub fn format(at: &NaiveDateTime, pattern: &str) -> Result<String, String> {
     const TOKENS: &[&str] = &[
-        "YYYY", "MMMM", "dddd", "MMM", "ddd", "YY", "MM", "DD", "Do", "HH", "hh", "mm", "ss", "SSS",
-        "M", "D", "H", "h", "m", "s", "A", "a", "d", "E", "X", "x",
+        "YYYY", "MMMM", "dddd", "MMM", "ddd", "YY", "MM", "DD", "Do", "HH", "hh", "mm", "ss",
+        "SSS", "M", "D", "H", "h", "m", "s", "A", "a", "d", "E", "X", "x",
     ];
     let mut out = String::new();
     let mut rest = pattern;
@@ -266,7 +266,10 @@ mod tests {
     fn moment_patterns() {
         let t = at("2026-11-28T09:05:07");
         assert_eq!(format(&t, "YYYY-MM-DD").unwrap(), "2026-11-28");
-        assert_eq!(format(&t, "dddd, MMMM Do").unwrap(), "Saturday, November 28th");
+        assert_eq!(
+            format(&t, "dddd, MMMM Do").unwrap(),
+            "Saturday, November 28th"
+        );
         assert_eq!(format(&t, "h:mm A [at] HH").unwrap(), "9:05 AM at 09");
         assert!(format(&t, "YYYY-Q").unwrap_err().contains("`Q`"));
     }

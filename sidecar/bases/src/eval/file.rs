@@ -34,7 +34,11 @@ pub(super) fn field(env: &Env<'_>, row: &Row, name: &str, span: &Range<usize>) -
         }),
         "basename" => {
             let name = file_name(path);
-            Value::Str(name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_string())
+            Value::Str(
+                name.rsplit_once('.')
+                    .map_or(name, |(stem, _)| stem)
+                    .to_string(),
+            )
         }
         "path" => Value::Str(path.to_string()),
         "folder" => Value::Str(match folder_of(path) {
@@ -88,14 +92,15 @@ pub(super) fn field(env: &Env<'_>, row: &Row, name: &str, span: &Range<usize>) -
             let Row::Note(id) = row else {
                 return Ok(Value::List(Vec::new()));
             };
-            let mut sources: Vec<_> = index
-                .backlinks(*id)
-                .into_iter()
-                .map(|r| r.source)
-                .collect();
+            let mut sources: Vec<_> = index.backlinks(*id).into_iter().map(|r| r.source).collect();
             sources.sort_by(|a, b| index.note(*a).path.cmp(&index.note(*b).path));
             sources.dedup();
-            Value::List(sources.into_iter().map(|s| Value::File(Row::Note(s))).collect())
+            Value::List(
+                sources
+                    .into_iter()
+                    .map(|s| Value::File(Row::Note(s)))
+                    .collect(),
+            )
         }
         _ => {
             return Err(EvalError::new(
@@ -132,9 +137,8 @@ pub(super) fn has_link(env: &Env<'_>, row: &Row, target: &Place) -> bool {
     let index = env.index;
     index.note(*id).links.iter().any(|l| {
         let here = match index.resolve_link(*id, l) {
-            weft_vault::Resolution::Note(n) | weft_vault::Resolution::Ambiguous { chosen: n, .. } => {
-                Place::Row(Row::Note(n))
-            }
+            weft_vault::Resolution::Note(n)
+            | weft_vault::Resolution::Ambiguous { chosen: n, .. } => Place::Row(Row::Note(n)),
             weft_vault::Resolution::Attachment(p) => Place::Row(Row::File(Arc::from(&*p))),
             weft_vault::Resolution::Unresolved => {
                 Place::Unresolved(weft_vault::key::path_key(l.target()))
@@ -171,10 +175,11 @@ pub(super) fn method(
             };
             let tags = &index.note(*id).tags;
             let wanted: Vec<String> = args.iter().flat_map(flatten).map(|v| text(&v)).collect();
-            Value::Bool(wanted.iter().any(|w| {
-                tags.iter()
-                    .any(|t| weft_vault::tags::matches(w, &t.name))
-            }))
+            Value::Bool(
+                wanted
+                    .iter()
+                    .any(|w| tags.iter().any(|t| weft_vault::tags::matches(w, &t.name))),
+            )
         }
         "hasProperty" => {
             let key = args.first().map(text).unwrap_or_default();

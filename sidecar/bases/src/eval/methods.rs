@@ -47,13 +47,17 @@ pub(super) fn method(
                 super::value::Place::Unresolved(_) => Value::Null,
             }),
             "linksTo" => {
-                let target = values.first().and_then(|v| super::file::place_of(scope.env, v));
-                Some(Value::Bool(match (super::value::link_place(scope.env.index, link), target) {
-                    (super::value::Place::Row(row), Some(target)) => {
-                        super::file::has_link(scope.env, &row, &target)
-                    }
-                    _ => false,
-                }))
+                let target = values
+                    .first()
+                    .and_then(|v| super::file::place_of(scope.env, v));
+                Some(Value::Bool(
+                    match (super::value::link_place(scope.env.index, link), target) {
+                        (super::value::Place::Row(row), Some(target)) => {
+                            super::file::has_link(scope.env, &row, &target)
+                        }
+                        _ => false,
+                    },
+                ))
             }
             _ => None,
         },
@@ -61,14 +65,16 @@ pub(super) fn method(
             "keys" => Some(Value::List(
                 entries.iter().map(|(k, _)| Value::Str(k.clone())).collect(),
             )),
-            "values" => Some(Value::List(entries.iter().map(|(_, v)| v.clone()).collect())),
+            "values" => Some(Value::List(
+                entries.iter().map(|(_, v)| v.clone()).collect(),
+            )),
             _ => None,
         },
-        Value::Regex(re) => match name {
+        Value::Regex(p) => match name {
             "matches" => Some(Value::Bool(
                 values
                     .first()
-                    .is_some_and(|v| re.is_match(&v.text(scope.env.index))),
+                    .is_some_and(|v| p.re.is_match(&v.text(scope.env.index))),
             )),
             _ => None,
         },
@@ -150,7 +156,10 @@ fn string(
         "replace" => {
             let with = text(1);
             let out = match args.first() {
-                Some(Value::Regex(re)) => re.replace_all(s, with.as_str()).into_owned(),
+                Some(Value::Regex(p)) if p.global => {
+                    p.re.replace_all(s, with.as_str()).into_owned()
+                }
+                Some(Value::Regex(p)) => p.re.replace(s, with.as_str()).into_owned(),
                 _ => s.replace(&text(0), &with),
             };
             if out.len() > MAX_TEXT {
@@ -161,11 +170,12 @@ fn string(
         "split" => {
             let limit = count(1).map_or(MAX_ITEMS, |n| (n.max(0.0) as usize).min(MAX_ITEMS));
             let parts: Vec<Value> = match args.first() {
-                Some(Value::Regex(re)) => re
-                    .split(s)
-                    .take(limit)
-                    .map(|p| Value::Str(p.to_string()))
-                    .collect(),
+                Some(Value::Regex(p)) => {
+                    p.re.split(s)
+                        .take(limit)
+                        .map(|p| Value::Str(p.to_string()))
+                        .collect()
+                }
                 _ => {
                     let sep = text(0);
                     if sep.is_empty() {
@@ -270,12 +280,7 @@ fn list(scope: &Scope<'_, '_>, list: &[Value], name: &str, args: &[Value]) -> Op
             let (a, b) = slice_bounds(list.len(), count(0), count(1));
             Value::List(list[a..b].to_vec())
         }
-        "flat" => Value::List(
-            list.iter()
-                .flat_map(items)
-                .take(MAX_ITEMS)
-                .collect(),
-        ),
+        "flat" => Value::List(list.iter().flat_map(items).take(MAX_ITEMS).collect()),
         "unique" => {
             let mut out: Vec<Value> = Vec::new();
             for v in list {
@@ -303,11 +308,7 @@ fn list(scope: &Scope<'_, '_>, list: &[Value], name: &str, args: &[Value]) -> Op
 
 /// How two items of a list sort: values that order together by that
 /// order, then by kind, so a mixed list still sorts the same every time.
-pub fn sort_order(
-    a: &Value,
-    b: &Value,
-    index: &weft_vault::VaultIndex,
-) -> std::cmp::Ordering {
+pub fn sort_order(a: &Value, b: &Value, index: &weft_vault::VaultIndex) -> std::cmp::Ordering {
     compare(a, b, index).unwrap_or_else(|| a.type_name().cmp(b.type_name()))
 }
 

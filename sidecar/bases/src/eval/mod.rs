@@ -125,7 +125,7 @@ impl<'a> Env<'a> {
             .as_ref()
             .and_then(|fm| fm.iter().find(|(k, _)| name_key(k) == wanted));
         match found {
-            Some((k, v)) => self.typed(v, self.type_of(k), note.folder(), 0),
+            Some((k, v)) => self.typed(v, k, note.folder(), 0),
             None => Value::Null,
         }
     }
@@ -141,7 +141,7 @@ impl<'a> Env<'a> {
             .as_ref()
             .map(|fm| {
                 fm.iter()
-                    .map(|(k, v)| (k.clone(), self.typed(v, self.type_of(k), note.folder(), 0)))
+                    .map(|(k, v)| (k.clone(), self.typed(v, k, note.folder(), 0)))
                     .collect()
             })
             .unwrap_or_default();
@@ -151,9 +151,31 @@ impl<'a> Env<'a> {
     /// A frontmatter value as a value of the language: a `[[link]]` is a
     /// link (resolved from `folder`), a date property's text a date, a
     /// number property's text a number.
-    fn typed(&self, v: &Json, ty: Option<PropType>, folder: &str, depth: usize) -> Value {
+    fn typed(&self, v: &Json, key: &str, folder: &str, depth: usize) -> Value {
+        let ty = self.type_of(key);
+        let textual = self
+            .index
+            .types()
+            .fixed(key)
+            .is_some_and(PropType::is_textual);
+        self.typed_as(v, ty, textual, folder, depth)
+    }
+
+    /// [`Env::typed`] with the key's type (declared, else inferred) and
+    /// whether it is declared text (then numbers and yes/no are text too).
+    fn typed_as(
+        &self,
+        v: &Json,
+        ty: Option<PropType>,
+        textual: bool,
+        folder: &str,
+        depth: usize,
+    ) -> Value {
         match v {
             Json::Null => Value::Null,
+            // Of a text or list type, every value is text (`types.json`'s
+            // word, as the one note filter reads it).
+            Json::Bool(_) | Json::Number(_) if textual => Value::Str(v.to_string()),
             Json::Bool(b) => Value::Bool(*b),
             Json::Number(n) => n.as_f64().map_or(Value::Null, Value::Number),
             Json::String(s) => {
@@ -189,12 +211,12 @@ impl<'a> Env<'a> {
             Json::Array(items) if depth < MAX_DEPTH => Value::List(
                 items
                     .iter()
-                    .map(|item| self.typed(item, ty, folder, depth + 1))
+                    .map(|item| self.typed_as(item, ty, textual, folder, depth + 1))
                     .collect(),
             ),
             Json::Object(map) if depth < MAX_DEPTH => Value::Object(
                 map.iter()
-                    .map(|(k, v)| (k.clone(), self.typed(v, None, folder, depth + 1)))
+                    .map(|(k, v)| (k.clone(), self.typed_as(v, None, false, folder, depth + 1)))
                     .collect(),
             ),
             _ => Value::Null,
@@ -277,7 +299,12 @@ impl<'e, 'a> Scope<'e, 'a> {
 
     /// Evaluates `e` with `names` bound (a list method's `value`, `index`,
     /// `acc`).
-    fn eval_bound(&self, e: &Expr, names: Vec<(&'static str, Value)>, depth: usize) -> Result<Value> {
+    fn eval_bound(
+        &self,
+        e: &Expr,
+        names: Vec<(&'static str, Value)>,
+        depth: usize,
+    ) -> Result<Value> {
         let before = self.bound.borrow().len();
         self.bound.borrow_mut().extend(names);
         let out = self.eval(e, depth);
@@ -511,7 +538,12 @@ fn index_of(object: &Value, key: &Value) -> Value {
 
 /// `value.name`: a field of a date, duration, text or list, an object's
 /// entry, a file's field.
-fn member_of(scope: &Scope<'_, '_>, value: &Value, name: &str, span: &Range<usize>) -> Result<Value> {
+fn member_of(
+    scope: &Scope<'_, '_>,
+    value: &Value,
+    name: &str,
+    span: &Range<usize>,
+) -> Result<Value> {
     Ok(match value {
         Value::Null => Value::Null,
         Value::Object(entries) => entries
@@ -565,16 +597,22 @@ fn regex(pattern: &str, flags: &str, span: &Range<usize>) -> Result<Value> {
             'g' | 'u' => {}
             other => {
                 return Err(EvalError::new(
-                    format!("the regular expression flag `{other}` is not supported (g, i, m, s, u are)"),
+                    format!(
+                        "the regular expression flag `{other}` is not supported (g, i, m, s, u are)"
+                    ),
                     span,
                 ));
             }
         }
     }
-    builder.build().map(|re| Value::Regex(Arc::new(re))).map_err(|e| {
-        EvalError::new(
-            format!("the regular expression /{pattern}/ is not supported: {e}"),
-            span,
-        )
-    })
+    let global = flags.contains('g');
+    builder
+        .build()
+        .map(|re| Value::Regex(Arc::new(value::Pattern { re, global })))
+        .map_err(|e| {
+            EvalError::new(
+                format!("the regular expression /{pattern}/ is not supported: {e}"),
+                span,
+            )
+        })
 }

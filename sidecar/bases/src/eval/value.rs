@@ -53,7 +53,15 @@ pub enum Value {
     Object(Vec<(String, Value)>),
     Link(LinkValue),
     File(Row),
-    Regex(Arc<regex::Regex>),
+    Regex(Arc<Pattern>),
+}
+
+/// A regular expression and whether it is global (`/…/g`): `replace`
+/// replaces its first match only without `g`.
+#[derive(Debug)]
+pub struct Pattern {
+    pub re: regex::Regex,
+    pub global: bool,
 }
 
 impl Value {
@@ -131,7 +139,7 @@ impl Value {
             Value::Object(_) => self.json(index).to_string(),
             Value::Link(link) => link_text(link),
             Value::File(row) => format!("[[{}]]", file_target(row.path(index))),
-            Value::Regex(re) => format!("/{}/", re.as_str()),
+            Value::Regex(p) => format!("/{}/", p.re.as_str()),
         }
     }
 
@@ -209,7 +217,9 @@ pub enum Place {
 pub fn link_place(index: &VaultIndex, link: &LinkValue) -> Place {
     use weft_vault::{LinkKind, Resolution};
     match index.resolve(&link.from, &link.target, LinkKind::Wiki) {
-        Resolution::Note(id) | Resolution::Ambiguous { chosen: id, .. } => Place::Row(Row::Note(id)),
+        Resolution::Note(id) | Resolution::Ambiguous { chosen: id, .. } => {
+            Place::Row(Row::Note(id))
+        }
         Resolution::Attachment(path) => Place::Row(Row::File(Arc::from(&*path))),
         Resolution::Unresolved => Place::Unresolved(path_key(link.target.trim_start_matches('/'))),
     }
@@ -242,9 +252,7 @@ pub fn equal(a: &Value, b: &Value, index: &VaultIndex) -> bool {
         }
         (V::Str(x), V::Str(y)) => x == y,
         (V::Bool(x), V::Bool(y)) => x == y,
-        (V::Date(..), _) | (_, V::Date(..)) => {
-            compare(a, b, index) == Some(Ordering::Equal)
-        }
+        (V::Date(..), _) | (_, V::Date(..)) => compare(a, b, index) == Some(Ordering::Equal),
         (V::Number(_) | V::Duration(_), V::Number(_) | V::Duration(_)) => {
             a.as_number() == b.as_number()
         }
@@ -264,7 +272,7 @@ pub fn compare(a: &Value, b: &Value, index: &VaultIndex) -> Option<Ordering> {
         (V::Date(x, _), V::Date(y, _)) => Some(x.cmp(y)),
         (V::Date(x, _), V::Str(s)) => super::dates::parse_date(s).map(|(y, _)| x.cmp(&y)),
         (V::Str(s), V::Date(y, _)) => super::dates::parse_date(s).map(|(x, _)| x.cmp(y)),
-        (V::Str(x), V::Str(y)) => Some(name_key(x).cmp(&name_key(y)).then_with(|| x.cmp(y))),
+        (V::Str(x), V::Str(y)) => Some(name_key(x).cmp(&name_key(y))),
         (V::Bool(x), V::Bool(y)) => Some(x.cmp(y)),
         (V::Link(_) | V::File(_), V::Link(_) | V::File(_)) => {
             Some(name_key(&a.text(index)).cmp(&name_key(&b.text(index))))

@@ -11,7 +11,10 @@ pub enum Tok {
     Name(String),
     Number(f64),
     Str(String),
-    Regex { pattern: String, flags: String },
+    Regex {
+        pattern: String,
+        flags: String,
+    },
     /// An operator or a bracket: `(`, `==`, `&&`, `.`…
     Op(&'static str),
 }
@@ -177,7 +180,11 @@ mod tests {
                 Tok::Number(2.5),
             ]
         );
-        let spans: Vec<_> = lex("a == 'b'").unwrap().into_iter().map(|(_, s)| s).collect();
+        let spans: Vec<_> = lex("a == 'b'")
+            .unwrap()
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
         assert_eq!(spans, [0..1, 2..4, 5..8]);
     }
 
@@ -194,10 +201,7 @@ mod tests {
                 flags: "gi".into()
             }
         );
-        assert_eq!(
-            toks("1.round()")[..2],
-            [Tok::Number(1.0), Tok::Op(".")]
-        );
+        assert_eq!(toks("1.round()")[..2], [Tok::Number(1.0), Tok::Op(".")]);
     }
 
     #[test]

@@ -186,7 +186,10 @@ impl Parser {
                         Some((Tok::Name(n), s)) => (n, s),
                         Some((tok, s)) => {
                             return Err(ExprError {
-                                message: format!("expected a name after `.`, found {}", shown(&tok)),
+                                message: format!(
+                                    "expected a name after `.`, found {}",
+                                    shown(&tok)
+                                ),
                                 span: s,
                             });
                         }

@@ -8,7 +8,10 @@ fn shape(e: &Expr) -> String {
         Kind::Number(n) => n.to_string(),
         Kind::Str(s) => format!("{s:?}"),
         Kind::Regex { pattern, flags } => format!("/{pattern}/{flags}"),
-        Kind::List(items) => format!("[{}]", items.iter().map(shape).collect::<Vec<_>>().join(", ")),
+        Kind::List(items) => format!(
+            "[{}]",
+            items.iter().map(shape).collect::<Vec<_>>().join(", ")
+        ),
         Kind::Object(entries) => format!(
             "{{{}}}",
             entries
@@ -20,7 +23,10 @@ fn shape(e: &Expr) -> String {
         Kind::Name(n) => n.clone(),
         Kind::Member(o, n, _) => format!("{}.{n}", shape(o)),
         Kind::Index(o, i) => format!("{}[{}]", shape(o), shape(i)),
-        Kind::Call(n, args) => format!("{n}({})", args.iter().map(shape).collect::<Vec<_>>().join(", ")),
+        Kind::Call(n, args) => format!(
+            "{n}({})",
+            args.iter().map(shape).collect::<Vec<_>>().join(", ")
+        ),
         Kind::Method(o, n, _, args) => format!(
             "{}.{n}({})",
             shape(o),
@@ -40,16 +46,34 @@ fn precedence_is_javascripts() {
     assert_eq!(p("a || b && c"), "(a || (b && c))");
     assert_eq!(p("a == 1 + 2 * 3"), "(a == (1 + (2 * 3)))");
     assert_eq!(p("1 - 2 - 3"), "((1 - 2) - 3)");
-    assert_eq!(p("!a.isEmpty() && -b < 3"), "((Not a.isEmpty()) && ((Neg b) < 3))");
-    assert_eq!(p("(now() - birthday).years.floor()"), "(now() - birthday).years.floor()");
+    assert_eq!(
+        p("!a.isEmpty() && -b < 3"),
+        "((Not a.isEmpty()) && ((Neg b) < 3))"
+    );
+    assert_eq!(
+        p("(now() - birthday).years.floor()"),
+        "(now() - birthday).years.floor()"
+    );
     assert_eq!(
         p(r#"if(status == "done", "✅", if(x, 1))"#),
         r#"if((status == "done"), "✅", if(x, 1))"#
     );
-    assert_eq!(p("list(type)[0].asFile().properties.icon"), "list(type)[0].asFile().properties.icon");
-    assert_eq!(p(r#"note["my key"] != null"#), r#"(note["my key"] != null)"#);
-    assert_eq!(p("[1, 'a', {b: 2, \"c d\": [ ]}]"), r#"[1, "a", {b: 2, c d: []}]"#);
-    assert_eq!(p("/^\\d+$/.matches(file.basename)"), "/^\\d+$/.matches(file.basename)");
+    assert_eq!(
+        p("list(type)[0].asFile().properties.icon"),
+        "list(type)[0].asFile().properties.icon"
+    );
+    assert_eq!(
+        p(r#"note["my key"] != null"#),
+        r#"(note["my key"] != null)"#
+    );
+    assert_eq!(
+        p("[1, 'a', {b: 2, \"c d\": [ ]}]"),
+        r#"[1, "a", {b: 2, c d: []}]"#
+    );
+    assert_eq!(
+        p("/^\\d+$/.matches(file.basename)"),
+        "/^\\d+$/.matches(file.basename)"
+    );
     assert_eq!(p("a === b"), "(a == b)");
 }
 
@@ -77,7 +101,10 @@ fn nesting_and_length_are_bounded() {
     let chain = format!("a{}", ".b".repeat(1000));
     assert!(parse(&chain).is_err());
     let long_sum = vec!["1"; 2000].join("+");
-    assert!(parse(&long_sum).is_ok(), "a flat chain of operators is no nesting");
+    assert!(
+        parse(&long_sum).is_ok(),
+        "a flat chain of operators is no nesting"
+    );
 }
 
 #[test]
