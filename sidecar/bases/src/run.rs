@@ -31,6 +31,9 @@ pub struct Context<'a> {
     pub local: &'a dyn Fn(i64) -> NaiveDateTime,
     /// The base file, or the note embedding the block.
     pub this: Option<Row>,
+    /// Whether the reader may see a row (the agent's access rule): the
+    /// rows it may not see are no rows, and have no fields, here.
+    pub sees: &'a dyn Fn(&Row) -> bool,
 }
 
 /// Which view, and which page of its rows.
@@ -147,12 +150,14 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
         cx.local,
         cx.this.clone(),
         &formulas,
+        cx.sees,
     );
     let mut errors = Errors::default();
 
     // Every file is a candidate; the filters pass rows.
     let mut candidates: Vec<Row> = cx.index.notes().map(|(id, _)| Row::Note(id)).collect();
     candidates.extend(cx.index.attachments().map(|p| Row::File(Arc::from(p))));
+    candidates.retain(|row| (cx.sees)(row));
     let sort_props: Vec<(Prop, bool)> = view
         .sort
         .iter()

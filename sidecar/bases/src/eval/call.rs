@@ -107,7 +107,7 @@ pub(super) fn call(
             None => Value::Null,
         },
         "file" => match first.and_then(|v| super::file::place_of(env, v)) {
-            Some(Place::Row(row)) => Value::File(row),
+            Some(Place::Row(row)) => env.seen(row).map_or(Value::Null, Value::File),
             _ => Value::Null,
         },
         "list" => match first {

@@ -20,6 +20,9 @@ fn file_name(path: &str) -> &str {
 /// The field `name` of the file `row`.
 pub(super) fn field(env: &Env<'_>, row: &Row, name: &str, span: &Range<usize>) -> Result<Value> {
     let index = env.index;
+    if !(env.sees)(row) {
+        return Ok(Value::Null);
+    }
     let path = row.path(index);
     let note = match row {
         Row::Note(id) => Some(index.note(*id)),
@@ -98,7 +101,8 @@ pub(super) fn field(env: &Env<'_>, row: &Row, name: &str, span: &Range<usize>) -
             Value::List(
                 sources
                     .into_iter()
-                    .map(|s| Value::File(Row::Note(s)))
+                    .filter_map(|s| env.seen(Row::Note(s)))
+                    .map(Value::File)
                     .collect(),
             )
         }

@@ -43,7 +43,9 @@ pub(super) fn method(
         Value::File(row) => super::file::method(scope.env, row, name, &values, span).transpose()?,
         Value::Link(link) => match name {
             "asFile" => Some(match super::value::link_place(scope.env.index, link) {
-                super::value::Place::Row(row) => Value::File(row),
+                super::value::Place::Row(row) => {
+                    scope.env.seen(row).map_or(Value::Null, Value::File)
+                }
                 super::value::Place::Unresolved(_) => Value::Null,
             }),
             "linksTo" => {

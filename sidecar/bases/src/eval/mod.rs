@@ -78,6 +78,9 @@ pub struct Env<'a> {
     /// The base file, or the note that embeds the block.
     pub this: Option<Row>,
     pub formulas: &'a Formulas,
+    /// Whether the reader may see a row (the agent's access rule): a row
+    /// it may not see has no fields or properties here and is no row.
+    pub sees: &'a dyn Fn(&Row) -> bool,
     /// Each key's type (declared, else inferred), asked once per run.
     types: RefCell<HashMap<String, Option<PropType>>>,
 }
@@ -90,6 +93,7 @@ impl<'a> Env<'a> {
         local: &'a dyn Fn(i64) -> NaiveDateTime,
         this: Option<Row>,
         formulas: &'a Formulas,
+        sees: &'a dyn Fn(&Row) -> bool,
     ) -> Env<'a> {
         Env {
             index,
@@ -98,8 +102,14 @@ impl<'a> Env<'a> {
             local,
             this,
             formulas,
+            sees,
             types: RefCell::default(),
         }
+    }
+
+    /// `row` when the reader may see it.
+    pub fn seen(&self, row: Row) -> Option<Row> {
+        (self.sees)(&row).then_some(row)
     }
 
     fn type_of(&self, key: &str) -> Option<PropType> {
@@ -118,6 +128,9 @@ impl<'a> Env<'a> {
         let Row::Note(id) = row else {
             return Value::Null;
         };
+        if !(self.sees)(row) {
+            return Value::Null;
+        }
         let note = self.index.note(*id);
         let wanted = name_key(key);
         let found = note
@@ -135,6 +148,9 @@ impl<'a> Env<'a> {
         let Row::Note(id) = row else {
             return Value::Object(Vec::new());
         };
+        if !(self.sees)(row) {
+            return Value::Null;
+        }
         let note = self.index.note(*id);
         let entries = note
             .frontmatter
