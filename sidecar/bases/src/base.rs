@@ -52,7 +52,8 @@ pub struct Written {
 }
 
 impl Written {
-    fn read(at: &str, source: &str) -> Result<Written, BaseError> {
+    /// Reads `source` as an expression; an error says it stands `at`.
+    pub fn read(at: &str, source: &str) -> Result<Written, BaseError> {
         let expr = expr::parse(source).map_err(|e| {
             error(
                 at,
@@ -82,38 +83,15 @@ impl Written {
 
 /// The first call of a global function the language does not have.
 fn unknown_call(e: &Expr) -> Option<(String, Range<usize>)> {
-    let mut stack = vec![e];
-    let mut found: Option<(String, Range<usize>)> = None;
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            Kind::Call(name, args) => {
-                if !crate::eval::GLOBALS.contains(&name.as_str())
-                    && found.as_ref().is_none_or(|(_, s)| e.span.start < s.start)
-                {
-                    found = Some((name.clone(), e.span.clone()));
-                }
-                stack.extend(args);
+    e.nodes()
+        .into_iter()
+        .filter_map(|n| match &n.kind {
+            Kind::Call(name, _) if !crate::eval::GLOBALS.contains(&name.as_str()) => {
+                Some((name.clone(), n.span.clone()))
             }
-            Kind::Member(object, _, _) => stack.push(object),
-            Kind::Index(object, key) => {
-                stack.push(object);
-                stack.push(key);
-            }
-            Kind::Method(object, _, _, args) => {
-                stack.push(object);
-                stack.extend(args);
-            }
-            Kind::Unary(_, inner) => stack.push(inner),
-            Kind::Binary(_, a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            Kind::List(items) => stack.extend(items),
-            Kind::Object(entries) => stack.extend(entries.iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-    found
+            _ => None,
+        })
+        .min_by_key(|(_, span)| span.start)
 }
 
 /// Where in an expression's source a range stands, for errors: the text
@@ -177,6 +155,56 @@ pub fn column_id(written: &str) -> &str {
 }
 
 impl Base {
+    /// A base of one table view made from a query's parts: a filter
+    /// expression, the columns, sort keys (`-due` descending), a property
+    /// to group by and a limit.
+    pub fn of_query(
+        filter: Option<&str>,
+        columns: &[String],
+        sort: &[String],
+        group_by: Option<&str>,
+        limit: Option<usize>,
+    ) -> Result<Base, BaseError> {
+        let filters = match filter.map(str::trim).filter(|f| !f.is_empty()) {
+            Some(f) => Some(FilterNode::Expr(Written::read("filter", f)?)),
+            None => None,
+        };
+        let key = |written: &str| {
+            let written = written.trim();
+            match written.strip_prefix('-') {
+                Some(rest) => SortKey {
+                    property: rest.trim().to_string(),
+                    descending: true,
+                },
+                None => SortKey {
+                    property: written.trim_start_matches('+').to_string(),
+                    descending: false,
+                },
+            }
+        };
+        let order: Vec<String> = if columns.is_empty() {
+            vec!["file.name".into()]
+        } else {
+            columns.iter().map(|c| c.trim().to_string()).collect()
+        };
+        Ok(Base {
+            filters,
+            formulas: Vec::new(),
+            display: HashMap::new(),
+            summaries: Vec::new(),
+            views: vec![View {
+                kind: "table".into(),
+                name: "Query".into(),
+                filters: None,
+                order,
+                sort: sort.iter().map(|s| key(s)).collect(),
+                group_by: group_by.map(key),
+                limit,
+                summaries: Vec::new(),
+            }],
+        })
+    }
+
     /// Reads a base's YAML.
     pub fn parse(yaml: &str) -> Result<Base, BaseError> {
         if yaml.len() > MAX_BASE_BYTES {
@@ -340,40 +368,18 @@ fn check_cycles(formulas: &[(String, Written)]) -> Result<(), BaseError> {
 
 /// The formulas an expression names (`formula.x`, `formula["x"]`).
 pub fn formula_refs(e: &Expr) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            Kind::Member(object, name, _) => {
-                if matches!(&object.kind, Kind::Name(n) if n == "formula") {
-                    out.push(name.clone());
-                } else {
-                    stack.push(object);
-                }
-            }
-            Kind::Index(object, key) => {
-                match (&object.kind, &key.kind) {
-                    (Kind::Name(n), Kind::Str(name)) if n == "formula" => out.push(name.clone()),
-                    _ => stack.push(object),
-                }
-                stack.push(key);
-            }
-            Kind::Call(_, args) => stack.extend(args),
-            Kind::Method(object, _, _, args) => {
-                stack.push(object);
-                stack.extend(args);
-            }
-            Kind::Unary(_, inner) => stack.push(inner),
-            Kind::Binary(_, a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            Kind::List(items) => stack.extend(items),
-            Kind::Object(entries) => stack.extend(entries.iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-    out
+    let is_formula = |o: &Expr| matches!(&o.kind, Kind::Name(n) if n == "formula");
+    e.nodes()
+        .into_iter()
+        .filter_map(|n| match &n.kind {
+            Kind::Member(object, name, _) if is_formula(object) => Some(name.clone()),
+            Kind::Index(object, key) if is_formula(object) => match &key.kind {
+                Kind::Str(name) => Some(name.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 /// A filter: a text expression, or a mapping of one of `and`, `or`, `not`

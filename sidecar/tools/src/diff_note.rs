@@ -19,10 +19,10 @@ use weft_workspace::history::{DiffResult, DiffTarget, History};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiffNoteArgs {
-    /// Path, title or alias; a deleted note by its old path.
+    /// Path, title or alias (deleted: old path).
     #[serde(alias = "note", alias = "name")]
     pub path: String,
-    /// The older version (a note_history id).
+    /// A note_history id.
     #[serde(alias = "version", alias = "from_version", alias = "old")]
     pub from: String,
     /// Default `current` (now).

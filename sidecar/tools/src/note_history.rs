@@ -22,11 +22,10 @@ use weft_workspace::history::{HistoryError, Version};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoteHistoryArgs {
-    /// Path, title or alias (a deleted note by its old path); omit for
-    /// the whole vault.
+    /// Path, title or alias (deleted: old path); omit for the vault.
     #[serde(default, alias = "note", alias = "name")]
     pub path: Option<String>,
-    /// today, 2h, 7d, a date or an ISO time.
+    /// 2h, 7d, a date or an ISO time.
     #[serde(default, alias = "after", alias = "modified_since")]
     pub since: Option<String>,
     /// Default 20, at most 100.

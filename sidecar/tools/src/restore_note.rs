@@ -22,7 +22,7 @@ use weft_workspace::ops::RestoreNote;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RestoreNoteArgs {
-    /// Path, title or alias; a deleted note by its old path.
+    /// Path, title or alias (deleted: old path).
     #[serde(alias = "note", alias = "name")]
     pub path: String,
     /// A note_history id.

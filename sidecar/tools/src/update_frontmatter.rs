@@ -36,7 +36,6 @@ pub struct UpdateFrontmatterArgs {
     /// Filters: tag:x folder:x key:value, AND/OR/-.
     #[serde(default, rename = "where", alias = "filter")]
     pub selection: Option<String>,
-    /// Keys to set.
     #[serde(
         default,
         alias = "frontmatter",

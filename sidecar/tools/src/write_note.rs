@@ -32,10 +32,9 @@ pub struct WriteNoteArgs {
     pub path: Option<String>,
     #[serde(default, alias = "directory", alias = "dir", alias = "path_prefix")]
     pub folder: Option<String>,
-    /// Names the file when there is no path.
+    /// Names the file without a path.
     #[serde(default)]
     pub title: Option<String>,
-    /// Markdown; may start with YAML frontmatter.
     #[serde(default, alias = "text", alias = "body")]
     pub content: Option<String>,
     #[serde(default, deserialize_with = "lenient::strings")]

@@ -1,13 +1,13 @@
 //! The global functions: `date`, `now`, `today`, `duration`, `if`,
 //! `link`, `file`, `list`, `number`, `min`, `max`, `image`, `icon`,
-//! `html`, `escapeHTML`. Any other name is an error naming it.
+//! `html`, `escapeHTML` (`if`, which evaluates lazily, is the walk's).
+//! Any other name is an error naming it.
 
 use std::ops::Range;
 
 use super::dates;
+use super::env::{Env, EvalError, Result};
 use super::value::{LinkValue, Place, Value};
-use super::{EvalError, Result, Scope};
-use crate::expr::Expr;
 
 pub const GLOBALS: &[&str] = &[
     "date",
@@ -28,37 +28,11 @@ pub const GLOBALS: &[&str] = &[
 ];
 
 pub(super) fn call(
-    scope: &Scope<'_, '_>,
+    env: &Env<'_>,
     name: &str,
-    args: &[Expr],
+    values: &[Value],
     span: &Range<usize>,
-    d: usize,
 ) -> Result<Value> {
-    let env = scope.env;
-    // `if` evaluates only the branch it takes.
-    if name == "if" {
-        let [cond, rest @ ..] = args else {
-            return Err(EvalError::new(
-                "if(condition, then, else?) needs a condition",
-                span,
-            ));
-        };
-        if rest.is_empty() || rest.len() > 2 {
-            return Err(EvalError::new(
-                "if(condition, then, else?) takes two or three values",
-                span,
-            ));
-        }
-        return match (scope.eval(cond, d)?.truthy(), rest) {
-            (true, [then, ..]) => scope.eval(then, d),
-            (false, [_, otherwise]) => scope.eval(otherwise, d),
-            _ => Ok(Value::Null),
-        };
-    }
-    let values: Vec<Value> = args
-        .iter()
-        .map(|a| scope.eval(a, d))
-        .collect::<Result<_>>()?;
     let index = env.index;
     let first = values.first();
     let text = |v: Option<&Value>| v.map(|v| v.text(index)).unwrap_or_default();

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use weft_vault::filter::Folder;
 use weft_vault::note::folder_of;
 
+use super::env::{Env, EvalError, Result};
 use super::value::{LinkValue, Place, Row, Value, file_target, link_place};
-use super::{Env, EvalError, Result};
 
 /// The last path segment.
 fn file_name(path: &str) -> &str {

@@ -6,9 +6,8 @@
 use std::ops::Range;
 
 use super::dates;
+use super::env::{Env, EvalError, Result};
 use super::value::{Value, compare, equal, number_text};
-use super::{EvalError, Result, Scope};
-use crate::expr::Expr;
 
 /// The most items a list method makes (`repeat`, `split`, `flat`).
 const MAX_ITEMS: usize = 100_000;
@@ -16,46 +15,29 @@ const MAX_ITEMS: usize = 100_000;
 const MAX_TEXT: usize = 1 << 20;
 
 pub(super) fn method(
-    scope: &Scope<'_, '_>,
-    object: &Expr,
+    env: &Env<'_>,
+    this: &Value,
     name: &str,
+    values: &[Value],
     span: &Range<usize>,
-    args: &[Expr],
-    d: usize,
 ) -> Result<Value> {
-    let this = scope.eval(object, d)?;
-    // The list methods that take an expression evaluate it per item.
-    if let Value::List(items) = &this
-        && matches!(name, "filter" | "map" | "reduce" | "sort")
-        && !(name == "sort" && args.is_empty())
-    {
-        return lambda(scope, items, name, args, span, d);
-    }
-    let values: Vec<Value> = args
-        .iter()
-        .map(|a| scope.eval(a, d))
-        .collect::<Result<_>>()?;
-    let found = match &this {
-        Value::Str(s) => string(scope, s, name, &values, span)?,
-        Value::Number(n) => number(*n, name, &values),
-        Value::List(items) => list(scope, items, name, &values),
-        Value::Date(at, time) => date(at, *time, name, &values, span)?,
-        Value::File(row) => super::file::method(scope.env, row, name, &values, span).transpose()?,
+    let found = match this {
+        Value::Str(s) => string(env, s, name, values, span)?,
+        Value::Number(n) => number(*n, name, values),
+        Value::List(items) => list(env, items, name, values),
+        Value::Date(at, time) => date(at, *time, name, values, span)?,
+        Value::File(row) => super::file::method(env, row, name, values, span).transpose()?,
         Value::Link(link) => match name {
-            "asFile" => Some(match super::value::link_place(scope.env.index, link) {
-                super::value::Place::Row(row) => {
-                    scope.env.seen(row).map_or(Value::Null, Value::File)
-                }
+            "asFile" => Some(match super::value::link_place(env.index, link) {
+                super::value::Place::Row(row) => env.seen(row).map_or(Value::Null, Value::File),
                 super::value::Place::Unresolved(_) => Value::Null,
             }),
             "linksTo" => {
-                let target = values
-                    .first()
-                    .and_then(|v| super::file::place_of(scope.env, v));
+                let target = values.first().and_then(|v| super::file::place_of(env, v));
                 Some(Value::Bool(
-                    match (super::value::link_place(scope.env.index, link), target) {
+                    match (super::value::link_place(env.index, link), target) {
                         (super::value::Place::Row(row), Some(target)) => {
-                            super::file::has_link(scope.env, &row, &target)
+                            super::file::has_link(env, &row, &target)
                         }
                         _ => false,
                     },
@@ -76,7 +58,7 @@ pub(super) fn method(
             "matches" => Some(Value::Bool(
                 values
                     .first()
-                    .is_some_and(|v| p.re.is_match(&v.text(scope.env.index))),
+                    .is_some_and(|v| p.re.is_match(&v.text(env.index))),
             )),
             _ => None,
         },
@@ -88,18 +70,18 @@ pub(super) fn method(
     // What every value has.
     Ok(match name {
         "isTruthy" => Value::Bool(this.truthy()),
-        "isEmpty" => Value::Bool(match &this {
+        "isEmpty" => Value::Bool(match this {
             Value::Date(..) => false,
             other => other.is_empty(),
         }),
         "isType" => {
             let wanted = values
                 .first()
-                .map(|v| v.text(scope.env.index))
+                .map(|v| v.text(env.index))
                 .unwrap_or_default();
             Value::Bool(this.type_name() == wanted.to_lowercase())
         }
-        "toString" => Value::Str(this.text(scope.env.index)),
+        "toString" => Value::Str(this.text(env.index)),
         // A property absent from a note is null: its methods answer as an
         // empty value's would, so `rating.isEmpty()` and
         // `x.contains("a")` pass over notes without it.
@@ -119,13 +101,13 @@ pub(super) fn method(
 }
 
 fn string(
-    scope: &Scope<'_, '_>,
+    env: &Env<'_>,
     s: &str,
     name: &str,
     args: &[Value],
     span: &Range<usize>,
 ) -> Result<Option<Value>> {
-    let index = scope.env.index;
+    let index = env.index;
     let text = |i: usize| args.get(i).map(|v| v.text(index)).unwrap_or_default();
     let all_texts = || args.iter().flat_map(items).map(|v| v.text(index));
     let count = |i: usize| args.get(i).and_then(Value::as_number);
@@ -262,8 +244,8 @@ fn items(v: &Value) -> Vec<Value> {
     }
 }
 
-fn list(scope: &Scope<'_, '_>, list: &[Value], name: &str, args: &[Value]) -> Option<Value> {
-    let index = scope.env.index;
+fn list(env: &Env<'_>, list: &[Value], name: &str, args: &[Value]) -> Option<Value> {
+    let index = env.index;
     let has = |want: &Value| list.iter().any(|item| equal(item, want, index));
     let wanted = || args.iter().flat_map(items);
     let count = |i: usize| args.get(i).and_then(Value::as_number);
@@ -334,62 +316,4 @@ fn date(
         "toString" => Value::Str(super::value::date_text(at, time)),
         _ => return Ok(None),
     }))
-}
-
-/// `list.filter(expr)`, `map(expr)`, `reduce(expr, init)`, `sort(expr)`:
-/// the expression evaluated per item with `value` and `index` (and `acc`)
-/// bound.
-fn lambda(
-    scope: &Scope<'_, '_>,
-    list: &[Value],
-    name: &str,
-    args: &[Expr],
-    span: &Range<usize>,
-    d: usize,
-) -> Result<Value> {
-    let Some(body) = args.first() else {
-        return Err(EvalError::new(
-            format!("{name}(…) needs an expression over `value` and `index`"),
-            span,
-        ));
-    };
-    let bind = |i: usize, v: &Value| vec![("value", v.clone()), ("index", Value::Number(i as f64))];
-    match name {
-        "filter" => {
-            let mut out = Vec::new();
-            for (i, v) in list.iter().enumerate() {
-                if scope.eval_bound(body, bind(i, v), d)?.truthy() {
-                    out.push(v.clone());
-                }
-            }
-            Ok(Value::List(out))
-        }
-        "map" => Ok(Value::List(
-            list.iter()
-                .enumerate()
-                .map(|(i, v)| scope.eval_bound(body, bind(i, v), d))
-                .collect::<Result<_>>()?,
-        )),
-        "sort" => {
-            let mut keyed: Vec<(Value, Value)> = list
-                .iter()
-                .enumerate()
-                .map(|(i, v)| Ok((scope.eval_bound(body, bind(i, v), d)?, v.clone())))
-                .collect::<Result<_>>()?;
-            keyed.sort_by(|a, b| sort_order(&a.0, &b.0, scope.env.index));
-            Ok(Value::List(keyed.into_iter().map(|(_, v)| v).collect()))
-        }
-        _ => {
-            let mut acc = match args.get(1) {
-                Some(init) => scope.eval(init, d)?,
-                None => Value::Null,
-            };
-            for (i, v) in list.iter().enumerate() {
-                let mut names = bind(i, v);
-                names.push(("acc", acc));
-                acc = scope.eval_bound(body, names, d)?;
-            }
-            Ok(acc)
-        }
-    }
 }

@@ -4,241 +4,32 @@
 //! (`call`) and the methods of each type (`methods`). One row's error is
 //! an error naming the construct and where it is — never a silent null.
 //!
-//! Layout: `value` (values, truth, text, JSON, equality and order),
-//! `dates` (dates, durations, formats), `call`, `methods`, `file` (the
-//! `file.*` fields and methods); this file the walk.
+//! Layout: `env` (what a run shares; properties typed), `value` (values,
+//! truth, text, JSON, equality and order), `dates` (dates, durations,
+//! formats), `ops` (operators), `call`, `methods`, `file` (the `file.*`
+//! fields and methods) — each over values already computed; this file the
+//! walk, and what must evaluate lazily (`if`, a list method's expression).
 
 mod call;
 pub mod dates;
+mod env;
 mod file;
 mod methods;
+mod ops;
 pub mod value;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::Arc;
 
-use chrono::NaiveDateTime;
-use serde_json::Value as Json;
 use weft_vault::VaultIndex;
-use weft_vault::key::name_key;
-use weft_vault::parse::wikilink_target;
-use weft_vault::props::PropType;
 
 use crate::expr::{BinOp, Expr, Kind, MAX_DEPTH, UnOp};
 pub use call::GLOBALS;
 pub use dates::Duration;
+pub use env::{Env, EvalError, Files, Formulas, Result, RowMeta};
 pub use methods::sort_order;
 pub use value::{LinkValue, Row, Value, compare, equal};
-
-/// What the engine knows of a file besides the index: its times (Unix
-/// seconds) and size in bytes, when known.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RowMeta {
-    pub modified: Option<i64>,
-    pub created: Option<i64>,
-    pub size: Option<u64>,
-}
-
-/// Where the engine asks for what the index does not hold of a file.
-pub trait Files {
-    fn meta(&self, path: &str) -> RowMeta;
-}
-
-/// Why an expression could not be evaluated, and where in its source.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EvalError {
-    pub message: String,
-    pub span: Range<usize>,
-}
-
-impl EvalError {
-    pub fn new(message: impl Into<String>, span: &Range<usize>) -> EvalError {
-        EvalError {
-            message: message.into(),
-            span: span.clone(),
-        }
-    }
-}
-
-pub type Result<T> = std::result::Result<T, EvalError>;
-
-/// Formulas by name, read once per base.
-pub type Formulas = HashMap<String, Expr>;
-
-/// What every row of a run shares.
-pub struct Env<'a> {
-    pub index: &'a VaultIndex,
-    pub files: &'a dyn Files,
-    /// Now, in the vault's local time.
-    pub now: NaiveDateTime,
-    /// A Unix time as the vault's local time.
-    pub local: &'a dyn Fn(i64) -> NaiveDateTime,
-    /// The base file, or the note that embeds the block.
-    pub this: Option<Row>,
-    pub formulas: &'a Formulas,
-    /// Whether the reader may see a row (the agent's access rule): a row
-    /// it may not see has no fields or properties here and is no row.
-    pub sees: &'a dyn Fn(&Row) -> bool,
-    /// Each key's type (declared, else inferred), asked once per run.
-    types: RefCell<HashMap<String, Option<PropType>>>,
-}
-
-impl<'a> Env<'a> {
-    pub fn new(
-        index: &'a VaultIndex,
-        files: &'a dyn Files,
-        now: NaiveDateTime,
-        local: &'a dyn Fn(i64) -> NaiveDateTime,
-        this: Option<Row>,
-        formulas: &'a Formulas,
-        sees: &'a dyn Fn(&Row) -> bool,
-    ) -> Env<'a> {
-        Env {
-            index,
-            files,
-            now,
-            local,
-            this,
-            formulas,
-            sees,
-            types: RefCell::default(),
-        }
-    }
-
-    /// `row` when the reader may see it.
-    pub fn seen(&self, row: Row) -> Option<Row> {
-        (self.sees)(&row).then_some(row)
-    }
-
-    fn type_of(&self, key: &str) -> Option<PropType> {
-        let k = name_key(key);
-        if let Some(t) = self.types.borrow().get(&k) {
-            return *t;
-        }
-        let t = self.index.props().type_of(self.index.types(), key);
-        self.types.borrow_mut().insert(k, t);
-        t
-    }
-
-    /// The property `key` of `row`, typed as the vault types it; null
-    /// when the row has none.
-    pub fn property(&self, row: &Row, key: &str) -> Value {
-        let Row::Note(id) = row else {
-            return Value::Null;
-        };
-        if !(self.sees)(row) {
-            return Value::Null;
-        }
-        let note = self.index.note(*id);
-        let wanted = name_key(key);
-        let found = note
-            .frontmatter
-            .as_ref()
-            .and_then(|fm| fm.iter().find(|(k, _)| name_key(k) == wanted));
-        match found {
-            Some((k, v)) => self.typed(v, k, note.folder(), 0),
-            None => Value::Null,
-        }
-    }
-
-    /// Every property of `row` as an object.
-    pub fn properties(&self, row: &Row) -> Value {
-        let Row::Note(id) = row else {
-            return Value::Object(Vec::new());
-        };
-        if !(self.sees)(row) {
-            return Value::Null;
-        }
-        let note = self.index.note(*id);
-        let entries = note
-            .frontmatter
-            .as_ref()
-            .map(|fm| {
-                fm.iter()
-                    .map(|(k, v)| (k.clone(), self.typed(v, k, note.folder(), 0)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        Value::Object(entries)
-    }
-
-    /// A frontmatter value as a value of the language: a `[[link]]` is a
-    /// link (resolved from `folder`), a date property's text a date, a
-    /// number property's text a number.
-    fn typed(&self, v: &Json, key: &str, folder: &str, depth: usize) -> Value {
-        let ty = self.type_of(key);
-        let textual = self
-            .index
-            .types()
-            .fixed(key)
-            .is_some_and(PropType::is_textual);
-        self.typed_as(v, ty, textual, folder, depth)
-    }
-
-    /// [`Env::typed`] with the key's type (declared, else inferred) and
-    /// whether it is declared text (then numbers and yes/no are text too).
-    fn typed_as(
-        &self,
-        v: &Json,
-        ty: Option<PropType>,
-        textual: bool,
-        folder: &str,
-        depth: usize,
-    ) -> Value {
-        match v {
-            Json::Null => Value::Null,
-            // Of a text or list type, every value is text (`types.json`'s
-            // word, as the one note filter reads it).
-            Json::Bool(_) | Json::Number(_) if textual => Value::Str(v.to_string()),
-            Json::Bool(b) => Value::Bool(*b),
-            Json::Number(n) => n.as_f64().map_or(Value::Null, Value::Number),
-            Json::String(s) => {
-                if let Some(target) = wikilink_target(s.trim()) {
-                    let display = s
-                        .trim()
-                        .strip_suffix("]]")
-                        .and_then(|inner| inner.split_once('|'))
-                        .map(|(_, shown)| shown.to_string());
-                    return Value::Link(LinkValue {
-                        target: target.to_string(),
-                        display,
-                        from: folder.to_string(),
-                    });
-                }
-                match ty {
-                    Some(PropType::Date | PropType::DateTime) => match dates::parse_date(s) {
-                        Some((at, time)) => Value::Date(at, time),
-                        None => Value::Str(s.clone()),
-                    },
-                    Some(PropType::Number) => match s.trim().parse::<f64>() {
-                        Ok(n) => Value::Number(n),
-                        Err(_) => Value::Str(s.clone()),
-                    },
-                    Some(PropType::Checkbox) => match s.trim() {
-                        "true" => Value::Bool(true),
-                        "false" => Value::Bool(false),
-                        _ => Value::Str(s.clone()),
-                    },
-                    _ => Value::Str(s.clone()),
-                }
-            }
-            Json::Array(items) if depth < MAX_DEPTH => Value::List(
-                items
-                    .iter()
-                    .map(|item| self.typed_as(item, ty, textual, folder, depth + 1))
-                    .collect(),
-            ),
-            Json::Object(map) if depth < MAX_DEPTH => Value::Object(
-                map.iter()
-                    .map(|(k, v)| (k.clone(), self.typed_as(v, None, false, folder, depth + 1)))
-                    .collect(),
-            ),
-            _ => Value::Null,
-        }
-    }
-}
 
 /// One evaluation: the row (none for a summary), the names bound, and the
 /// formulas computed for the row so far.
@@ -347,7 +138,7 @@ impl<'e, 'a> Scope<'e, 'a> {
             Kind::Bool(b) => Ok(Value::Bool(*b)),
             Kind::Number(n) => Ok(Value::Number(*n)),
             Kind::Str(s) => Ok(Value::Str(s.clone())),
-            Kind::Regex { pattern, flags } => regex(pattern, flags, &e.span),
+            Kind::Regex { pattern, flags } => ops::regex(pattern, flags, &e.span),
             Kind::List(items) => Ok(Value::List(
                 items
                     .iter()
@@ -365,11 +156,24 @@ impl<'e, 'a> Scope<'e, 'a> {
             Kind::Index(object, key) => {
                 let object = self.eval(object, d)?;
                 let key = self.eval(key, d)?;
-                Ok(index_of(&object, &key))
+                Ok(ops::index_of(&object, &key))
             }
-            Kind::Call(name, args) => call::call(self, name, args, &e.span, d),
+            Kind::Call(name, args) if name == "if" => self.if_(args, &e.span, d),
+            Kind::Call(name, args) => {
+                let values = self.eval_all(args, d)?;
+                call::call(self.env, name, &values, &e.span)
+            }
             Kind::Method(object, name, span, args) => {
-                methods::method(self, object, name, span, args, d)
+                let this = self.eval(object, d)?;
+                // The list methods that take an expression evaluate it per item.
+                if let Value::List(items) = &this
+                    && matches!(name.as_str(), "filter" | "map" | "reduce" | "sort")
+                    && !(name == "sort" && args.is_empty())
+                {
+                    return self.lambda(items, name, args, span, d);
+                }
+                let values = self.eval_all(args, d)?;
+                methods::method(self.env, &this, name, &values, span)
             }
             Kind::Unary(op, inner) => {
                 let v = self.eval(inner, d)?;
@@ -383,6 +187,90 @@ impl<'e, 'a> Scope<'e, 'a> {
                 })
             }
             Kind::Binary(op, a, b) => self.binary(*op, a, b, d),
+        }
+    }
+
+    fn eval_all(&self, args: &[Expr], d: usize) -> Result<Vec<Value>> {
+        args.iter().map(|a| self.eval(a, d)).collect()
+    }
+
+    /// `if(condition, then, else?)`: only the branch taken is evaluated.
+    fn if_(&self, args: &[Expr], span: &Range<usize>, d: usize) -> Result<Value> {
+        let [cond, rest @ ..] = args else {
+            return Err(EvalError::new(
+                "if(condition, then, else?) needs a condition",
+                span,
+            ));
+        };
+        if rest.is_empty() || rest.len() > 2 {
+            return Err(EvalError::new(
+                "if(condition, then, else?) takes two or three values",
+                span,
+            ));
+        }
+        match (self.eval(cond, d)?.truthy(), rest) {
+            (true, [then, ..]) => self.eval(then, d),
+            (false, [_, otherwise]) => self.eval(otherwise, d),
+            _ => Ok(Value::Null),
+        }
+    }
+
+    /// `list.filter(expr)`, `map(expr)`, `reduce(expr, init)`,
+    /// `sort(expr)`: the expression evaluated per item with `value` and
+    /// `index` (and `acc`) bound.
+    fn lambda(
+        &self,
+        list: &[Value],
+        name: &str,
+        args: &[Expr],
+        span: &Range<usize>,
+        d: usize,
+    ) -> Result<Value> {
+        let Some(body) = args.first() else {
+            return Err(EvalError::new(
+                format!("{name}(…) needs an expression over `value` and `index`"),
+                span,
+            ));
+        };
+        let bind =
+            |i: usize, v: &Value| vec![("value", v.clone()), ("index", Value::Number(i as f64))];
+        match name {
+            "filter" => {
+                let mut out = Vec::new();
+                for (i, v) in list.iter().enumerate() {
+                    if self.eval_bound(body, bind(i, v), d)?.truthy() {
+                        out.push(v.clone());
+                    }
+                }
+                Ok(Value::List(out))
+            }
+            "map" => Ok(Value::List(
+                list.iter()
+                    .enumerate()
+                    .map(|(i, v)| self.eval_bound(body, bind(i, v), d))
+                    .collect::<Result<_>>()?,
+            )),
+            "sort" => {
+                let mut keyed: Vec<(Value, Value)> = list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Ok((self.eval_bound(body, bind(i, v), d)?, v.clone())))
+                    .collect::<Result<_>>()?;
+                keyed.sort_by(|a, b| sort_order(&a.0, &b.0, self.env.index));
+                Ok(Value::List(keyed.into_iter().map(|(_, v)| v).collect()))
+            }
+            _ => {
+                let mut acc = match args.get(1) {
+                    Some(init) => self.eval(init, d)?,
+                    None => Value::Null,
+                };
+                for (i, v) in list.iter().enumerate() {
+                    let mut names = bind(i, v);
+                    names.push(("acc", acc));
+                    acc = self.eval_bound(body, names, d)?;
+                }
+                Ok(acc)
+            }
         }
     }
 
@@ -457,98 +345,18 @@ impl<'e, 'a> Scope<'e, 'a> {
             BinOp::Le => ordered(|o| o.is_le()),
             BinOp::Gt => ordered(|o| o.is_gt()),
             BinOp::Ge => ordered(|o| o.is_ge()),
-            BinOp::Add => add(&x, &y, index),
-            BinOp::Sub => subtract(&x, &y),
+            BinOp::Add => ops::add(&x, &y, index),
+            BinOp::Sub => ops::subtract(&x, &y),
             BinOp::Mul => match (&x, &y) {
                 (Value::Duration(dur), other) => {
                     Value::Duration(dur.times(other.as_number().unwrap_or(f64::NAN)))
                 }
-                _ => arithmetic(&x, &y, |p, q| p * q),
+                _ => ops::arithmetic(&x, &y, |p, q| p * q),
             },
-            BinOp::Div => arithmetic(&x, &y, |p, q| p / q),
-            BinOp::Rem => arithmetic(&x, &y, |p, q| p % q),
+            BinOp::Div => ops::arithmetic(&x, &y, |p, q| p / q),
+            BinOp::Rem => ops::arithmetic(&x, &y, |p, q| p % q),
             BinOp::And | BinOp::Or => unreachable!("handled above"),
         })
-    }
-}
-
-fn arithmetic(x: &Value, y: &Value, f: fn(f64, f64) -> f64) -> Value {
-    match (x.as_number(), y.as_number()) {
-        (Some(p), Some(q)) => Value::Number(f(p, q)),
-        _ => Value::Null,
-    }
-}
-
-/// A duration a value stands for in date arithmetic: a duration, or text
-/// such as `"7d"`.
-fn as_duration(v: &Value) -> Option<Duration> {
-    match v {
-        Value::Duration(d) => Some(*d),
-        Value::Str(s) => dates::parse_duration(s),
-        _ => None,
-    }
-}
-
-/// `+`: date + duration, duration + duration, text joined with anything,
-/// numbers added.
-fn add(x: &Value, y: &Value, index: &VaultIndex) -> Value {
-    match (x, y) {
-        (Value::Date(at, time), other) | (other, Value::Date(at, time)) => {
-            match as_duration(other).and_then(|d| dates::add(*at, d).map(|t| (t, d))) {
-                Some((moved, d)) => Value::Date(moved, *time || d.ms % 86_400_000 != 0),
-                None => Value::Null,
-            }
-        }
-        (Value::Duration(a), Value::Duration(b)) => Value::Duration(a.plus(*b)),
-        (Value::Str(_), _) | (_, Value::Str(_)) => {
-            Value::Str(format!("{}{}", x.text(index), y.text(index)))
-        }
-        _ => arithmetic(x, y, |p, q| p + q),
-    }
-}
-
-/// `-`: date − duration, date − date (a duration), numbers.
-fn subtract(x: &Value, y: &Value) -> Value {
-    match (x, y) {
-        (Value::Date(a, _), Value::Date(b, _)) => {
-            Value::Duration(Duration::of_millis((*a - *b).num_milliseconds()))
-        }
-        (Value::Date(a, _), Value::Str(s)) if dates::parse_date(s).is_some() => {
-            let (b, _) = dates::parse_date(s).expect("checked");
-            Value::Duration(Duration::of_millis((*a - b).num_milliseconds()))
-        }
-        (Value::Date(at, time), other) => {
-            match as_duration(other).and_then(|d| dates::add(*at, d.negated()).map(|t| (t, d))) {
-                Some((moved, d)) => Value::Date(moved, *time || d.ms % 86_400_000 != 0),
-                None => Value::Null,
-            }
-        }
-        (Value::Duration(a), Value::Duration(b)) => Value::Duration(a.plus(b.negated())),
-        _ => arithmetic(x, y, |p, q| p - q),
-    }
-}
-
-/// `a[key]`: a list's item (negative from the end), an object's entry, a
-/// text's character; null when there is none.
-fn index_of(object: &Value, key: &Value) -> Value {
-    match (object, key) {
-        (Value::List(items), k) => k
-            .as_number()
-            .and_then(|n| {
-                let n = n as i64;
-                let at = if n < 0 { items.len() as i64 + n } else { n };
-                usize::try_from(at).ok().and_then(|i| items.get(i).cloned())
-            })
-            .unwrap_or(Value::Null),
-        (Value::Object(entries), Value::Str(k)) => entries
-            .iter()
-            .find(|(name, _)| name == k)
-            .map_or(Value::Null, |(_, v)| v.clone()),
-        (Value::Str(s), k) => k
-            .as_number()
-            .and_then(|n| s.chars().nth(n as usize))
-            .map_or(Value::Null, |c| Value::Str(c.to_string())),
-        _ => Value::Null,
     }
 }
 
@@ -590,45 +398,4 @@ fn no_field(value: &Value, name: &str, span: &Range<usize>) -> EvalError {
         format!("a {} has no field `{name}`", value.type_name()),
         span,
     )
-}
-
-/// A regular expression literal: JavaScript's flags `g` (every match:
-/// `replace` replaces all anyway), `i`, `m`, `s`, `u`; the pattern as the
-/// `regex` crate reads it (no look-around or back-references: named in the
-/// error).
-fn regex(pattern: &str, flags: &str, span: &Range<usize>) -> Result<Value> {
-    let mut builder = regex::RegexBuilder::new(pattern);
-    builder.size_limit(1 << 20).nest_limit(64);
-    for flag in flags.chars() {
-        match flag {
-            'i' => {
-                builder.case_insensitive(true);
-            }
-            'm' => {
-                builder.multi_line(true);
-            }
-            's' => {
-                builder.dot_matches_new_line(true);
-            }
-            'g' | 'u' => {}
-            other => {
-                return Err(EvalError::new(
-                    format!(
-                        "the regular expression flag `{other}` is not supported (g, i, m, s, u are)"
-                    ),
-                    span,
-                ));
-            }
-        }
-    }
-    let global = flags.contains('g');
-    builder
-        .build()
-        .map(|re| Value::Regex(Arc::new(value::Pattern { re, global })))
-        .map_err(|e| {
-            EvalError::new(
-                format!("the regular expression /{pattern}/ is not supported: {e}"),
-                span,
-            )
-        })
 }

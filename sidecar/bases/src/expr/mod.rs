@@ -135,6 +135,42 @@ pub enum RefForm {
 }
 
 impl Expr {
+    /// Every node of the expression, itself first, children after their
+    /// parent (a walk without recursion).
+    pub fn nodes(&self) -> Vec<&Expr> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            out.push(e);
+            match &e.kind {
+                Kind::Member(object, _, _) => stack.push(object),
+                Kind::Index(object, key) => {
+                    stack.push(key);
+                    stack.push(object);
+                }
+                Kind::Call(_, args) => stack.extend(args.iter().rev()),
+                Kind::Method(object, _, _, args) => {
+                    stack.extend(args.iter().rev());
+                    stack.push(object);
+                }
+                Kind::Unary(_, inner) => stack.push(inner),
+                Kind::Binary(_, a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                Kind::List(items) => stack.extend(items.iter().rev()),
+                Kind::Object(entries) => stack.extend(entries.iter().rev().map(|(_, v)| v)),
+                Kind::Null
+                | Kind::Bool(_)
+                | Kind::Number(_)
+                | Kind::Str(_)
+                | Kind::Regex { .. } => {}
+                Kind::Name(_) => {}
+            }
+        }
+        out
+    }
+
     /// The note properties the expression names, in source order. Names
     /// bound by a list method (`value`, `index`, `acc`) and in summaries
     /// (`values`) are not properties where they are bound.

@@ -129,6 +129,16 @@ fn calls() -> Vec<(&'static str, Value)> {
         ),
         ("related_notes", json!({"path": "Hub"})),
         ("related_notes", json!({"text": "alpha shared plans"})),
+        (
+            "query_notes",
+            json!({"filter": "true", "columns": ["file.path", "file.tags", "file.backlinks", "file.links", "file.embeds", "tags"]}),
+        ),
+        (
+            "query_notes",
+            json!({"filter": "file.links.map(value.asFile()).filter(value).length > 0", "columns": ["file.name"], "group_by": "file.folder"}),
+        ),
+        ("query_notes", json!({"base": "private/x.base"})),
+        ("query_notes", json!({"base": "Plan"})),
         ("list_tags", json!({})),
         ("list_tags", json!({"facet": "keys"})),
         ("list_tags", json!({"facet": "values"})),

@@ -87,7 +87,7 @@ async fn the_discover_handshake_works_and_answers_at_once() {
     .expect("discover answered")
     .expect("discover handshake");
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 20);
+    assert_eq!(tools.len(), 21);
     tokio::time::timeout(DEADLINE, state.wait_ready())
         .await
         .unwrap();
@@ -121,6 +121,7 @@ async fn the_tool_list_is_complete_annotated_and_small() {
             "list_notes",
             "list_tags",
             "note_history",
+            "query_notes",
             "read_note",
             "related_notes",
             "resolve_note",
@@ -189,6 +190,9 @@ async fn the_tool_list_is_complete_annotated_and_small() {
         });
         let bytes = python_json_len(&definition);
         eprintln!("{:>5} {}", bytes, t.name);
+        if std::env::var_os("WEFT_SHOW_TOOL").is_some_and(|n| n == t.name.as_ref()) {
+            eprintln!("{definition}");
+        }
         size += bytes;
     }
     // What every agent pays before it starts, measured as the definitions'
@@ -291,7 +295,7 @@ async fn a_known_method_with_parameters_of_the_wrong_shape_is_invalid_params() {
         }
     }
     // The session goes on.
-    assert_eq!(s.client.list_all_tools().await.unwrap().len(), 20);
+    assert_eq!(s.client.list_all_tools().await.unwrap().len(), 21);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

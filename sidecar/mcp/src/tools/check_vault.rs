@@ -14,7 +14,7 @@ use weft_tools::check_vault::*;
 impl Server {
     #[tool(
         name = "check_vault",
-        description = "Vault health, each with a fix: broken or ambiguous links, missing headings or block ids, parse errors, orphans, duplicate titles/aliases, tag rules, spellings, property types.",
+        description = "Vault health problems, each with its fix; kinds picks them (broken links, orphans, duplicates, property types).",
         input_schema = schema::input::<CheckVaultArgs>(),
         output_schema = schema::output::<CheckVaultOut>()
     )]

@@ -12,7 +12,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::delete_note::*;
 
-const DESCRIPTION: &str = "Move a note to .trash/ (restorable), listing the notes whose links it breaks; link_policy mark_deleted rewrites those links to [[name (deleted)]]. expected_sha256, dry_run.";
+const DESCRIPTION: &str = "Move a note to .trash/ (restorable), listing the notes whose links it breaks; link_policy mark_deleted rewrites those links to [[name (deleted)]].";
 
 #[tool_router(router = delete_note_router, vis = "pub(crate)")]
 impl Server {

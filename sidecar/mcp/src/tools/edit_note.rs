@@ -12,8 +12,8 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::edit_note::*;
 
-const DESCRIPTION: &str = "Change a note in place: ops run in order, all or nothing; each field says \
-which ops use it (prepend goes after frontmatter; a missing section is an error). \
+const DESCRIPTION: &str = "Change a note: ops in order, all or nothing; each field says which ops use \
+it (prepend goes after frontmatter). \
 expected_sha256 from read_note; dry_run shows the diff.";
 
 #[tool_router(router = edit_note_router, vis = "pub(crate)")]

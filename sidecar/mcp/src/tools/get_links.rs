@@ -10,7 +10,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::get_links::*;
 
-const DESCRIPTION: &str = "Links around a note, no bodies: in (backlinks by linking note, with line and context), out or both; depth walks further; format graph gives nodes and edges; rel filters typed links (frontmatter keys like part_of).";
+const DESCRIPTION: &str = "Links around a note, no bodies: in (backlinks with line and context), out or both; depth walks further; format graph: nodes and edges; rel: typed links (frontmatter keys like part_of).";
 
 #[tool_router(router = get_links_router, vis = "pub(crate)")]
 impl Server {

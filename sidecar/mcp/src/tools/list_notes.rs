@@ -10,7 +10,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::list_notes::*;
 
-const DESCRIPTION: &str = "Browse a folder: subfolders with note counts and its notes, or all below (recursive, depth); filter by tags, modified_since (7d: recent); sort alpha, or newest first: modified, created. format tree draws it.";
+const DESCRIPTION: &str = "Browse a folder: subfolders with note counts and its notes, or all below (recursive, depth); filter by tags, modified_since (7d); sort alpha or newest first (modified, created); format tree.";
 
 #[tool_router(router = list_notes_router, vis = "pub(crate)")]
 impl Server {

@@ -20,6 +20,7 @@ mod list_notes;
 mod list_tags;
 mod move_note;
 mod note_history;
+mod query_notes;
 mod read_note;
 mod related_notes;
 mod resolve_note;
@@ -41,6 +42,7 @@ pub(crate) fn router() -> ToolRouter<Server> {
         + Server::get_links_router()
         + Server::related_notes_router()
         + Server::list_tags_router()
+        + Server::query_notes_router()
         + Server::check_vault_router()
         + Server::editor_state_router()
         + Server::vault_info_router()

@@ -12,7 +12,7 @@ use crate::schema;
 use crate::server::Server;
 use weft_tools::move_note::*;
 
-const DESCRIPTION: &str = "Move or rename a note, attachment or folder. update_links (default true) rewrites every link to it, keeping |alias, #heading, #^block and style; false lists the links left behind. dry_run lists every change.";
+const DESCRIPTION: &str = "Move or rename a note, attachment or folder. update_links (default true) rewrites every link to it, keeping |alias, #heading, #^block and style; false lists the links left behind.";
 
 #[tool_router(router = move_note_router, vis = "pub(crate)")]
 impl Server {

@@ -11,7 +11,7 @@ use crate::server::Server;
 use weft_tools::note_history::*;
 use weft_tools::versions::{HISTORY_WAIT, noting_loss};
 
-const DESCRIPTION: &str = "Versions of a note (across renames and deletion) or, without path, the vault's recent changes: id, time, author, message, source (Weft, outside edit, git). Use ids in read_note(version), diff_note, restore_note.";
+const DESCRIPTION: &str = "Versions of a note (across renames and deletion) or, without path, the vault's recent changes: id, time, author, message, source. Use ids in read_note(version), diff_note, restore_note.";
 
 #[tool_router(router = note_history_router, vis = "pub(crate)")]
 impl Server {

@@ -11,7 +11,7 @@ use crate::server::Server;
 use weft_tools::read_note::*;
 use weft_tools::versions::HISTORY_WAIT;
 
-const DESCRIPTION: &str = "Read a note (or up to 10: paths) with its sha256. view: full (default), body, metadata (frontmatter, backlinks with context), outline (sections as A::B, block ids, keys), section. Long text: pass next_offset as offset. version: a note_history id.";
+const DESCRIPTION: &str = "Read a note (or up to 10: paths) with its sha256. view: full (default), body, metadata (frontmatter, backlinks with context), outline (sections as A::B, block ids, keys), section. Long text: next_offset as offset. version: a note_history id.";
 
 #[tool_router(router = read_note_router, vis = "pub(crate)")]
 impl Server {

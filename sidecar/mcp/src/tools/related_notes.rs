@@ -14,7 +14,7 @@ use weft_tools::related_notes::*;
 impl Server {
     #[tool(
         name = "related_notes",
-        description = "Notes related to a note (`path`) or a `text`: by links (direct, shared targets, cited together), shared tags and similar wording, each with its reasons.",
+        description = "Notes related to a note (`path`) or a `text` by links (direct, shared targets, cited together), tags and wording, with reasons.",
         input_schema = schema::input::<RelatedNotesArgs>(),
         output_schema = schema::output::<RelatedNotesOut>()
     )]

@@ -14,7 +14,7 @@ use weft_tools::resolve_note::*;
 impl Server {
     #[tool(
         name = "resolve_note",
-        description = "Turn a title, alias, [[link]] target, path or partial name into ranked candidate notes, each with why it matched, and say what a link to it resolves to.",
+        description = "Turn a title, alias, [[link]] target, path or partial name into ranked candidate notes with why each matched, and what a link to it resolves to.",
         input_schema = schema::input::<ResolveNoteArgs>(),
         output_schema = schema::output::<ResolveNoteOut>()
     )]

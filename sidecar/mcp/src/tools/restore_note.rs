@@ -12,7 +12,7 @@ use crate::server::Server;
 use weft_tools::restore_note::*;
 use weft_tools::versions::{HISTORY_WAIT, noting_loss};
 
-const DESCRIPTION: &str = "Bring back a note_history version as a new version (history is kept), deleted and moved notes too. dry_run shows the diff; expected_sha256 as in edits.";
+const DESCRIPTION: &str = "Bring back a note_history version as a new version (history is kept), deleted and moved notes too. dry_run shows the diff.";
 
 #[tool_router(router = restore_note_router, vis = "pub(crate)")]
 impl Server {

@@ -51,7 +51,6 @@ pub struct GetContextArgs {
     pub frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
     #[serde(default, alias = "since")]
     pub modified_since: Option<String>,
-    /// A note.
     #[serde(default, alias = "note", alias = "path")]
     pub around: Option<String>,
     /// Default 1, max 3.

@@ -31,8 +31,7 @@ use super::state::ToolState;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetLinksArgs {
-    /// Path, title or alias (+#Heading or #^block: links to it); may not
-    /// exist yet.
+    /// Path, title or alias (+#Heading or #^block); may not exist yet.
     #[serde(alias = "note", alias = "name", alias = "file")]
     pub path: String,
     /// Default both.

@@ -26,7 +26,6 @@ use weft_vault::key::name_key;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListTagsArgs {
-    /// Name prefix.
     #[serde(default, alias = "tag", alias = "query")]
     pub prefix: Option<String>,
     #[serde(default)]

@@ -36,7 +36,6 @@ pub struct ReadNoteArgs {
     pub section: Option<String>,
     #[serde(default)]
     pub version: Option<String>,
-    /// Start character.
     #[serde(
         default,
         alias = "start_index",

@@ -25,7 +25,6 @@ use super::state::ToolState;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveNoteArgs {
-    /// Title, alias, [[link]] target, path or part of a name.
     #[serde(
         alias = "name",
         alias = "path",

@@ -37,19 +37,19 @@ pub struct SearchNotesArgs {
     pub query: Option<String>,
     #[serde(default)]
     pub mode: Option<Mode>,
-    /// All of these tags.
+    /// All of these.
     #[serde(default, alias = "tags", deserialize_with = "lenient::strings")]
     pub tags_all: Option<Vec<String>>,
-    /// Any of these tags.
+    /// Any of these.
     #[serde(default, deserialize_with = "lenient::strings")]
     pub tags_any: Option<Vec<String>>,
     /// Folder.
     #[serde(default, alias = "folder", alias = "path", alias = "prefix")]
     pub path_prefix: Option<String>,
-    /// Notes linking to this note.
+    /// Linking here.
     #[serde(default, alias = "links_to")]
     pub backlinks_to: Option<String>,
-    /// Notes this note links to.
+    /// Linked from here.
     #[serde(default, alias = "linked_from")]
     pub links_from: Option<String>,
     /// {key: value}; * = has key.
