@@ -134,6 +134,9 @@ pub struct View {
     pub limit: Option<usize>,
     /// Column → summary name (built-in, or one of the base's `summaries`).
     pub summaries: Vec<(String, String)>,
+    /// Why the view cannot run (its filter does not read): said when it is
+    /// asked for, so the base's other views still run.
+    pub problem: Option<BaseError>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -201,6 +204,7 @@ impl Base {
                 group_by: group_by.map(key),
                 limit,
                 summaries: Vec::new(),
+                problem: None,
             }],
         })
     }
@@ -264,6 +268,14 @@ impl Base {
     /// The view named `name` (as names compare: case aside), or the first
     /// one (a table of every row when the base has none).
     pub fn view(&self, name: Option<&str>) -> Result<View, BaseError> {
+        let view = self.view_named(name)?;
+        match &view.problem {
+            Some(problem) => Err(problem.clone()),
+            None => Ok(view),
+        }
+    }
+
+    fn view_named(&self, name: Option<&str>) -> Result<View, BaseError> {
         match name {
             None => Ok(self.views.first().cloned().unwrap_or_else(|| View {
                 kind: "table".into(),
@@ -274,6 +286,7 @@ impl Base {
                 group_by: None,
                 limit: None,
                 summaries: Vec::new(),
+                problem: None,
             })),
             Some(wanted) => self
                 .views
@@ -435,9 +448,13 @@ fn view(at: &str, v: &Json, i: usize) -> Result<View, BaseError> {
         return Err(error(at, "a view is a mapping (type, name, order…)"));
     };
     let text = |key: &str| map.get(key).and_then(scalar_text);
-    let filters = match map.get("filters") {
-        None | Some(Json::Null) => None,
-        Some(f) => Some(filter(&format!("{at}.filters"), f, 0)?),
+    // A filter that does not read spoils its view only.
+    let (filters, problem) = match map.get("filters") {
+        None | Some(Json::Null) => (None, None),
+        Some(f) => match filter(&format!("{at}.filters"), f, 0) {
+            Ok(f) => (Some(f), None),
+            Err(e) => (None, Some(e)),
+        },
     };
     let order = match map.get("order") {
         None | Some(Json::Null) => Vec::new(),
@@ -526,6 +543,7 @@ fn view(at: &str, v: &Json, i: usize) -> Result<View, BaseError> {
         group_by,
         limit,
         summaries,
+        problem,
     })
 }
 

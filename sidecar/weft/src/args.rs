@@ -31,7 +31,8 @@ pub struct GlobalOpts {
     /// The vault folder [default: the current directory; `/` is refused].
     #[arg(long, global = true, env = "WEFT_VAULT", value_name = "DIR")]
     pub vault: Option<PathBuf>,
-    /// Output: compact Markdown for people and agents, or JSON for programs.
+    /// Output: compact Markdown for people and agents, JSON for programs,
+    /// or CSV (`weft base`).
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Serve in this process instead of through the vault's index daemon
@@ -48,8 +49,12 @@ pub struct GlobalOpts {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// Markdown (the default).
+    #[value(alias = "md")]
     Text,
     Json,
+    /// Comma-separated values (`weft base` only).
+    Csv,
 }
 
 #[derive(Subcommand, Debug)]
@@ -97,6 +102,27 @@ pub enum Command {
     /// persisted index, the semantic model and Zed's settings, each with ✓
     /// or ✗ and the fix. Exits 0 when all is well, 1 when something is wrong.
     Doctor,
+    /// Runs a view of an Obsidian base — a `.base` file, or a note with
+    /// ```base blocks — on the index, as Obsidian would show it: the table
+    /// (its rows paged), its groups and summaries. --format csv for a
+    /// spreadsheet.
+    Base {
+        /// The `.base` file, or a note with ```base blocks (NOTE as above).
+        #[arg(value_name = "FILE")]
+        file: String,
+        /// The view's name [default: the first].
+        #[arg(long)]
+        view: Option<String>,
+        /// Which ```base block of the note, from 1.
+        #[arg(long)]
+        block: Option<usize>,
+        /// Rows printed at most; the rest are counted, --offset goes on.
+        #[arg(long, default_value_t = 500)]
+        limit: usize,
+        /// Rows skipped first.
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+    },
     /// Broken, ambiguous and broken-fragment links, notes that did not
     /// parse cleanly and property values that do not fit their type, each
     /// with file:line. Exits 1 when it finds any.

@@ -21,6 +21,16 @@ pub(super) fn method(
     values: &[Value],
     span: &Range<usize>,
 ) -> Result<Value> {
+    // A property one note writes as a single link and another as a list
+    // (`categories: "[[X]]"`): `contains` reads the single value as a
+    // one-item list, as `list(x).contains` would.
+    if matches!(
+        this,
+        Value::Link(_) | Value::File(_) | Value::Number(_) | Value::Bool(_) | Value::Date(..)
+    ) && matches!(name, "contains" | "containsAll" | "containsAny")
+    {
+        return Ok(list(env, std::slice::from_ref(this), name, values).unwrap_or(Value::Null));
+    }
     let found = match this {
         Value::Str(s) => string(env, s, name, values, span)?,
         Value::Number(n) => number(*n, name, values),

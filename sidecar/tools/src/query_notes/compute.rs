@@ -39,6 +39,8 @@ pub struct Asked {
     pub json: serde_json::Value,
     /// The page as a Markdown table.
     pub markdown: String,
+    /// The page as CSV.
+    pub csv: String,
     /// The base's vault path (and block), when one was run.
     pub base: Option<String>,
     /// The views of that base, by name.
@@ -121,6 +123,7 @@ pub fn compute(
     let views = base.views.iter().map(|v| v.name.clone()).collect();
     let json = weft_bases::render::json(&table, index, true);
     let markdown = weft_bases::render::markdown(&table, index);
+    let csv = weft_bases::render::csv(&table, index);
     let shown = match &table.groups {
         None => table.rows.len(),
         Some(groups) => groups.iter().map(|g| g.rows.len()).sum(),
@@ -130,6 +133,7 @@ pub fn compute(
         table,
         json,
         markdown,
+        csv,
         base: label,
         views,
         shown,

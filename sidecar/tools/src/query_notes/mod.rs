@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 pub use compute::{Asked, Source, compute};
-pub use render::{GroupOut, QueryNotesOut};
+pub use render::{GroupOut, QueryNotesOut, out as render_out};
 
 use super::args::lenient;
 use super::common::{cursor_offset, limit, next_cursor};

@@ -82,6 +82,21 @@ pub fn answer_on(
         )),
         _ => None,
     };
+    if format == Format::Csv && !matches!(command, Command::Base { .. }) {
+        return Err(CliError(
+            "--format csv is for `weft base`; use text or json here".into(),
+        ));
+    }
+    if let Command::Base {
+        file,
+        view,
+        block,
+        limit,
+        offset,
+    } = &command
+    {
+        return base(&state(), file, view, *block, *limit, *offset, format);
+    }
     if let Some(answer) = as_mcp {
         let text =
             answer.map_err(|e| CliError(e.strip_prefix("Error: ").unwrap_or(&e).to_string()))?;
@@ -120,6 +135,7 @@ pub fn answer_on(
             let digest = digest.then(|| weft_vault::digest::digest(&index));
             (out.stats(&query::stats(&index), digest.as_deref()), 0)
         }
+        Command::Base { .. } => unreachable!("answered above"),
         Command::Lsp
         | Command::Mcp { .. }
         | Command::Daemon { .. }
@@ -144,4 +160,58 @@ pub fn answer_on(
             (out.check(&problems, &unreadable), code)
         }
     })
+}
+
+/// `weft base`: a page of a base's view as the agent's `query_notes`
+/// computes it, in Markdown, JSON (its structured answer) or CSV.
+fn base(
+    state: &ToolState,
+    file: &str,
+    view: &Option<String>,
+    block: Option<usize>,
+    limit: usize,
+    offset: usize,
+    format: Format,
+) -> Result<(String, u8), CliError> {
+    use weft_tools::query_notes::{Source, compute, render_out};
+    let source = Source::Base {
+        path: file.to_string(),
+        block,
+        view: view.clone(),
+    };
+    let asked = compute(state, &source, offset, limit.max(1)).map_err(|e| {
+        CliError(
+            e.text()
+                .strip_prefix("Error: ")
+                .unwrap_or_default()
+                .to_string(),
+        )
+    })?;
+    let more = offset + asked.shown < asked.table.total;
+    let text = match format {
+        Format::Csv => asked.csv.clone(),
+        Format::Json => {
+            let out = render_out(&asked, None);
+            serde_json::to_string_pretty(&out).unwrap_or_default() + "\n"
+        }
+        Format::Text => {
+            let mut text = asked.markdown.clone();
+            if asked.table.total == 0 {
+                text = format!("No rows in view `{}`.", asked.table.view);
+            }
+            if more {
+                text.push_str(&format!(
+                    "\n{} of {} rows; --offset {} shows the next.",
+                    asked.shown,
+                    asked.table.total,
+                    offset + asked.shown
+                ));
+            }
+            for e in &asked.table.errors {
+                text.push_str(&format!("\nerror: {e}"));
+            }
+            text
+        }
+    };
+    Ok((text, u8::from(asked.table.error_count > 0)))
 }

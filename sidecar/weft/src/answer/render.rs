@@ -28,7 +28,8 @@ impl Out<'_> {
 
     fn emit(&self, text: String, value: Value) -> String {
         match self.format {
-            Format::Text => text,
+            // CSV is refused before any answer but `weft base`'s.
+            Format::Text | Format::Csv => text,
             Format::Json => serde_json::to_string_pretty(&value).unwrap_or_default() + "\n",
         }
     }

@@ -52,7 +52,7 @@ pub fn run(command: ModelCommand, format: Format) -> Result<String, CliError> {
                 );
             }
             Ok(match format {
-                Format::Text => folder.display().to_string(),
+                Format::Text | Format::Csv => folder.display().to_string(),
                 Format::Json => serde_json::json!({
                     "id": model.id,
                     "revision": model.revision,
@@ -67,7 +67,7 @@ pub fn run(command: ModelCommand, format: Format) -> Result<String, CliError> {
                 .map(|m| (m, m.is_present(&models_dir), m.folder_in(&models_dir)))
                 .collect();
             Ok(match format {
-                Format::Text => rows
+                Format::Text | Format::Csv => rows
                     .iter()
                     .map(|(m, present, folder)| {
                         format!(
