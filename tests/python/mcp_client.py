@@ -49,6 +49,8 @@ TOOL_CALLS = [
     ("list_tags", {}),
     ("list_tags", {"facet": "keys"}),
     ("check_vault", {}),
+    ("query_notes", {"base": "Projects.base"}),
+    ("query_notes", {"filter": 'file.hasTag("project") && status == "active"', "columns": ["file.name", "status"]}),
     ("editor_state", {}),
     ("vault_info", {}),
 ]
@@ -64,6 +66,9 @@ ERROR_CALLS = [
     ("get_context", {"query": "???"}, "nothing to search for"),
     # A property compared with a date that is none says so.
     ("search_notes", {"query": "part_of:<2026-13-01"}, "cannot read `2026-13-01` as a date"),
+    # Bases: an unknown function is named, never an empty table.
+    ("query_notes", {"filter": "nope(status)"}, "unknown function `nope`"),
+    ("query_notes", {"base": "Projects.base", "view": "Nope"}, "no view named `Nope`"),
 ]
 
 # Issue 39: THE note filter answers alike in every tool and mode — the same
@@ -157,6 +162,13 @@ async def main(weft, vault, mode):
                 fail(f"{name} {args}: empty text")
             report["calls"].append({"tool": name, "args": args, "chars": len(text)})
 
+        # A base's view: its rows in its sort, cells typed (null: no value).
+        result = await client.call_tool("query_notes", {"base": "Projects.base", "view": "All"})
+        rows = result.structured_content["rows"]
+        if rows != [["A", None], ["Hub", "active"], ["weft", None]]:
+            fail(f"query_notes rows: {rows}")
+        report["base_rows"] = rows
+
         for name, args, expect in ERROR_CALLS:
             result = await client.call_tool(name, args)
             text = text_of(result)
@@ -175,13 +187,13 @@ async def main(weft, vault, mode):
 
         prompts = (await client.list_prompts()).prompts
         names = [p.name for p in prompts]
-        if names != ["backlinks", "graph", "related", "daily", "context", "recent"]:
+        if names != ["backlinks", "graph", "related", "daily", "context", "recent", "base"]:
             fail(f"prompts: {names}")
         for p in prompts:
             if len(p.arguments or []) > 1:
                 fail(f"prompt {p.name} takes {len(p.arguments)} arguments")
         report["prompt_texts"] = {}
-        for name, args in [("backlinks", {"note": "Hub"}), ("graph", {"note": "Hub"}), ("related", {"note": "projects/weft"}), ("context", {"topic": "tantivy"}), ("recent", {})]:
+        for name, args in [("backlinks", {"note": "Hub"}), ("graph", {"note": "Hub"}), ("related", {"note": "projects/weft"}), ("context", {"topic": "tantivy"}), ("recent", {}), ("base", {"base": "Projects.base#All"})]:
             result = await client.get_prompt(name, args)
             message = result.messages[0]
             if message.role != "user" or message.content.type != "text" or not message.content.text:

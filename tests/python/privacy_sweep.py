@@ -38,6 +38,8 @@ CALLS = [
     ("get_links", {"path": "Plan", "direction": "both"}),
     ("get_links", {"path": "Hub", "format": "graph", "depth": 3}),
     ("related_notes", {"path": "Hub"}),
+    ("query_notes", {"filter": "true", "columns": ["file.path", "file.tags", "file.backlinks", "file.links", "tags"]}),
+    ("query_notes", {"base": "private/x.base"}),
     ("list_tags", {}),
     ("list_tags", {"facet": "keys"}),
     ("check_vault", {}),

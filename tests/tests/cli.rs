@@ -383,3 +383,77 @@ due: 2026-11-15
     }
     sandbox.stop_daemons();
 }
+
+/// `weft base`: a base's view as Markdown, JSON or CSV, paged; a view by
+/// name, a note's block; `--format csv` elsewhere is refused.
+#[test]
+fn base_runs_a_view_in_every_format() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(
+        r#"
+//- /Reading.base
+filters: 'file.inFolder("books")'
+formulas:
+  pages_k: 'pages / 1000'
+views:
+  - type: table
+    name: All
+    order: [file.name, author, formula.pages_k]
+    sort: [{property: pages, direction: DESC}]
+    summaries: {formula.pages_k: Sum}
+  - type: table
+    name: Short
+    filters: 'pages < 400'
+    order: [file.name]
+//- /books/Dune.md
+---
+author: Frank Herbert
+pages: 412
+---
+//- /books/Emma, a novel.md
+---
+author: Jane Austen
+pages: 300
+---
+//- /Shelf.md
+# Shelf
+```base
+filters: 'file.hasLink(this)'
+views: [{type: table, name: Linked, order: [file.name]}]
+```
+//- /Linker.md
+[[Shelf]]
+"#,
+    );
+    let (out, err, code) = run(&vault, &["base", "Reading.base"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| file.name | author | formula.pages_k |"), "{out}");
+    let dune = out.find("| Dune | Frank Herbert | 0.412 |").expect("Dune's row");
+    let emma = out.find("| Emma, a novel | Jane Austen | 0.3 |").expect("Emma's row");
+    assert!(dune < emma, "sorted by pages, descending: {out}");
+    assert!(out.contains("**0.712**"), "the summary: {out}");
+
+    let (out, _, code) = run(&vault, &["base", "Reading.base", "--view", "short", "--format", "csv"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "file.name\r\n\"Emma, a novel\"\r\n");
+
+    let (out, _, _) = run(&vault, &["base", "Reading.base", "--format", "json", "--limit", "1"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["rows"], serde_json::json!([["Dune", "Frank Herbert", 0.412]]));
+    assert_eq!(v["total"], 2);
+    let (out, _, _) = run(&vault, &["base", "Reading.base", "--offset", "1", "--limit", "1"]);
+    assert!(out.contains("Emma") && !out.contains("Dune"), "{out}");
+
+    let (out, err, code) = run(&vault, &["base", "Shelf"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| Linker |"), "this is the note with the block: {out}");
+
+    let (_, err, code) = run(&vault, &["base", "Reading.base", "--view", "Nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("All, Short"), "{err}");
+    let (_, err, code) = run(&vault, &["stats", "--format", "csv"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`weft base`"), "{err}");
+    sandbox.stop_daemons();
+}
+

@@ -56,6 +56,13 @@ part_of: "[[Hub]]"
 ---
 # Weft
 Weft makes vaults first-class. Search uses tantivy.
+//- /Projects.base
+filters: 'file.hasTag("project")'
+views:
+  - type: table
+    name: All
+    order: [file.name, status]
+    sort: [{property: file.name, direction: ASC}]
 "#;
 
 fn run_python_client(mode: &str) -> Value {
@@ -108,6 +115,7 @@ fn check_report(report: &Value) {
             "list_tags",
             "move_note",
             "note_history",
+            "query_notes",
             "read_note",
             "related_notes",
             "resolve_note",
@@ -119,7 +127,7 @@ fn check_report(report: &Value) {
         ])
     );
     assert_eq!(report["notes"], 7);
-    assert_eq!(report["calls"].as_array().unwrap().len(), 23);
+    assert_eq!(report["calls"].as_array().unwrap().len(), 25);
     assert_eq!(report["updated"], "weft://note/Hub");
 }
 
@@ -171,7 +179,7 @@ fn inspector_cli_lists_the_tools() {
         names.contains(&"search_notes")
             && names.contains(&"write_note")
             && names.contains(&"note_history")
-            && names.len() == 20,
+            && names.len() == 21,
         "{names:?}"
     );
     let read = listed["tools"]

@@ -1,6 +1,7 @@
 //! Prompts (Zed shows them as `/` commands: at most one argument, user-role
 //! text only): `backlinks`, `graph`, `related`, `daily`, `context`,
-//! `recent`; and argument completion, which offers note names.
+//! `recent`, `base`; and argument completion, which offers note names and
+//! bases.
 //!
 //! Each prompt is a tool's answer as text; must not compute anything a
 //! tool does not.
@@ -17,7 +18,8 @@ use weft_tools::common::visible_tags;
 use weft_tools::format::ToolError;
 use weft_tools::state::ToolState;
 use weft_tools::{
-    editor_state, get_context, get_links, list_notes, query, read_note, related_notes,
+    editor_state, get_context, get_links, list_notes, query, query_notes, read_note,
+    related_notes,
 };
 use weft_vault::key::path_key;
 
@@ -78,6 +80,14 @@ const SPECS: &[Spec] = &[
         argument: "since",
         argument_description: "Since when: 7d (default), 24h, 2024-01-15",
         required: false,
+    },
+    Spec {
+        name: "base",
+        title: "Base",
+        description: "A view of an Obsidian base (a .base file, or a note with ```base blocks) as a table.",
+        argument: "base",
+        argument_description: "The .base file or note; `Projects.base#Active` for a view",
+        required: true,
     },
 ];
 
@@ -170,6 +180,26 @@ pub fn get(
                 .text
         }
         "daily" => daily(state, value.as_deref()).map_err(bad)?,
+        "base" => {
+            // `file#View`, as Obsidian embeds a base's view.
+            let written = value.unwrap_or_default();
+            let (base, view) = match written.rsplit_once('#') {
+                Some((base, view)) if !view.trim().is_empty() => {
+                    (base.to_string(), Some(view.trim().to_string()))
+                }
+                _ => (written, None),
+            };
+            query_notes::run(
+                state,
+                query_notes::QueryNotesArgs {
+                    base: Some(base),
+                    view,
+                    ..Default::default()
+                },
+            )
+            .map_err(bad)?
+            .text
+        }
         "context" => context(state, value.as_deref()).map_err(bad)?,
         _ => {
             let since = value.unwrap_or_else(|| "7d".into());
@@ -309,6 +339,7 @@ pub fn complete(
                 v.retain(|d| d.starts_with(&value));
                 v
             }
+            ("base", "base") => base_names(state, &value),
             ("recent", "since") => ["24h", "7d", "30d", "today", "yesterday"]
                 .iter()
                 .filter(|s| s.starts_with(&value))
@@ -342,6 +373,25 @@ pub fn complete(
     let info = CompletionInfo::with_pagination(shown, Some(total as u32), has_more)
         .map_err(|e| McpError::internal_error(e, None))?;
     Ok(CompleteResult::new(info))
+}
+
+/// The `.base` files whose path holds what is typed, then the notes
+/// named so (a note may hold ```base blocks).
+fn base_names(state: &ToolState, value: &str) -> Vec<String> {
+    let policy = state.policy();
+    let wanted = path_key(value);
+    let mut bases: Vec<String> = state
+        .index()
+        .attachments()
+        .filter(|p| p.to_ascii_lowercase().ends_with(".base"))
+        .filter(|p| policy.access.sees(p) && path_key(p).contains(&wanted))
+        .map(str::to_string)
+        .collect();
+    bases.sort_by_key(|p| path_key(p));
+    if !value.is_empty() {
+        bases.extend(note_names(state, value));
+    }
+    bases
 }
 
 /// Note paths for a typed prefix: best name matches, or the first notes.

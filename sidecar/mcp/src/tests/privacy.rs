@@ -322,6 +322,8 @@ async fn a_denied_note_leaks_through_no_answer() {
         ("context", json!({"topic": "alpha"})),
         ("context", json!({})),
         ("recent", json!({"since": "3650d"})),
+        ("base", json!({"base": "Plan"})),
+        ("base", json!({"base": "private/x.base#v"})),
     ] {
         let params =
             GetPromptRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
@@ -373,6 +375,8 @@ async fn a_denied_note_leaks_through_no_answer() {
         (Reference::for_prompt("backlinks"), "note", "w"),
         (Reference::for_prompt("graph"), "note", "q"),
         (Reference::for_prompt("related"), "note", "d"),
+        (Reference::for_prompt("base"), "base", ""),
+        (Reference::for_prompt("base"), "base", "q"),
         (Reference::for_prompt("context"), "topic", ""),
         (Reference::for_prompt("context"), "topic", "p"),
         (Reference::for_prompt("context"), "topic", "e"),

@@ -311,7 +311,8 @@ async fn prompts_are_slash_commands_with_one_argument() {
             "related",
             "daily",
             "context",
-            "recent"
+            "recent",
+            "base"
         ]
     );
     for p in &prompts {
@@ -600,3 +601,44 @@ async fn listen_subscriptions_notify_updates() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `/base`: a base's view as a table, the view picked as Obsidian embeds
+/// one (`file#View`); its argument completes to the vault's bases.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_base_prompt_shows_a_view() {
+    let fixture = format!(
+        "{VAULT}//- /Reading.base\nfilters: 'file.hasTag(\"book\")'\nviews:\n  - type: table\n    name: All\n    order: [file.name, author]\n  - type: table\n    name: Dune only\n    filters: 'author == \"Frank Herbert\"'\n    order: [file.name]\n\
+         //- /books/Dune.md\n---\nauthor: Frank Herbert\ntags: [book]\n---\n\
+         //- /books/Emma.md\n---\nauthor: Jane Austen\ntags: [book]\n---\n"
+    );
+    let s = session(&fixture).await;
+    let get = |args: Value| {
+        let params = GetPromptRequestParams::new("base")
+            .with_arguments(args.as_object().unwrap().clone());
+        s.client.get_prompt(params)
+    };
+    let text_of_prompt = |r: rmcp::model::GetPromptResult| {
+        r.messages[0]
+            .content
+            .as_text()
+            .map(|t| t.text.clone())
+            .unwrap_or_default()
+    };
+    let all = text_of_prompt(get(json!({"base": "Reading.base"})).await.unwrap());
+    assert!(all.contains("| Dune | Frank Herbert |"), "{all}");
+    assert!(all.contains("| Emma | Jane Austen |"), "{all}");
+    let one = text_of_prompt(get(json!({"base": "Reading.base#Dune only"})).await.unwrap());
+    assert!(one.contains("| Dune |") && !one.contains("Emma"), "{one}");
+    let e = get(json!({"base": "Reading.base#Nope"})).await.unwrap_err();
+    assert!(e.to_string().contains("All, Dune only"), "{e}");
+    let done = s
+        .client
+        .complete(CompleteRequestParams::new(
+            Reference::for_prompt("base"),
+            ArgumentInfo::new("base", "read"),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(done.completion.values.first().map(String::as_str), Some("Reading.base"));
+}
+
