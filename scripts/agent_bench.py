@@ -73,6 +73,24 @@ TOPICS = {
 }
 
 
+TRACKED = [
+    ("Loom", "active", "2026-12-10"),
+    ("Shuttle", "done", "2026-11-01"),
+    ("Spindle", "active", "2027-02-01"),
+    ("Bobbin", "paused", "2026-12-20"),
+    ("Heddle", "active", "2026-12-24"),
+]
+
+TRACKER_BASE = """filters: 'type == "project"'
+views:
+  - type: table
+    name: Active
+    filters: 'status == "active"'
+    order: [file.name, due]
+    sort: [{property: due, direction: ASC}]
+"""
+
+
 def make_vault(dest: Path):
     """The example vault, plus a long note, topic notes, a daily template
     and notes of known age."""
@@ -87,6 +105,13 @@ def make_vault(dest: Path):
     (dest / "Templates" / "Daily.md").write_text("# {{date}}\n\n## Tasks\n\n## Log\n")
     (dest / ".weft.toml").write_text('[daily]\nfolder = "Daily"\ntemplate = "Templates/Daily"\n')
     (dest / "Projects" / "Archive idea.md").write_text("---\ntags: [project]\n---\n# Archive idea\n\nOld.\n")
+    # Tracked projects with typed properties, and a base over them.
+    (dest / "Tracker").mkdir()
+    for name, status, due in TRACKED:
+        (dest / "Tracker" / f"{name}.md").write_text(
+            f"---\ntype: project\nstatus: {status}\ndue: {due}\n---\n# {name}\n"
+        )
+    (dest / "Tracker.base").write_text(TRACKER_BASE)
     # Ages: the archived idea is old; the other project notes are recent.
     old = time.time() - 40 * 86400
     os.utime(dest / "Projects" / "Archive idea.md", (old, old))
@@ -162,6 +187,16 @@ async def weft_history_undo(run, vault):
     before = versions[1]["id"]
     await run.call("diff_note", {"path": "Projects/Roadmap", "from": before})
     await run.call("restore_note", {"path": "Projects/Roadmap", "version": before})
+
+
+async def read_each_tracked(run, listing_tool, listing_args, read_tool, key, path_of):
+    """A server without Bases: list the folder, read every note, and let
+    the agent filter the frontmatter itself."""
+    _, text = await run.call(listing_tool, listing_args)
+    for entry in json.loads(text):
+        item = path_of(entry)
+        if item and "Tracker/" in item:
+            await run.call(read_tool, {key: [item] if read_tool == "iwe_retrieve" else item})
 
 
 # IWE (`iwec`): documents by key (path without .md); reads whole documents
@@ -359,6 +394,50 @@ TASKS = [
         "weft": [("get_links", {"path": "Weft#Goals", "direction": "in"})],
         "iwec": iwec_heading_links,
         "obsidian-mcp": [("wikilinks", {"query": "backlinks", "path": "Projects/Weft.md"})],
+    },
+    {
+        "name": "active projects due soon",
+        "ask": "Which active projects are due before 2027-01-01?",
+        "check": lambda run, vault: has_all(run.read, "Loom", "Heddle")
+        and "Spindle" not in run.read
+        and "Bobbin" not in run.read,
+        "weft": [
+            (
+                "query_notes",
+                {
+                    "filter": 'type == "project" && status == "active" && due < date("2027-01-01")',
+                    "columns": ["file.name", "due"],
+                    "sort": "due",
+                },
+            )
+        ],
+        "iwec": lambda run, vault: read_each_tracked(
+            run, "iwe_find", {"project": "$key"}, "iwe_retrieve", "keys", lambda d: d.get("key")
+        ),
+        "obsidian-mcp": lambda run, vault: read_each_tracked(
+            run, "vault_list", {"path": "Tracker"}, "note_read", "path", lambda p: f"Tracker/{p}" if p.endswith(".md") else None
+        ),
+    },
+    {
+        "name": "count per status",
+        "ask": "How many tracked projects are in each status?",
+        "check": lambda run, vault: re.search(r"active\D{0,20}3", run.read) is not None
+        and re.search(r"done\D{0,20}1", run.read) is not None,
+        "weft": [("query_notes", {"filter": 'type == "project"', "group_by": "status", "columns": ["file.name"]})],
+        "iwec": lambda run, vault: read_each_tracked(
+            run, "iwe_find", {"project": "$key"}, "iwe_retrieve", "keys", lambda d: d.get("key")
+        ),
+        "obsidian-mcp": lambda run, vault: read_each_tracked(
+            run, "vault_list", {"path": "Tracker"}, "note_read", "path", lambda p: f"Tracker/{p}" if p.endswith(".md") else None
+        ),
+    },
+    {
+        "name": "a base's view",
+        "ask": "Show the Active view of Tracker.base.",
+        "check": lambda run, vault: run.read.find("Loom") < run.read.find("Heddle") < run.read.find("Spindle")
+        and run.read.find("Loom") >= 0
+        and "Bobbin" not in run.read,
+        "weft": [("query_notes", {"base": "Tracker.base", "view": "Active"})],
     },
     {
         "name": "tag rename",

@@ -28,9 +28,16 @@ fn every_benchmark_task_is_right_for_weft() {
     );
     let report: Value = serde_json::from_str(&stdout).expect("the benchmark's JSON");
     let tasks = report["weft"]["tasks"].as_object().expect("tasks");
-    assert_eq!(tasks.len(), 13, "{report:#}");
-    // A property on a folder and a tag renamed everywhere: one call each.
-    for one in ["property on a folder", "tag rename"] {
+    assert_eq!(tasks.len(), 16, "{report:#}");
+    // A property on a folder, a tag renamed everywhere, a property query
+    // with a date, counts per value and a base's view: one call each.
+    for one in [
+        "property on a folder",
+        "tag rename",
+        "active projects due soon",
+        "count per status",
+        "a base's view",
+    ] {
         assert_eq!(tasks[one]["calls"], 1, "{one}: {report:#}");
     }
     for (name, task) in tasks {
