@@ -427,26 +427,48 @@ views: [{type: table, name: Linked, order: [file.name]}]
     );
     let (out, err, code) = run(&vault, &["base", "Reading.base"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("| file.name | author | formula.pages_k |"), "{out}");
-    let dune = out.find("| Dune | Frank Herbert | 0.412 |").expect("Dune's row");
-    let emma = out.find("| Emma, a novel | Jane Austen | 0.3 |").expect("Emma's row");
+    assert!(
+        out.contains("| file.name | author | formula.pages_k |"),
+        "{out}"
+    );
+    let dune = out
+        .find("| Dune | Frank Herbert | 0.412 |")
+        .expect("Dune's row");
+    let emma = out
+        .find("| Emma, a novel | Jane Austen | 0.3 |")
+        .expect("Emma's row");
     assert!(dune < emma, "sorted by pages, descending: {out}");
     assert!(out.contains("**0.712**"), "the summary: {out}");
 
-    let (out, _, code) = run(&vault, &["base", "Reading.base", "--view", "short", "--format", "csv"]);
+    let (out, _, code) = run(
+        &vault,
+        &["base", "Reading.base", "--view", "short", "--format", "csv"],
+    );
     assert_eq!(code, 0);
     assert_eq!(out, "file.name\r\n\"Emma, a novel\"\r\n");
 
-    let (out, _, _) = run(&vault, &["base", "Reading.base", "--format", "json", "--limit", "1"]);
+    let (out, _, _) = run(
+        &vault,
+        &["base", "Reading.base", "--format", "json", "--limit", "1"],
+    );
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-    assert_eq!(v["rows"], serde_json::json!([["Dune", "Frank Herbert", 0.412]]));
+    assert_eq!(
+        v["rows"],
+        serde_json::json!([["Dune", "Frank Herbert", 0.412]])
+    );
     assert_eq!(v["total"], 2);
-    let (out, _, _) = run(&vault, &["base", "Reading.base", "--offset", "1", "--limit", "1"]);
+    let (out, _, _) = run(
+        &vault,
+        &["base", "Reading.base", "--offset", "1", "--limit", "1"],
+    );
     assert!(out.contains("Emma") && !out.contains("Dune"), "{out}");
 
     let (out, err, code) = run(&vault, &["base", "Shelf"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("| Linker |"), "this is the note with the block: {out}");
+    assert!(
+        out.contains("| Linker |"),
+        "this is the note with the block: {out}"
+    );
 
     let (_, err, code) = run(&vault, &["base", "Reading.base", "--view", "Nope"]);
     assert_eq!(code, 2);
@@ -456,4 +478,3 @@ views: [{type: table, name: Linked, order: [file.name]}]
     assert!(err.contains("`weft base`"), "{err}");
     sandbox.stop_daemons();
 }
-

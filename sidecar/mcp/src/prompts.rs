@@ -18,8 +18,7 @@ use weft_tools::common::visible_tags;
 use weft_tools::format::ToolError;
 use weft_tools::state::ToolState;
 use weft_tools::{
-    editor_state, get_context, get_links, list_notes, query, query_notes, read_note,
-    related_notes,
+    editor_state, get_context, get_links, list_notes, query, query_notes, read_note, related_notes,
 };
 use weft_vault::key::path_key;
 

@@ -153,6 +153,19 @@ impl<'e, 'a> Scope<'e, 'a> {
             )),
             Kind::Name(name) => self.name(name, &e.span),
             Kind::Member(object, name, span) => self.member(object, name, span, d),
+            // `formula["Type icon"]`, `note["my key"]`: a name in a string.
+            Kind::Index(object, key)
+                if matches!(&object.kind, Kind::Name(n) if (n == "formula" || n == "note") && self.bound(n).is_none())
+                    && matches!(key.kind, Kind::Str(_)) =>
+            {
+                let (Kind::Name(base), Kind::Str(name)) = (&object.kind, &key.kind) else {
+                    unreachable!("matched above")
+                };
+                match base.as_str() {
+                    "formula" => self.formula(name, &key.span),
+                    _ => self.row_or_null(|row| self.env.property(row, name)),
+                }
+            }
             Kind::Index(object, key) => {
                 let object = self.eval(object, d)?;
                 let key = self.eval(key, d)?;

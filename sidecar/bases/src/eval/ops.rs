@@ -31,7 +31,11 @@ fn as_duration(v: &Value) -> Option<Duration> {
 /// numbers added.
 pub(super) fn add(x: &Value, y: &Value, index: &VaultIndex) -> Value {
     match (x, y) {
-        (Value::Date(at, time), other) | (other, Value::Date(at, time)) => {
+        // A date and a duration (or text that reads as one) move the date;
+        // a date and other text are joined as text, as JavaScript joins them.
+        (Value::Date(at, time), other) | (other, Value::Date(at, time))
+            if as_duration(other).is_some() || !matches!(other, Value::Str(_)) =>
+        {
             match as_duration(other).and_then(|d| dates::add(*at, d).map(|t| (t, d))) {
                 Some((moved, d)) => Value::Date(moved, *time || d.ms % 86_400_000 != 0),
                 None => Value::Null,

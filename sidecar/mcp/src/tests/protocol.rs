@@ -613,8 +613,8 @@ async fn the_base_prompt_shows_a_view() {
     );
     let s = session(&fixture).await;
     let get = |args: Value| {
-        let params = GetPromptRequestParams::new("base")
-            .with_arguments(args.as_object().unwrap().clone());
+        let params =
+            GetPromptRequestParams::new("base").with_arguments(args.as_object().unwrap().clone());
         s.client.get_prompt(params)
     };
     let text_of_prompt = |r: rmcp::model::GetPromptResult| {
@@ -627,7 +627,11 @@ async fn the_base_prompt_shows_a_view() {
     let all = text_of_prompt(get(json!({"base": "Reading.base"})).await.unwrap());
     assert!(all.contains("| Dune | Frank Herbert |"), "{all}");
     assert!(all.contains("| Emma | Jane Austen |"), "{all}");
-    let one = text_of_prompt(get(json!({"base": "Reading.base#Dune only"})).await.unwrap());
+    let one = text_of_prompt(
+        get(json!({"base": "Reading.base#Dune only"}))
+            .await
+            .unwrap(),
+    );
     assert!(one.contains("| Dune |") && !one.contains("Emma"), "{one}");
     let e = get(json!({"base": "Reading.base#Nope"})).await.unwrap_err();
     assert!(e.to_string().contains("All, Dune only"), "{e}");
@@ -639,6 +643,8 @@ async fn the_base_prompt_shows_a_view() {
         ))
         .await
         .unwrap();
-    assert_eq!(done.completion.values.first().map(String::as_str), Some("Reading.base"));
+    assert_eq!(
+        done.completion.values.first().map(String::as_str),
+        Some("Reading.base")
+    );
 }
-
