@@ -12,6 +12,7 @@
 //! bytes; where structure helps, a text comes first and choices read with
 //! `arbitrary` follow it (`input.rs`).
 
+mod bases;
 mod complete;
 mod edit;
 mod filter;
@@ -25,6 +26,7 @@ mod rename;
 mod snapshot;
 mod wire;
 
+pub use bases::bases;
 pub use complete::complete_context;
 pub use edit::text_edit;
 pub use filter::filter;

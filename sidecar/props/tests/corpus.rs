@@ -69,6 +69,7 @@ macro_rules! targets {
 }
 
 targets!(
+    bases,
     complete_context,
     filter,
     frontmatter_edit,

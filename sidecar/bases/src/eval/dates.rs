@@ -34,9 +34,9 @@ impl Duration {
 
     pub fn negated(self) -> Duration {
         Duration {
-            years: -self.years,
-            months: -self.months,
-            ms: -self.ms,
+            years: self.years.saturating_neg(),
+            months: self.months.saturating_neg(),
+            ms: self.ms.saturating_neg(),
         }
     }
 
@@ -96,19 +96,25 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
             .unwrap_or(rest.len());
         let unit = &rest[..unit_len];
         rest = rest[unit_len..].trim_start_matches([' ', ',']);
-        let whole = n as i64 * sign;
-        let ms = |per: i64| (n * per as f64) as i64 * sign;
-        match unit {
-            "y" | "year" | "years" => out.years += whole,
-            "M" | "month" | "months" => out.months += whole,
-            "w" | "week" | "weeks" => out.ms += ms(7 * DAY_MS),
-            "d" | "day" | "days" => out.ms += ms(DAY_MS),
-            "h" | "hour" | "hours" => out.ms += ms(3_600_000),
-            "m" | "minute" | "minutes" => out.ms += ms(60_000),
-            "s" | "second" | "seconds" => out.ms += ms(1000),
-            "ms" | "millisecond" | "milliseconds" => out.ms += ms(1),
+        // Saturating: a duration of a billion years is no panic.
+        let whole = (n as i64).saturating_mul(sign);
+        let ms = |per: i64| ((n * per as f64) as i64).saturating_mul(sign);
+        let (years, months, millis) = match unit {
+            "y" | "year" | "years" => (whole, 0, 0),
+            "M" | "month" | "months" => (0, whole, 0),
+            "w" | "week" | "weeks" => (0, 0, ms(7 * DAY_MS)),
+            "d" | "day" | "days" => (0, 0, ms(DAY_MS)),
+            "h" | "hour" | "hours" => (0, 0, ms(3_600_000)),
+            "m" | "minute" | "minutes" => (0, 0, ms(60_000)),
+            "s" | "second" | "seconds" => (0, 0, ms(1000)),
+            "ms" | "millisecond" | "milliseconds" => (0, 0, ms(1)),
             _ => return None,
-        }
+        };
+        out = out.plus(Duration {
+            years,
+            months,
+            ms: millis,
+        });
     }
     Some(out)
 }
@@ -128,15 +134,15 @@ pub fn add(at: NaiveDateTime, d: Duration) -> Option<NaiveDateTime> {
     let moved = if months == 0 {
         at
     } else {
-        let total = i64::from(at.year()) * 12 + i64::from(at.month0()) + months;
+        let total = (i64::from(at.year()) * 12 + i64::from(at.month0())).checked_add(months)?;
         let year = i32::try_from(total.div_euclid(12)).ok()?;
         let month0 = total.rem_euclid(12) as u32;
         let first = NaiveDate::from_ymd_opt(year, month0 + 1, 1)?;
         // Day 31 of a 30-day month is the 1st of the next: JavaScript's way.
-        let day = first.checked_add_signed(Span::days(i64::from(at.day()) - 1))?;
+        let day = first.checked_add_signed(Span::try_days(i64::from(at.day()) - 1)?)?;
         day.and_time(at.time())
     };
-    moved.checked_add_signed(Span::milliseconds(d.ms))
+    moved.checked_add_signed(Span::try_milliseconds(d.ms)?)
 }
 
 /// A date's field (`year`, `month` 1–12, `day`…).
