@@ -345,27 +345,27 @@ impl Planner<'_> {
         Ok(())
     }
 
-    /// An alias where a property may be named: the repeated node is
-    /// edited where it is anchored, but not what it means here.
-    fn alias(&self, at: &str) -> Result<(), BaseError> {
-        if self.write {
-            return Err(error(
+    /// The scalar where a property may be named (none for a collection).
+    /// An alias there is refused: the repeated node is edited where it is
+    /// anchored, but not what it means here.
+    fn scalar_at<'n>(&self, at: &str, node: &'n Node) -> Result<Option<&'n Scalar>, BaseError> {
+        match node {
+            Node::Scalar(s) => Ok(Some(s)),
+            Node::Alias if self.write => Err(error(
                 at,
                 format!(
                     "an alias (`*…`) stands where `{}` may be named; rename it there by hand",
                     self.old
                 ),
-            ));
+            )),
+            _ => Ok(None),
         }
-        Ok(())
     }
 
     /// A column: `note.x`, or a bare `x`.
     fn column(&mut self, at: &str, node: &Node) -> Result<(), BaseError> {
-        let s = match node {
-            Node::Scalar(s) => s,
-            Node::Alias => return self.alias(at),
-            _ => return Ok(()),
+        let Some(s) = self.scalar_at(at, node)? else {
+            return Ok(());
         };
         let Some(range) = column_ref(&s.value, &self.old_key) else {
             return Ok(());
@@ -377,10 +377,8 @@ impl Planner<'_> {
 
     /// An expression: every reference to the property renamed.
     fn expression(&mut self, at: &str, node: &Node) -> Result<(), BaseError> {
-        let s = match node {
-            Node::Scalar(s) => s,
-            Node::Alias => return self.alias(at),
-            _ => return Ok(()),
+        let Some(s) = self.scalar_at(at, node)? else {
+            return Ok(());
         };
         let source = &s.value;
         let parsed = match expr::parse(source) {
