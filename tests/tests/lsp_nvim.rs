@@ -36,6 +36,11 @@ status: "on hold: waiting"
 ---
 rating: "3"
 ---
+//- /Tasks.base
+filters: 'status != "done"'
+views:
+  - type: table
+    order: [file.name, note.status]
 "#;
 
 #[test]
@@ -116,12 +121,18 @@ fn neovim_completes_navigates_diagnoses_and_renames() {
         "{results:#}"
     );
 
-    // The key renamed from the key: in every note, the buffer and types.json.
+    // The key renamed from the key: in every note, the buffer, types.json
+    // and the bases that name it.
     assert_eq!(results["key_renamed"], "phase: ", "{results:#}");
     let hub = std::fs::read_to_string(root.join("Hub.md")).expect("Hub.md");
     assert!(hub.starts_with("---\nphase: active\n---\n"), "{hub}");
     let b = std::fs::read_to_string(root.join("notes/B.md")).expect("B.md");
     assert_eq!(b, "---\nphase: \"on hold: waiting\"\n---\n");
+    let base = std::fs::read_to_string(root.join("Tasks.base")).expect("Tasks.base");
+    assert_eq!(
+        base,
+        "filters: 'phase != \"done\"'\nviews:\n  - type: table\n    order: [file.name, note.phase]\n"
+    );
     let types = std::fs::read_to_string(root.join(".obsidian/types.json")).expect("types");
     assert!(
         types.contains("\"phase\": \"text\"") && !types.contains("status"),

@@ -7,6 +7,7 @@
 pub mod base;
 pub mod eval;
 pub mod expr;
+pub mod rename;
 pub mod render;
 pub mod run;
 pub mod summary;

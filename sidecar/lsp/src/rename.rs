@@ -1,7 +1,8 @@
 //! Renames: `textDocument/prepareRename` and `textDocument/rename` for a
 //! note (from a link to it or from anywhere in it: the file moves and every
 //! link follows), a heading, a block id, a tag or a property key (every
-//! note that has it, and `types.json`); and
+//! note that has it, `types.json`, every `.base` file and ```` ```base ````
+//! block that names it: `weft_bases::rename`); and
 //! `workspace/willRenameFiles`, which rewrites links when the editor moves
 //! notes or folders.
 //!
@@ -193,7 +194,7 @@ pub(super) fn rename(world: &World, params: RenameParams) -> Result<Option<Works
             Renamable::Property(key) => {
                 let types = texts.text(OBSIDIAN_TYPES);
                 let types = types.as_deref().map(|t| (OBSIDIAN_TYPES, t));
-                rewrite::rename_key(&index, &key, new_name, &texts, types)
+                weft_bases::rename::plan_key_rename(&index, &key, new_name, &texts, types)
             }
         }
     };

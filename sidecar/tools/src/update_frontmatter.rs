@@ -160,7 +160,8 @@ pub fn run(state: &ToolState, actor: &str, args: UpdateFrontmatterArgs) -> ToolR
         notes,
         change,
         label,
-        // A rename across the vault takes its declared type along.
+        // A rename across the vault takes its declared type and the bases
+        // that name the key along.
         declared_too: !batch,
         dry_run: args.dry_run.unwrap_or(false),
     };
@@ -626,15 +627,19 @@ mod tests {
         );
     }
 
+    /// A rename across the vault: notes, the declared type, the `.base`
+    /// files and ```` ```base ```` blocks that name the key.
     #[test]
-    fn a_key_renamed_across_the_vault_takes_its_declared_type_along() {
+    fn a_key_renamed_across_the_vault_takes_its_declared_type_and_its_bases_along() {
         let disk = Disk::new(
-            "//- /.obsidian/types.json\n{\"types\": {\"status\": \"text\", \"due\": \"date\"}}\n//- /A.md\n---\nstatus: x\n---\n",
+            "//- /.obsidian/types.json\n{\"types\": {\"status\": \"text\", \"due\": \"date\"}}\n//- /A.md\n---\nstatus: x\n---\n//- /Tasks.base\nfilters: 'status != \"done\"'\nviews:\n  - type: table\n    order: [file.name, note.status]\n//- /B.md\n```base\nfilters: status\n```\n",
         );
         expect![[r#"
-            Changed 2 file(s).
-            Changed `A`: 18 → 17 bytes, sha256 `<hex>`
+            Changed 4 file(s).
             Changed `.obsidian/types.json`: 45 → 44 bytes, sha256 `<hex>`
+            Changed `A`: 18 → 17 bytes, sha256 `<hex>`
+            Changed `B`: 28 → 27 bytes, sha256 `<hex>`
+            Changed `Tasks.base`: 87 → 85 bytes, sha256 `<hex>`
             --- .obsidian/types.json
             {"types": {"state": "text", "due": "date"}}
 
@@ -642,11 +647,22 @@ mod tests {
             ---
             state: x
             ---
+
+            --- B.md
+            ```base
+            filters: state
+            ```
+
+            --- Tasks.base
+            filters: 'state != "done"'
+            views:
+              - type: table
+                order: [file.name, note.state]
         "#]]
         .assert_eq(&disk.call(
             |s, a| run(s, "test", a),
             json!({"rename": {"status": "state"}}),
-            &[".obsidian/types.json", "A.md"],
+            &[".obsidian/types.json", "A.md", "B.md", "Tasks.base"],
         ));
     }
 

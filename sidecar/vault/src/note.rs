@@ -27,6 +27,8 @@ pub struct Note {
     pub frontmatter: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     /// Byte range of the frontmatter block including its `---` fences.
     pub frontmatter_span: Option<Span>,
+    /// The text has a ```` ```base ```` block (a key rename edits it).
+    pub has_base_block: bool,
     pub diagnostics: Vec<NoteDiagnostic>,
     /// Length of the text in bytes.
     pub len: u32,

@@ -115,7 +115,8 @@ impl std::fmt::Display for ExprError {
 pub const BOUND_NAMES: &[&str] = &["value", "index", "acc"];
 
 /// Where an expression names a note property: a bare name (`status`),
-/// `note.status`, `note["status"]`, `this.status`, `this.note.status`.
+/// `note.status`, `note["status"]`, `this.status`, `this.note.status`,
+/// `this.note["status"]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PropertyRef {
     /// The property's name as written.
@@ -219,7 +220,13 @@ impl Expr {
                 _ => walk(object, out, in_lambda),
             },
             Kind::Index(object, key) => {
-                let of_note = matches!(&object.kind, Kind::Name(n) if n == "note" || n == "this");
+                let of_note = match &object.kind {
+                    Kind::Name(n) => n == "note" || n == "this",
+                    Kind::Member(inner, n, _) => {
+                        n == "note" && matches!(&inner.kind, Kind::Name(t) if t == "this")
+                    }
+                    _ => false,
+                };
                 match (&key.kind, of_note) {
                     (Kind::Str(name), true) => out.push(PropertyRef {
                         name: name.clone(),

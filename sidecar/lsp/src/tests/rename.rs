@@ -226,3 +226,46 @@ async fn renaming_a_note_pins_the_links_it_would_send_elsewhere() {
     assert_eq!(log, ["edit a.md (1 edits)", "rename a.md -> t/a.md"]);
     assert_eq!(client.read("t/a.md"), "# The Hub\nplain\n[[t/a]]\n");
 }
+
+/// A property key renamed from the key: one workspace edit over every
+/// note that has it, `types.json`, a `.base` file and a note's ```` ```base
+/// ```` block that name it (a `file.*` field of the same name is left).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renaming_a_property_key_renames_it_in_bases_and_base_blocks() {
+    let client = TestClient::start(
+        "//- /.obsidian/types.json\n{\"types\": {\"status\": \"text\"}}\n\
+         //- /a.md\n---\nstatus: draft\n---\nA\n\
+         //- /Tasks.base\nfilters: 'status != \"done\"'\nproperties:\n  note.status:\n    displayName: Status\nviews:\n  - type: table\n    order: [file.name, status]\n\
+         //- /b.md\n# B\n\n```base\nviews:\n  - type: table\n    sort:\n      - property: note.status\n        direction: ASC\n```\n",
+    )
+    .await;
+    client.open("a.md").await;
+    let response = rename(&client, "a.md", "sta$0tus: draft", "state").await;
+    let mut log = client.apply_edit(&response["result"]);
+    log.sort();
+    assert_eq!(
+        log,
+        [
+            "edit .obsidian/types.json (1 edits)",
+            "edit Tasks.base (3 edits)",
+            "edit a.md (1 edits)",
+            "edit b.md (1 edits)"
+        ]
+    );
+    assert_eq!(client.read("a.md"), "---\nstate: draft\n---\nA\n");
+    assert_eq!(
+        client.read("Tasks.base"),
+        "filters: 'state != \"done\"'\nproperties:\n  note.state:\n    displayName: Status\nviews:\n  - type: table\n    order: [file.name, state]\n"
+    );
+    assert!(
+        client
+            .read("b.md")
+            .contains("      - property: note.state\n"),
+        "{}",
+        client.read("b.md")
+    );
+    assert_eq!(
+        client.read(".obsidian/types.json"),
+        "{\"types\": {\"state\": \"text\"}}\n"
+    );
+}

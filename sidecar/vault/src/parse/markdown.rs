@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use super::links::{markdown_link, wiki_link};
 use super::properties;
@@ -109,6 +109,7 @@ pub(super) struct NoteParser<'a> {
     headings: Vec<Heading>,
     blocks: Vec<Block>,
     links: Vec<Link>,
+    has_base_block: bool,
     pub(super) diagnostics: Vec<NoteDiagnostic>,
 }
 
@@ -131,6 +132,7 @@ impl<'a> NoteParser<'a> {
             headings: Vec::new(),
             blocks: Vec::new(),
             links: Vec::new(),
+            has_base_block: false,
             diagnostics: Vec::new(),
         }
     }
@@ -167,7 +169,14 @@ impl<'a> NoteParser<'a> {
         for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
             let range = range.start + base..range.end + base;
             match event {
-                Event::Start(Tag::CodeBlock(_)) => code_depth += 1,
+                Event::Start(Tag::CodeBlock(ref kind)) => {
+                    if let CodeBlockKind::Fenced(info) = kind
+                        && info.split_whitespace().next() == Some("base")
+                    {
+                        self.has_base_block = true;
+                    }
+                    code_depth += 1;
+                }
                 Event::End(TagEnd::CodeBlock) => code_depth = code_depth.saturating_sub(1),
                 _ if code_depth > 0 => {}
                 Event::Start(Tag::Heading { level, .. }) => {
@@ -429,6 +438,7 @@ impl<'a> NoteParser<'a> {
             links: self.links,
             frontmatter: self.frontmatter,
             frontmatter_span: self.frontmatter_span,
+            has_base_block: self.has_base_block,
             diagnostics: self.diagnostics,
             len: self.text.len() as u32,
             content_hash: text_hash(self.text),

@@ -1,23 +1,24 @@
 //! Many notes changed in one call: a frontmatter change made to every note
-//! of a list ([`Ops::update_many`]), and tags renamed wherever they are
+//! of a list ([`Ops::update_many`]) or keys renamed across the vault (notes,
+//! `types.json`, bases: planned by `weft_bases::rename`), and tags renamed wherever they are
 //! written, inline and in frontmatter, nested tags included
 //! ([`Ops::rename_tags`]). Every note is read, changed and checked (the
 //! write policy, the tag policy) before anything is written; the writes
 //! then go together as one operation, one history entry. No protocol.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
 use super::error::OpError;
 use super::move_note::DiskTexts;
-use super::prepare::Current;
 use super::update_frontmatter::{FrontmatterChange, check_change};
 use super::warning::Warning;
 use super::{Change, Ops, Step, change, lock_writes};
 use crate::config::OBSIDIAN_TYPES;
 use crate::io::pool;
-use weft_vault::props::Types;
+use weft_vault::note::is_note_path;
+use weft_vault::query::TextSource;
 use weft_vault::rewrite::{self, FileEdits};
 use weft_vault::tags;
 
@@ -33,8 +34,10 @@ pub struct UpdateMany {
     pub change: FrontmatterChange,
     /// What history calls the batch (`update_frontmatter: {label}`).
     pub label: String,
-    /// The keys renamed are renamed in `types.json` too (a rename across
-    /// the vault; the declared type follows its key).
+    /// A rename across the vault: the change only renames keys, and they
+    /// are renamed in every note, `.base` file and ```` ```base ```` block
+    /// the agent sees, and in `types.json` (the declared type follows its
+    /// key); `notes` is not read then.
     pub declared_too: bool,
     pub dry_run: bool,
 }
@@ -75,6 +78,9 @@ impl Ops<'_> {
     pub fn update_many(&self, request: &UpdateMany) -> Result<ManyReport, OpError> {
         self.policy.check_writable()?;
         check_change(&request.change)?;
+        if request.declared_too {
+            return self.rename_keys(request);
+        }
         check_count(request.notes.len())?;
         let _writes = lock_writes();
         let mut paths: Vec<String> = Vec::with_capacity(request.notes.len());
@@ -100,10 +106,65 @@ impl Ops<'_> {
                 after,
             });
         }
-        if request.declared_too {
-            planned.extend(self.declared_renamed(&request.change.rename)?);
-        }
         self.carry_out(planned, warnings, &request.label, request.dry_run)
+    }
+
+    /// Keys renamed across the vault, one after the other, as the editor's
+    /// rename plans them (`weft_bases::rename::plan_key_rename`): every
+    /// note that has one, `types.json`, every `.base` file and
+    /// ```` ```base ```` block that names one. Files the agent may not
+    /// access are left as they are. All or nothing.
+    fn rename_keys(&self, request: &UpdateMany) -> Result<ManyReport, OpError> {
+        let change = &request.change;
+        let only_renames = FrontmatterChange {
+            rename: Vec::new(),
+            ..change.clone()
+        } == FrontmatterChange::default();
+        if change.rename.is_empty() || !only_renames {
+            return Err(OpError::Invalid(
+                "a rename across the vault renames keys and changes nothing else".into(),
+            ));
+        }
+        let _writes = lock_writes();
+        let disk = DiskTexts::new(&self.vault.root);
+        // Each file as read first, and as the renames so far left it.
+        let mut before: BTreeMap<String, String> = BTreeMap::new();
+        let mut after: HashMap<String, String> = HashMap::new();
+        {
+            let index = self.index();
+            for (old, new) in &change.rename {
+                let plan = {
+                    let texts = |path: &str| after.get(path).cloned().or_else(|| disk.text(path));
+                    let types = texts(OBSIDIAN_TYPES);
+                    let types = types.as_deref().map(|t| (OBSIDIAN_TYPES, t));
+                    weft_bases::rename::plan_key_rename(&index, old, new, &texts, types)
+                        .map_err(|e| OpError::Invalid(e.0))?
+                };
+                for file in plan.edits {
+                    let text = file.apply();
+                    before.entry(file.path.clone()).or_insert(file.text);
+                    after.insert(file.path, text);
+                }
+            }
+        }
+        // `types.json` is the vault's configuration, not a note one may not see.
+        before.retain(|path, _| path == OBSIDIAN_TYPES || self.policy.access.sees(path));
+        check_count(before.len())?;
+        let mut planned = Vec::with_capacity(before.len());
+        for (path, text) in before {
+            self.policy.check_path(&path, false)?;
+            let new_text = after.remove(&path).unwrap_or_else(|| text.clone());
+            if is_note_path(&path) {
+                self.check_tags(Some((&path, &text)), &path, &new_text)?;
+            }
+            planned.push(Planned {
+                bytes: text.as_bytes().to_vec(),
+                before: text,
+                path,
+                after: new_text,
+            });
+        }
+        self.carry_out(planned, Vec::new(), &request.label, request.dry_run)
     }
 
     /// Renames tags in every note that writes them (or in `within`), all
@@ -167,34 +228,6 @@ impl Ops<'_> {
             .collect::<Vec<_>>()
             .join(", ");
         self.carry_out(planned, warnings, &label, request.dry_run)
-    }
-
-    /// `types.json` with `renames` made, when it declares one of the keys.
-    fn declared_renamed(&self, renames: &[(String, String)]) -> Result<Option<Planned>, OpError> {
-        let path = OBSIDIAN_TYPES;
-        // Absent or unreadable: nothing declares the keys (the configuration
-        // reports a types.json that does not read).
-        let Some(Current {
-            bytes,
-            text: before,
-        }) = self.read_current(path).ok().flatten()
-        else {
-            return Ok(None);
-        };
-        let mut after = before.clone();
-        for (old, new) in renames {
-            let edit = Types::renamed(&after, old, new).map_err(OpError::Invalid)?;
-            if let Some((range, text)) = edit {
-                after.replace_range(range, &text);
-            }
-        }
-        self.policy.check_path(path, false)?;
-        Ok(Some(Planned {
-            path: path.to_string(),
-            bytes,
-            before,
-            after,
-        }))
     }
 
     /// Writes every planned text that changes, as one operation (or, in a
