@@ -92,18 +92,21 @@ fn vault(rng: &mut Rng) -> VaultIndex {
         index.set_types(&Types::parse(&types.to_string()).expect("types"));
     }
     for i in 0..rng.usize(20..50) {
-        let name = format!("{}{}", pick(rng, NAMES), if i < 12 { "" } else { "-n" });
-        let ext = if rng.u8(..20) == 0 { "MD" } else { "md" };
-        let path = format!("{}{name}{}.{ext}", pick(rng, FOLDERS), i % 7);
-        let path = if i < NAMES.len() {
-            let ext = if NAMES[i] == "Foo" && rng.bool() {
-                "MD"
-            } else {
-                "md"
-            };
-            format!("{}{}.{ext}", pick(rng, FOLDERS), NAMES[i])
-        } else {
-            path
+        // Each name once (`Foo` sometimes `.MD`), then more of them.
+        let path = match NAMES.get(i) {
+            Some(name) => {
+                let ext = if *name == "Foo" && rng.bool() {
+                    "MD"
+                } else {
+                    "md"
+                };
+                format!("{}{name}.{ext}", pick(rng, FOLDERS))
+            }
+            None => {
+                let ext = if rng.u8(..20) == 0 { "MD" } else { "md" };
+                let (folder, name) = (pick(rng, FOLDERS), pick(rng, NAMES));
+                format!("{folder}{name}-n{}.{ext}", i % 7)
+            }
         };
         let mut text = String::from("---\n");
         let mut prop = |rng: &mut Rng, key: &str, values: &[&str]| {
