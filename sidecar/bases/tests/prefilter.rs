@@ -295,6 +295,17 @@ fn base(rng: &mut Rng) -> String {
 
 /// The answer as compared.
 fn answer(base: &Base, index: &VaultIndex, evaluate_every_row: bool) -> Result<J, String> {
+    paged(base, index, evaluate_every_row, 0, None)
+}
+
+/// The answer of one page.
+fn paged(
+    base: &Base,
+    index: &VaultIndex,
+    evaluate_every_row: bool,
+    offset: usize,
+    page: Option<usize>,
+) -> Result<J, String> {
     let now = NaiveDateTime::parse_from_str("2026-11-28T12:00:00", "%Y-%m-%dT%H:%M:%S").unwrap();
     let local = |t: i64| chrono::DateTime::from_timestamp(t, 0).unwrap().naive_utc();
     let cx = Context {
@@ -307,6 +318,8 @@ fn answer(base: &Base, index: &VaultIndex, evaluate_every_row: bool) -> Result<J
     };
     let request = Request {
         evaluate_every_row,
+        offset,
+        page,
         ..Request::default()
     };
     let table = run(base, &cx, &request).map_err(|e| e.to_string())?;
@@ -322,6 +335,7 @@ fn random_filters_answer_the_same_with_and_without_the_prefilter() {
     let (mut pruned, mut with_errors, mut runs) = (0, 0, 0);
     for seed in 0..40 {
         let mut rng = Rng::with_seed(seed);
+        let mut pages = Rng::with_seed(seed + 1_000);
         let index = vault(&mut rng);
         let notes = index.notes().count();
         for _ in 0..60 {
@@ -333,6 +347,24 @@ fn random_filters_answer_the_same_with_and_without_the_prefilter() {
             let with = answer(&base, &index, false);
             let without = answer(&base, &index, true);
             assert_eq!(with, without, "seed {seed}: {yaml}");
+            // A page is the rows of the whole table there.
+            let (offset, size) = (pages.usize(..12), pages.usize(..8));
+            if let (Ok(page), Ok(whole)) =
+                (paged(&base, &index, false, offset, Some(size)), &without)
+                && whole.get("rows").is_some()
+            {
+                let slice = |key: &str| -> Vec<J> {
+                    let all = whole[key].as_array().unwrap();
+                    all.iter().skip(offset).take(size).cloned().collect()
+                };
+                assert_eq!(
+                    page["rows"].as_array().unwrap(),
+                    &slice("rows"),
+                    "seed {seed}: {yaml}"
+                );
+                assert_eq!(page["paths"].as_array().unwrap(), &slice("paths"), "{yaml}");
+                assert_eq!(page["total"], whole["total"], "{yaml}");
+            }
             let view = base.view(None).unwrap();
             let plan = Plan::of(&base, &view, &index);
             let kept = index
