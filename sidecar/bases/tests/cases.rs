@@ -9,6 +9,7 @@ use std::path::Path;
 use chrono::{NaiveDateTime, TimeZone};
 use serde_json::Value as J;
 use weft_bases::eval::value::Row;
+use weft_bases::run::run_evaluating_every_row;
 use weft_bases::{Base, Context, Files, Request, RowMeta, blocks, render, run};
 use weft_vault::VaultIndex;
 use weft_vault::parse::parse_text;
@@ -179,15 +180,14 @@ fn run_case(case: &Case, evaluate_every_row: bool) -> Result<Answer, String> {
         this: Some(this),
         sees: &|_| true,
     };
-    let table = run(
-        &base,
-        &cx,
-        &Request {
-            view: case.view.as_deref(),
-            evaluate_every_row,
-            ..Request::default()
-        },
-    )
+    let request = Request {
+        view: case.view.as_deref(),
+        ..Request::default()
+    };
+    let table = match evaluate_every_row {
+        true => run_evaluating_every_row(&base, &cx, &request),
+        false => run(&base, &cx, &request),
+    }
     .map_err(|e| e.to_string())?;
     Ok(Answer {
         json: render::json(&table, &index, false),

@@ -10,6 +10,7 @@ use chrono::NaiveDateTime;
 use fastrand::Rng;
 use serde_json::{Value as J, json};
 use weft_bases::plan::Plan;
+use weft_bases::run::run_evaluating_every_row;
 use weft_bases::{Base, Context, Files, Request, RowMeta, render, run};
 use weft_vault::VaultIndex;
 use weft_vault::parse::parse_text;
@@ -317,12 +318,15 @@ fn paged(
         sees: &|_| true,
     };
     let request = Request {
-        evaluate_every_row,
         offset,
         page,
         ..Request::default()
     };
-    let table = run(base, &cx, &request).map_err(|e| e.to_string())?;
+    let table = match evaluate_every_row {
+        true => run_evaluating_every_row(base, &cx, &request),
+        false => run(base, &cx, &request),
+    }
+    .map_err(|e| e.to_string())?;
     let mut out = render::json(&table, index, true);
     out["total"] = json!(table.total);
     out["errors"] = json!(table.errors);

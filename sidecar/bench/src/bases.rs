@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Serialize;
+use weft_bases::run::run_evaluating_every_row;
 use weft_bases::{Base, Context, Files, Request, RowMeta, run};
 use weft_vault::VaultIndex;
 use weft_workspace::io::LiveVault;
@@ -238,10 +239,13 @@ fn time_view(
     let once = |every: bool| {
         let request = Request {
             page: Some(options.page),
-            evaluate_every_row: every,
             ..Request::default()
         };
-        run(base, &cx, &request).map_err(io::Error::other)
+        match every {
+            true => run_evaluating_every_row(base, &cx, &request),
+            false => run(base, &cx, &request),
+        }
+        .map_err(io::Error::other)
     };
     // Once each way, untimed, to warm the allocator and the caches; then
     // once each way for the peak memory, and to check the tables agree.
