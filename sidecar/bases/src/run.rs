@@ -252,14 +252,20 @@ fn run_with(
         false => total,
     };
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    if needed < order.len() {
-        if needed > 0 {
-            order.select_nth_unstable_by(needed - 1, cmp);
+    if k == 0 {
+        // By path alone: the index mostly files notes in path order, which
+        // a stable sort reads in one pass (a selection would not).
+        order.sort_by(cmp);
+    } else {
+        if needed < order.len() {
+            if needed > 0 {
+                order.select_nth_unstable_by(needed - 1, cmp);
+            }
+            order.truncate(needed);
         }
-        order.truncate(needed);
+        order.sort_unstable_by(cmp);
     }
-    order.sort_unstable_by(cmp);
-    order.truncate(total);
+    order.truncate(total.min(needed));
     drop(keys);
     let columns: Vec<String> = view
         .order
