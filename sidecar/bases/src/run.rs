@@ -9,7 +9,6 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use chrono::NaiveDateTime;
 use weft_vault::VaultIndex;
@@ -17,6 +16,7 @@ use weft_vault::VaultIndex;
 use crate::base::{Base, BaseError, FilterNode, View, column_id};
 use crate::eval::value::{Row, Value};
 use crate::eval::{Env, EvalError, Files, Formulas, Scope};
+use crate::plan::Plan;
 use crate::summary;
 
 /// How many row errors a table names (it counts them all).
@@ -137,6 +137,27 @@ impl Errors {
 
 /// Runs `request`'s view of `base`.
 pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table, RunError> {
+    run_with(base, cx, request, true)
+}
+
+/// [`run`] evaluating every row's filters, without the prefilter (`plan`):
+/// the answer is the same, only slower. For the tests that check so and
+/// the benchmark that times both.
+#[doc(hidden)]
+pub fn run_evaluating_every_row(
+    base: &Base,
+    cx: &Context<'_>,
+    request: &Request<'_>,
+) -> Result<Table, RunError> {
+    run_with(base, cx, request, false)
+}
+
+fn run_with(
+    base: &Base,
+    cx: &Context<'_>,
+    request: &Request<'_>,
+    prefilter: bool,
+) -> Result<Table, RunError> {
     let view = base.view(request.view)?;
     let formulas: Formulas = base
         .formulas
@@ -154,9 +175,10 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
     );
     let mut errors = Errors::default();
 
-    // Every file is a candidate; the filters pass rows.
-    let mut candidates: Vec<Row> = cx.index.notes().map(|(id, _)| Row::Note(id)).collect();
-    candidates.extend(cx.index.attachments().map(|p| Row::File(Arc::from(p))));
+    // Every file is a candidate; the filters pass rows. The prefilter
+    // leaves out the rows that cannot pass (nor fail) them.
+    let plan = prefilter.then(|| Plan::of(base, &view, cx.index));
+    let mut candidates = crate::plan::candidates(plan.as_ref(), cx.index);
     candidates.retain(|row| (cx.sees)(row));
     let sort_props: Vec<(Prop, bool)> = view
         .sort
@@ -164,10 +186,12 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
         .map(|k| (Prop::of(&k.property), k.descending))
         .collect();
     let group_prop = view.group_by.as_ref().map(|g| Prop::of(&g.property));
-    // Each passing row with its sort keys and group key only: the cells are
-    // computed for the page alone.
-    let mut passed: Vec<(Row, Vec<Value>, Value)> = Vec::new();
-    for row in candidates {
+    // The passing rows (the candidates kept in place), each with its sort
+    // keys and group key only: the cells are computed for the page alone.
+    let mut keys: Vec<Value> = Vec::new();
+    let mut group_keys: Vec<Value> = Vec::new();
+    let mut rows = candidates;
+    rows.retain(|row| {
         let scope = Scope::of_row(&env, row.clone());
         let path = row.path(cx.index);
         let pass = [
@@ -182,45 +206,67 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
         });
         match pass {
             Ok(true) => {}
-            Ok(false) => continue,
+            Ok(false) => return false,
             Err((at, e)) => {
                 errors.add(path, at, &e);
-                continue;
+                return false;
             }
         }
-        let mut keys = Vec::with_capacity(sort_props.len());
         for (prop, _) in &sort_props {
-            keys.push(prop.value(&scope, &row).unwrap_or_else(|e| {
+            keys.push(prop.value(&scope, row).unwrap_or_else(|e| {
                 errors.add(path, "sort", &e);
                 Value::Null
             }));
         }
-        let group = match &group_prop {
-            Some(prop) => prop.value(&scope, &row).unwrap_or_else(|e| {
+        if let Some(prop) = &group_prop {
+            group_keys.push(prop.value(&scope, row).unwrap_or_else(|e| {
                 errors.add(path, "groupBy", &e);
                 Value::Null
-            }),
-            None => Value::Null,
-        };
-        passed.push((row, keys, group));
-    }
+            }));
+        }
+        true
+    });
 
-    // Sort: by the keys in turn (rows without a value last, whichever the
-    // direction), ties by path.
+    // Sort (the rows' places): by the keys in turn (rows without a value
+    // last, whichever the direction), ties by path — a total order. Only
+    // the rows up to the page's end need their places when nothing else
+    // reads the rest (summaries, groups).
     let index = cx.index;
-    passed.sort_by(|a, b| {
-        for ((x, y), (_, descending)) in a.1.iter().zip(&b.1).zip(&sort_props) {
-            let order = key_order(x, y, *descending, index);
+    let k = sort_props.len();
+    let cmp = |a: &usize, b: &usize| -> Ordering {
+        for (j, (_, descending)) in sort_props.iter().enumerate() {
+            let order = key_order(&keys[a * k + j], &keys[b * k + j], *descending, index);
             if order != Ordering::Equal {
                 return order;
             }
         }
-        a.0.path(index).cmp(b.0.path(index))
-    });
-    if let Some(limit) = view.limit {
-        passed.truncate(limit);
+        rows[*a].path(index).cmp(rows[*b].path(index))
+    };
+    let page = request.offset
+        ..request
+            .offset
+            .saturating_add(request.page.unwrap_or(usize::MAX));
+    let total = view.limit.map_or(rows.len(), |limit| limit.min(rows.len()));
+    let needed = match view.group_by.is_none() && view.summaries.is_empty() {
+        true => page.end.min(total),
+        false => total,
+    };
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    if k == 0 {
+        // By path alone: the index mostly files notes in path order, which
+        // a stable sort reads in one pass (a selection would not).
+        order.sort_by(cmp);
+    } else {
+        if needed < order.len() {
+            if needed > 0 {
+                order.select_nth_unstable_by(needed - 1, cmp);
+            }
+            order.truncate(needed);
+        }
+        order.sort_unstable_by(cmp);
     }
-    let total = passed.len();
+    order.truncate(total.min(needed));
+    drop(keys);
     let columns: Vec<String> = view
         .order
         .iter()
@@ -231,10 +277,6 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
         .map(|c| base.display.get(c).cloned().unwrap_or_else(|| c.clone()))
         .collect();
     let props: Vec<Prop> = view.order.iter().map(|c| Prop::of(c)).collect();
-    let page = request.offset
-        ..request
-            .offset
-            .saturating_add(request.page.unwrap_or(usize::MAX));
 
     let mut table = Table {
         view: view.name.clone(),
@@ -265,20 +307,21 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
     };
     match &view.group_by {
         None => {
-            for (i, (row, _, _)) in passed.iter().enumerate() {
-                if page.contains(&i) {
-                    table.rows.push(cells(row, &mut errors));
-                    table.paths.push(row.path(index).to_string());
-                }
+            for &at in order.iter().skip(page.start).take(page.len()) {
+                table.rows.push(cells(&rows[at], &mut errors));
+                table.paths.push(rows[at].path(index).to_string());
             }
-            let all: Vec<&Row> = passed.iter().map(|(r, _, _)| r).collect();
+            let all: Vec<&Row> = match view.summaries.is_empty() {
+                true => Vec::new(),
+                false => order.iter().map(|&at| &rows[at]).collect(),
+            };
             table.summaries = summaries(base, &view, &env, &all, &mut errors)?;
         }
         Some(key) => {
             // Groups by the key as rendered; rows without one last.
             let mut groups: Vec<(Value, Vec<usize>)> = Vec::new();
             let mut by_text: HashMap<String, usize> = HashMap::new();
-            for (i, (_, _, value)) in passed.iter().enumerate() {
+            for (i, value) in order.iter().map(|&at| &group_keys[at]).enumerate() {
                 let text = if value.is_empty() {
                     "\u{0}null".to_string()
                 } else {
@@ -294,7 +337,7 @@ pub fn run(base: &Base, cx: &Context<'_>, request: &Request<'_>) -> Result<Table
             let mut out = Vec::new();
             let mut seen = 0usize;
             for (value, members) in groups {
-                let rows: Vec<&Row> = members.iter().map(|i| &passed[*i].0).collect();
+                let rows: Vec<&Row> = members.iter().map(|i| &rows[order[*i]]).collect();
                 let mut group = Group {
                     key: if value.is_empty() { Value::Null } else { value },
                     rows: Vec::new(),

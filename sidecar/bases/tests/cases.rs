@@ -9,6 +9,7 @@ use std::path::Path;
 use chrono::{NaiveDateTime, TimeZone};
 use serde_json::Value as J;
 use weft_bases::eval::value::Row;
+use weft_bases::run::run_evaluating_every_row;
 use weft_bases::{Base, Context, Files, Request, RowMeta, blocks, render, run};
 use weft_vault::VaultIndex;
 use weft_vault::parse::parse_text;
@@ -117,6 +118,24 @@ impl Files for Metas {
 
 /// The engine's answer to `case`: its JSON, or its error.
 fn answer(case: &Case) -> Result<J, String> {
+    let table = run_case(case, false)?;
+    if table.error_count > 0 {
+        return Err(table.errors.join("\n"));
+    }
+    Ok(table.json)
+}
+
+/// A table as compared: its JSON with paths, total, offset and errors.
+struct Answer {
+    json: J,
+    with_paths: J,
+    errors: Vec<String>,
+    error_count: usize,
+    total: usize,
+}
+
+/// Runs `case`'s view, with the prefilter or evaluating every row.
+fn run_case(case: &Case, evaluate_every_row: bool) -> Result<Answer, String> {
     let mut index = VaultIndex::new();
     let mut metas = HashMap::new();
     for (path, text, meta) in &case.files {
@@ -161,19 +180,22 @@ fn answer(case: &Case) -> Result<J, String> {
         this: Some(this),
         sees: &|_| true,
     };
-    let table = run(
-        &base,
-        &cx,
-        &Request {
-            view: case.view.as_deref(),
-            ..Request::default()
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    if table.error_count > 0 {
-        return Err(table.errors.join("\n"));
+    let request = Request {
+        view: case.view.as_deref(),
+        ..Request::default()
+    };
+    let table = match evaluate_every_row {
+        true => run_evaluating_every_row(&base, &cx, &request),
+        false => run(&base, &cx, &request),
     }
-    Ok(render::json(&table, &index, false))
+    .map_err(|e| e.to_string())?;
+    Ok(Answer {
+        json: render::json(&table, &index, false),
+        with_paths: render::json(&table, &index, true),
+        errors: table.errors,
+        error_count: table.error_count,
+        total: table.total,
+    })
 }
 
 /// JSON equality with numbers to 1e-9 (relative).
@@ -231,4 +253,37 @@ fn every_hand_written_case_holds() {
         paths.len(),
         failures.join("\n")
     );
+}
+
+/// The prefilter changes no answer: every case run with it and evaluating
+/// every row gives the same table (rows, paths, groups, summaries, total),
+/// the same errors, or the same error.
+#[test]
+fn the_prefilter_changes_no_case() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let mut ran = 0;
+    for entry in std::fs::read_dir(&dir).expect("the cases folder") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|e| e != "case") {
+            continue;
+        }
+        let case = read_case(&std::fs::read_to_string(&path).unwrap());
+        let name = path.display();
+        match (run_case(&case, false), run_case(&case, true)) {
+            (Ok(with), Ok(without)) => {
+                assert_eq!(with.with_paths, without.with_paths, "{name}: the table");
+                assert_eq!(with.errors, without.errors, "{name}: the errors");
+                assert_eq!(with.error_count, without.error_count, "{name}");
+                assert_eq!(with.total, without.total, "{name}");
+            }
+            (Err(with), Err(without)) => assert_eq!(with, without, "{name}"),
+            (with, without) => panic!(
+                "{name}: {:?} with the prefilter, {:?} without",
+                with.map(|a| a.json),
+                without.map(|a| a.json)
+            ),
+        }
+        ran += 1;
+    }
+    assert!(ran >= 48, "only {ran} cases");
 }

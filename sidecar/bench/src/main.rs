@@ -7,6 +7,7 @@
 //! loader, `weft_lsp::serve`, the agent tools' `query::call`, `Ops`,
 //! `History`), as the product does.
 
+mod bases;
 mod generate;
 mod history;
 mod index;
@@ -152,6 +153,24 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Times Obsidian Bases views (two filters, a formula and a sort; the
+    /// whole vault, first page) on a vault of N notes generated (or
+    /// reused) in DIR, with the prefilter and evaluating every row
+    /// (p50/p95), with the peak memory each run adds.
+    Bases {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 15_000)]
+        notes: usize,
+        #[arg(long, default_value_t = 30)]
+        runs: usize,
+        #[arg(long, default_value_t = 50)]
+        page: usize,
+        /// Only the views whose name holds this text.
+        #[arg(long)]
+        view: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Tries property edits on every note with frontmatter under the
     /// folders given (real vaults) and counts those that changed more than
     /// the edited entry or the list's style.
@@ -196,6 +215,24 @@ fn run(bench: Bench) -> Result<(), String> {
                 },
             )
             .map_err(|e| fail(&e))?;
+            print_report(json, || report.to_json(), || report.to_markdown());
+        }
+        Bench::Bases {
+            dir,
+            notes,
+            runs,
+            page,
+            view,
+            json,
+        } => {
+            let only: Option<&'static str> = view.map(|v| &*v.leak());
+            let options = bases::BasesBenchOptions {
+                notes,
+                runs,
+                page,
+                only,
+            };
+            let report = bases::bases_bench(&dir, &options).map_err(|e| fail(&e))?;
             print_report(json, || report.to_json(), || report.to_markdown());
         }
         Bench::Style { dirs } => {

@@ -66,8 +66,9 @@ pub struct Env<'a> {
     /// Whether the reader may see a row (the agent's access rule): a row
     /// it may not see has no fields or properties here and is no row.
     pub sees: &'a dyn Fn(&Row) -> bool,
-    /// Each key's type (declared, else inferred), asked once per run.
-    types: RefCell<HashMap<String, Option<PropType>>>,
+    /// Each key's type (declared, else inferred) and whether it is
+    /// declared text, asked once per run (by the key as written).
+    types: RefCell<HashMap<String, (Option<PropType>, bool)>>,
 }
 
 impl<'a> Env<'a> {
@@ -97,13 +98,17 @@ impl<'a> Env<'a> {
         (self.sees)(&row).then_some(row)
     }
 
-    fn type_of(&self, key: &str) -> Option<PropType> {
-        let k = name_key(key);
-        if let Some(t) = self.types.borrow().get(&k) {
+    /// The type of `key` and whether it is declared text.
+    fn type_of(&self, key: &str) -> (Option<PropType>, bool) {
+        if let Some(t) = self.types.borrow().get(key) {
             return *t;
         }
-        let t = self.index.props().type_of(self.index.types(), key);
-        self.types.borrow_mut().insert(k, t);
+        let types = self.index.types();
+        let t = (
+            self.index.props().type_of(types, key),
+            types.fixed(key).is_some_and(PropType::is_textual),
+        );
+        self.types.borrow_mut().insert(key.to_string(), t);
         t
     }
 
@@ -117,11 +122,10 @@ impl<'a> Env<'a> {
             return Value::Null;
         }
         let note = self.index.note(*id);
-        let wanted = name_key(key);
         let found = note
             .frontmatter
             .as_ref()
-            .and_then(|fm| fm.iter().find(|(k, _)| name_key(k) == wanted));
+            .and_then(|fm| fm.iter().find(|(k, _)| same_key(k, key)));
         match found {
             Some((k, v)) => self.typed(v, k, note.folder(), 0),
             None => Value::Null,
@@ -153,12 +157,7 @@ impl<'a> Env<'a> {
     /// link (resolved from `folder`), a date property's text a date, a
     /// number property's text a number.
     fn typed(&self, v: &Json, key: &str, folder: &str, depth: usize) -> Value {
-        let ty = self.type_of(key);
-        let textual = self
-            .index
-            .types()
-            .fixed(key)
-            .is_some_and(PropType::is_textual);
+        let (ty, textual) = self.type_of(key);
         self.typed_as(v, ty, textual, folder, depth)
     }
 
@@ -222,5 +221,15 @@ impl<'a> Env<'a> {
             ),
             _ => Value::Null,
         }
+    }
+}
+
+/// Whether two keys are the same as names compare ([`name_key`]), without
+/// making either key when both are ASCII.
+fn same_key(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        name_key(a) == name_key(b)
     }
 }
