@@ -370,11 +370,22 @@ fn file_method_infallible(name: &str, args: &[Expr], d: usize) -> bool {
 /// The rows a run evaluates: the notes the plan passes (in the index's
 /// order), then the attachments it may pass.
 pub fn candidates(plan: Option<&Plan>, index: &VaultIndex) -> Vec<Row> {
-    let mut rows: Vec<Row> = index
-        .notes()
-        .filter(|(id, _)| plan.is_none_or(|p| p.note_may_pass(index, *id)))
-        .map(|(id, _)| Row::Note(id))
-        .collect();
+    // A tag every passing note must have: only its notes are read (the
+    // index's posting list), the rest of the plan judged on them.
+    let tagged = plan.and_then(|p| required_tag(&p.notes));
+    let mut rows: Vec<Row> = match tagged {
+        Some(tag) => index
+            .notes_tagged(tag)
+            .into_iter()
+            .filter(|id| plan.is_none_or(|p| p.note_may_pass(index, *id)))
+            .map(Row::Note)
+            .collect(),
+        None => index
+            .notes()
+            .filter(|(id, _)| plan.is_none_or(|p| p.note_may_pass(index, *id)))
+            .map(|(id, _)| Row::Note(id))
+            .collect(),
+    };
     rows.extend(
         index
             .attachments()
@@ -382,6 +393,19 @@ pub fn candidates(plan: Option<&Plan>, index: &VaultIndex) -> Vec<Row> {
             .map(|path| Row::File(Arc::from(path))),
     );
     rows
+}
+
+/// A tag `filter` requires of every note it passes: itself, or one of the
+/// parts of an `and` (the first such).
+fn required_tag(filter: &Filter) -> Option<&str> {
+    match filter {
+        Filter::Tag(tag) => Some(tag),
+        Filter::And(parts) => parts.iter().find_map(|p| match p {
+            Filter::Tag(tag) => Some(&**tag),
+            _ => None,
+        }),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

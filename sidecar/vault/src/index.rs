@@ -60,6 +60,14 @@ fn tag_names(note: &Note) -> impl Iterator<Item = (String, &str)> {
         .map(|t| (super::tags::key(&t.name), &*t.name))
 }
 
+/// A note's distinct tag keys.
+fn tag_keys(note: &Note) -> Vec<String> {
+    let mut keys: Vec<String> = tag_names(note).map(|(key, _)| key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
 /// Counts names (key, as written): one use per name, one note per key.
 fn count_names<'a>(
     stats: &mut HashMap<Box<str>, TagStat>,
@@ -140,6 +148,9 @@ pub struct VaultIndex {
     /// Lookup key of a link target → the links with that key.
     pub(super) links_by_key: Map<Box<str>, Vec<LinkRef>>,
     tags: HashMap<Box<str>, TagStat>,
+    /// Tag key → the notes tagged so (each once): which notes a tag
+    /// selects, without reading every note.
+    tagged: Map<Box<str>, Vec<NoteId>>,
     /// Frontmatter keys in use with their values.
     props: Props,
     /// The types `.obsidian/types.json` declares: how the filter compares
@@ -246,6 +257,23 @@ impl VaultIndex {
 
     pub fn tags(&self) -> &HashMap<Box<str>, TagStat> {
         &self.tags
+    }
+
+    /// The notes tagged `wanted` or a tag nested under it (`project` takes
+    /// `project/weft`), each once, in the index's order: every note
+    /// `Filter::Tag(wanted)` passes, found without reading the others.
+    pub fn notes_tagged(&self, wanted: &str) -> Vec<NoteId> {
+        let key = super::tags::key(wanted);
+        let nested = format!("{key}/");
+        let mut out: Vec<NoteId> = self
+            .tagged
+            .iter()
+            .filter(|(k, _)| ***k == *key || k.starts_with(&nested))
+            .flat_map(|(_, notes)| notes.iter().copied())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// [`VaultIndex::tags`] counted over the notes the caller `sees` (the
@@ -531,6 +559,12 @@ impl VaultIndex {
             list_for(&mut self.links_by_key, key).push(LinkRef { source: id, link });
         }
         count_tags(&mut self.tags, note);
+        for key in tag_keys(note) {
+            self.tagged
+                .entry(key.into_boxed_str())
+                .or_default()
+                .push(id);
+        }
         self.props.add(note);
     }
 
@@ -555,6 +589,14 @@ impl VaultIndex {
             remove_from(&mut self.links_by_key, &key, |r| r.source == id);
         }
         uncount_names(&mut self.tags, tag_names(note));
+        for key in tag_keys(note) {
+            if let Some(notes) = self.tagged.get_mut(key.as_str()) {
+                notes.retain(|n| *n != id);
+                if notes.is_empty() {
+                    self.tagged.remove(key.as_str());
+                }
+            }
+        }
         self.props.remove(note);
     }
 }

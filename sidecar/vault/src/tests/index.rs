@@ -411,3 +411,45 @@ fn backlinks_sort_by_path_not_by_filing_order() {
     }
     assert_eq!(found, expected);
 }
+
+/// The notes of a tag come from the index's posting lists, nested tags
+/// included, and follow every change of a note: exactly the notes the tag
+/// filter passes.
+#[test]
+fn the_notes_of_a_tag_follow_every_change() {
+    use crate::filter::{FileMeta, Filter, select};
+    let mut index = crate::VaultIndex::new();
+    index.upsert(crate::parse::parse_text("a.md", "#Project/weft #project"));
+    index.upsert(crate::parse::parse_text(
+        "b.md",
+        "---\ntags: [projects]\n---\n",
+    ));
+    index.upsert(crate::parse::parse_text("c.md", "#project/old"));
+    let tagged = |index: &crate::VaultIndex, tag: &str| -> Vec<String> {
+        let mut paths: Vec<String> = index
+            .notes_tagged(tag)
+            .into_iter()
+            .map(|id| index.note(id).path.to_string())
+            .collect();
+        paths.sort();
+        let selected: Vec<String> =
+            select(index, &Filter::Tag(tag.into()), |_| FileMeta::default())
+                .into_iter()
+                .map(|id| index.note(id).path.to_string())
+                .collect();
+        assert_eq!(
+            paths, selected,
+            "the posting list and the filter agree on `{tag}`"
+        );
+        paths
+    };
+    assert_eq!(tagged(&index, "#project"), ["a.md", "c.md"]);
+    assert_eq!(tagged(&index, "project/WEFT"), ["a.md"]);
+    assert_eq!(tagged(&index, "projects"), ["b.md"]);
+    index.upsert(crate::parse::parse_text("a.md", "no tags now"));
+    assert_eq!(tagged(&index, "project"), ["c.md"]);
+    index.remove("c.md");
+    assert!(tagged(&index, "project").is_empty());
+    index.upsert(crate::parse::parse_text("d.md", "#project/new"));
+    assert_eq!(tagged(&index, "project"), ["d.md"]);
+}
