@@ -33,7 +33,7 @@ pub struct QueryNotesArgs {
     pub block: Option<usize>,
     #[serde(default)]
     pub view: Option<String>,
-    #[serde(default, alias = "where", alias = "expression")]
+    #[serde(default, alias = "expression")]
     pub filter: Option<String>,
     #[serde(default, alias = "order", deserialize_with = "lenient::strings")]
     pub columns: Option<Vec<String>>,
