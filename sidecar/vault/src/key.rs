@@ -15,6 +15,16 @@ pub fn name_key(s: &str) -> String {
     }
 }
 
+/// Whether two names are the same as names compare ([`name_key`]),
+/// without making either key when both are ASCII.
+pub fn same_name(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        name_key(a) == name_key(b)
+    }
+}
+
 /// The key of a link target or note path: `.md` stripped, `\` read as `/`,
 /// then [`name_key`].
 pub fn path_key(s: &str) -> String {

@@ -286,6 +286,9 @@ impl Types {
 
     /// The type declared for `key`, if any.
     pub fn declared(&self, key: &str) -> Option<PropType> {
+        if self.declared.is_empty() {
+            return None;
+        }
         self.declared.get(name_key(key).as_str()).copied()
     }
 
@@ -293,7 +296,12 @@ impl Types {
     /// reserves it for (`tags`, `aliases`, `cssclasses`: even declared
     /// otherwise), else the declared one.
     pub fn fixed(&self, key: &str) -> Option<PropType> {
-        PropType::reserved(&name_key(key)).or_else(|| self.declared(key))
+        // Every reserved key is short and ASCII: no key is made for others.
+        let reserved = match key.len() <= "cssclasses".len() {
+            true => PropType::reserved(&name_key(key)),
+            false => None,
+        };
+        reserved.or_else(|| self.declared(key))
     }
 
     pub fn is_empty(&self) -> bool {

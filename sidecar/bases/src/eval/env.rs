@@ -9,7 +9,7 @@ use std::ops::Range;
 use chrono::NaiveDateTime;
 use serde_json::Value as Json;
 use weft_vault::VaultIndex;
-use weft_vault::key::name_key;
+use weft_vault::key::same_name;
 use weft_vault::parse::wikilink_target;
 use weft_vault::props::PropType;
 
@@ -125,7 +125,7 @@ impl<'a> Env<'a> {
         let found = note
             .frontmatter
             .as_ref()
-            .and_then(|fm| fm.iter().find(|(k, _)| same_key(k, key)));
+            .and_then(|fm| fm.iter().find(|(k, _)| same_name(k, key)));
         match found {
             Some((k, v)) => self.typed(v, k, note.folder(), 0),
             None => Value::Null,
@@ -221,15 +221,5 @@ impl<'a> Env<'a> {
             ),
             _ => Value::Null,
         }
-    }
-}
-
-/// Whether two keys are the same as names compare ([`name_key`]), without
-/// making either key when both are ASCII.
-fn same_key(a: &str, b: &str) -> bool {
-    if a.is_ascii() && b.is_ascii() {
-        a.eq_ignore_ascii_case(b)
-    } else {
-        name_key(a) == name_key(b)
     }
 }

@@ -289,15 +289,17 @@ impl Filter {
 
 /// Whether `note`'s property `key` passes `test`.
 fn property_passes(index: &VaultIndex, note: &Note, key: &str, test: &Test) -> bool {
-    let wanted = name_key(key);
     let Some(found) = note.frontmatter.as_ref().and_then(|properties| {
         properties
             .iter()
-            .find(|(k, _)| name_key(k) == wanted)
+            .find(|(k, _)| crate::key::same_name(k, key))
             .map(|(_, v)| v)
     }) else {
         return false;
     };
+    if *test == Test::Exists {
+        return true;
+    }
     // Typed as the vault declares the key (the caller typed `test`'s
     // value so: `Value::of_text_as`).
     let have = Value::of_json_as(found, index.types().fixed(key));
@@ -306,7 +308,7 @@ fn property_passes(index: &VaultIndex, note: &Note, key: &str, test: &Test) -> b
         folder: folder_of(&note.path),
     };
     match test {
-        Test::Exists => true,
+        Test::Exists => true, // answered above, without typing the value
         Test::Equals(want) => have.items().iter().any(|item| equals(item, want, place)),
         Test::Compare(cmp, want) => have
             .items()
