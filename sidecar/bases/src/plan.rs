@@ -372,12 +372,15 @@ fn file_method_infallible(name: &str, args: &[Expr], d: usize) -> bool {
 pub fn candidates(plan: Option<&Plan>, index: &VaultIndex) -> Vec<Row> {
     // A tag every passing note must have: only its notes are read (the
     // index's posting list), the rest of the plan judged on them.
+    // The posting list holds every note the tag filter passes (its keys are
+    // the more lenient), so the rest of the plan need not ask for the tag
+    // again.
     let tagged = plan.and_then(|p| required_tag(&p.notes));
     let mut rows: Vec<Row> = match tagged {
-        Some(tag) => index
+        Some((tag, rest)) => index
             .notes_tagged(tag)
             .into_iter()
-            .filter(|id| plan.is_none_or(|p| p.note_may_pass(index, *id)))
+            .filter(|id| rest.is_all() || rest.matches(index, *id, &Default::default()))
             .map(Row::Note)
             .collect(),
         None => index
@@ -395,15 +398,20 @@ pub fn candidates(plan: Option<&Plan>, index: &VaultIndex) -> Vec<Row> {
     rows
 }
 
-/// A tag `filter` requires of every note it passes: itself, or one of the
-/// parts of an `and` (the first such).
-fn required_tag(filter: &Filter) -> Option<&str> {
+/// A tag `filter` requires of every note it passes (itself, or the first
+/// tag among the parts of an `and`), and the filter without it.
+fn required_tag(filter: &Filter) -> Option<(&str, Filter)> {
     match filter {
-        Filter::Tag(tag) => Some(tag),
-        Filter::And(parts) => parts.iter().find_map(|p| match p {
-            Filter::Tag(tag) => Some(&**tag),
-            _ => None,
-        }),
+        Filter::Tag(tag) => Some((tag, Filter::All)),
+        Filter::And(parts) => {
+            let at = parts.iter().position(|p| matches!(p, Filter::Tag(_)))?;
+            let Filter::Tag(tag) = &parts[at] else {
+                unreachable!("found above")
+            };
+            let mut rest = parts.clone();
+            rest.remove(at);
+            Some((tag, Filter::all_of(rest)))
+        }
         _ => None,
     }
 }
