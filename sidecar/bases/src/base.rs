@@ -151,6 +151,15 @@ pub struct Base {
     pub views: Vec<View>,
 }
 
+/// Whether a vault path is a base file (`.base`, in any case).
+pub fn is_base_path(path: &str) -> bool {
+    // `get`: the last five bytes may start inside a character.
+    path.len() > 5
+        && path
+            .get(path.len() - 5..)
+            .is_some_and(|ext| ext.eq_ignore_ascii_case(".base"))
+}
+
 /// The property id a view's `order`, `sort` or `properties` key names, as
 /// columns are keyed: `note.` dropped (`note.status` is `status`).
 pub fn column_id(written: &str) -> &str {

@@ -15,6 +15,6 @@ pub mod render;
 pub mod run;
 pub mod summary;
 
-pub use base::{Base, BaseError, blocks};
+pub use base::{Base, BaseError, blocks, is_base_path};
 pub use eval::{Files, RowMeta};
 pub use run::{Context, Request, Table, run};

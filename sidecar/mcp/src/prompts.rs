@@ -382,7 +382,7 @@ fn base_names(state: &ToolState, value: &str) -> Vec<String> {
     let mut bases: Vec<String> = state
         .index()
         .attachments()
-        .filter(|p| p.to_ascii_lowercase().ends_with(".base"))
+        .filter(|p| weft_bases::is_base_path(p))
         .filter(|p| policy.access.sees(p) && path_key(p).contains(&wanted))
         .map(str::to_string)
         .collect();

@@ -251,6 +251,12 @@ impl VaultIndex {
         &self.note(r.source).links[r.link as usize]
     }
 
+    /// The attachment at `path` (as paths compare: case, `\\`), by its
+    /// path on disk.
+    pub fn attachment_at(&self, path: &str) -> Option<&str> {
+        self.attachments.get(path_key(path).as_str()).map(|p| &**p)
+    }
+
     pub fn attachments(&self) -> impl Iterator<Item = &str> {
         self.attachments.values().map(|p| &**p)
     }

@@ -131,3 +131,14 @@ fn property_references_are_found_with_their_places() {
     let refs = parse("value > 3").unwrap().property_refs();
     assert_eq!(refs.len(), 1);
 }
+
+/// A base file by its extension, in any case, whatever characters its
+/// name holds (regression: the last five bytes were sliced, which panics
+/// inside a character).
+#[test]
+fn a_base_path_is_told_by_its_extension_without_slicing_a_character() {
+    use crate::base::is_base_path;
+    assert!(is_base_path("Views/All.base") && is_base_path("x.BASE"));
+    assert!(!is_base_path(".base") && !is_base_path("notes/a.md"));
+    assert!(!is_base_path("é1234") && !is_base_path("Café"));
+}

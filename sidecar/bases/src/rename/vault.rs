@@ -9,11 +9,7 @@ use weft_vault::query::TextSource;
 use weft_vault::rewrite::{self, FileEdits, Plan, RewriteError};
 
 use super::{rename_in_base, rename_in_blocks};
-
-/// Whether a vault path is a base file.
-pub fn is_base_path(path: &str) -> bool {
-    path.len() > 5 && path[path.len() - 5..].eq_ignore_ascii_case(".base")
-}
+use crate::base::is_base_path;
 
 /// Renames the property `old` to `new` in every note that has it, in
 /// `types` (`types.json`'s vault path and text) when it declares it, in

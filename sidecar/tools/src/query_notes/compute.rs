@@ -159,12 +159,8 @@ fn read_base(
             policy.access.hidden_message(written, &refusal),
         ));
     }
-    let is_base_file = written.to_ascii_lowercase().ends_with(".base");
-    if is_base_file {
-        let found = index
-            .attachments()
-            .find(|p| weft_vault::key::path_key(p) == weft_vault::key::path_key(written))
-            .map(str::to_string);
+    if weft_bases::is_base_path(written) {
+        let found = index.attachment_at(written).map(str::to_string);
         let Some(found) = found else {
             return Err(ToolError::new(format!("No base `{}` in the vault.", shown(written)))
                 .hint("list_notes lists a folder's files; a base is a `.base` file or a note with a ```base block."));
