@@ -26,9 +26,24 @@ pub struct RowMeta {
     pub size: Option<u64>,
 }
 
-/// Where the engine asks for what the index does not hold of a file.
+/// Where the engine asks for what the index does not hold of a file. It
+/// asks for one fact at a time (`file.mtime` needs no size): a source
+/// whose facts cost a `stat` each answers them one by one; one that holds
+/// them all answers [`Files::meta`] alone.
 pub trait Files {
     fn meta(&self, path: &str) -> RowMeta;
+
+    fn modified(&self, path: &str) -> Option<i64> {
+        self.meta(path).modified
+    }
+
+    fn created(&self, path: &str) -> Option<i64> {
+        self.meta(path).created
+    }
+
+    fn size(&self, path: &str) -> Option<u64> {
+        self.meta(path).size
+    }
 }
 
 /// Why an expression could not be evaluated, and where in its source.

@@ -28,7 +28,6 @@ pub(super) fn field(env: &Env<'_>, row: &Row, name: &str, span: &Range<usize>) -
         Row::Note(id) => Some(index.note(*id)),
         Row::File(_) => None,
     };
-    let meta = || env.files.meta(path);
     let time = |t: Option<i64>| t.map_or(Value::Null, |t| Value::Date((env.local)(t), true));
     Ok(match name {
         "name" => Value::Str(match note {
@@ -56,10 +55,13 @@ pub(super) fn field(env: &Env<'_>, row: &Row, name: &str, span: &Range<usize>) -
         ),
         "size" => match note {
             Some(n) => Value::Number(f64::from(n.len)),
-            None => meta().size.map_or(Value::Null, |s| Value::Number(s as f64)),
+            None => env
+                .files
+                .size(path)
+                .map_or(Value::Null, |s| Value::Number(s as f64)),
         },
-        "mtime" => time(meta().modified),
-        "ctime" => time(meta().created),
+        "mtime" => time(env.files.modified(path)),
+        "ctime" => time(env.files.created(path)),
         "file" => Value::File(row.clone()),
         "properties" => env.properties(row),
         "tags" => {

@@ -55,12 +55,26 @@ struct Disk<'a>(&'a ToolState);
 impl Files for Disk<'_> {
     fn meta(&self, path: &str) -> RowMeta {
         RowMeta {
-            modified: self.0.modified(path),
-            created: self.0.created(path),
-            size: std::fs::metadata(self.0.root().join(path))
-                .ok()
-                .map(|m| m.len()),
+            modified: self.modified(path),
+            created: self.created(path),
+            size: self.size(path),
         }
+    }
+
+    // One fact at a time: a creation time or a size is a `stat` each, a
+    // modification time mostly the index's stamp.
+    fn modified(&self, path: &str) -> Option<i64> {
+        self.0.modified(path)
+    }
+
+    fn created(&self, path: &str) -> Option<i64> {
+        self.0.created(path)
+    }
+
+    fn size(&self, path: &str) -> Option<u64> {
+        std::fs::metadata(self.0.root().join(path))
+            .ok()
+            .map(|m| m.len())
     }
 }
 
