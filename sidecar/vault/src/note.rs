@@ -21,6 +21,8 @@ pub struct Note {
     pub headings: Vec<Heading>,
     pub blocks: Vec<Block>,
     pub links: Vec<Link>,
+    /// Its list items with a checkbox, in text order.
+    pub tasks: Vec<crate::tasks::Task>,
     /// The frontmatter as a JSON object (YAML mapping), when it parsed.
     /// Stored as JSON text by non-self-describing formats (snapshots).
     #[serde(with = "frontmatter_as_json")]

@@ -20,6 +20,7 @@ use crate::note::{
     Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md, text_hash,
 };
 use crate::tags;
+use crate::tasks::Task;
 
 /// The length of `text` in UTF-16 code units.
 fn utf16_len(text: &str) -> u32 {
@@ -109,6 +110,7 @@ pub(super) struct NoteParser<'a> {
     headings: Vec<Heading>,
     blocks: Vec<Block>,
     links: Vec<Link>,
+    tasks: Vec<Task>,
     has_base_block: bool,
     pub(super) diagnostics: Vec<NoteDiagnostic>,
 }
@@ -132,6 +134,7 @@ impl<'a> NoteParser<'a> {
             headings: Vec::new(),
             blocks: Vec::new(),
             links: Vec::new(),
+            tasks: Vec::new(),
             has_base_block: false,
             diagnostics: Vec::new(),
         }
@@ -165,6 +168,8 @@ impl<'a> NoteParser<'a> {
         // Open paragraphs and list items: where they start and, for an item
         // with a nested list, where its own text ends.
         let mut blocks: Vec<(usize, Option<usize>)> = Vec::new();
+        // Open list items: the task each is, if any.
+        let mut items: Vec<Option<u32>> = Vec::new();
 
         for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
             let range = range.start + base..range.end + base;
@@ -197,8 +202,11 @@ impl<'a> NoteParser<'a> {
                         });
                     }
                 }
-                Event::Start(Tag::Paragraph) | Event::Start(Tag::Item) => {
-                    blocks.push((range.start, None))
+                Event::Start(Tag::Paragraph) => blocks.push((range.start, None)),
+                Event::Start(Tag::Item) => {
+                    blocks.push((range.start, None));
+                    let parent = items.iter().rev().find_map(|task| *task);
+                    items.push(self.task(range.start, parent));
                 }
                 Event::Start(Tag::List(_)) => {
                     if let Some((_, own_end @ None)) = blocks.last_mut() {
@@ -206,6 +214,9 @@ impl<'a> NoteParser<'a> {
                     }
                 }
                 Event::End(TagEnd::Paragraph) | Event::End(TagEnd::Item) => {
+                    if matches!(event, Event::End(TagEnd::Item)) {
+                        items.pop();
+                    }
                     if let Some((start, own_end)) = blocks.pop() {
                         self.block_id(start..own_end.unwrap_or(range.end));
                     }
@@ -292,6 +303,26 @@ impl<'a> NoteParser<'a> {
         link.line = self.line(range.start);
         self.links.push(link);
         Some(self.links.len() - 1)
+    }
+
+    /// The task of the list item starting at `at`, if its line is one
+    /// (read from the line's start, as the Tasks plugin reads lines): its
+    /// index in `self.tasks`. A line is one task however many items start
+    /// on it.
+    fn task(&mut self, at: usize, parent: Option<u32>) -> Option<u32> {
+        let line = self.line(at);
+        if let Some(last) = self.tasks.last()
+            && last.line == line
+        {
+            return Some(self.tasks.len() as u32 - 1);
+        }
+        let start = self.lines.line_start(line)?;
+        let rest = &self.text[start..];
+        let end = memchr::memchr2(b'\n', b'\r', rest.as_bytes()).unwrap_or(rest.len());
+        let mut task = Task::read(&rest[..end], line, start as u32)?;
+        task.parent = parent;
+        self.tasks.push(task);
+        Some(self.tasks.len() as u32 - 1)
     }
 
     /// A block id `^id` ending the paragraph or list item at `range`.
@@ -436,6 +467,7 @@ impl<'a> NoteParser<'a> {
             headings: self.headings,
             blocks: self.blocks,
             links: self.links,
+            tasks: self.tasks,
             frontmatter: self.frontmatter,
             frontmatter_span: self.frontmatter_span,
             has_base_block: self.has_base_block,
