@@ -14,7 +14,6 @@ pub mod status;
 use serde::{Deserialize, Serialize};
 
 use crate::daily::Date;
-use crate::note::Span;
 use fields::{FieldKind, Fields, Format, PRIORITY_EMOJI, PRIORITY_WORDS};
 
 /// A date a task carries, as days since 1970-01-01; or none; or written
@@ -198,7 +197,7 @@ pub struct Task {
     pub line: u32,
     /// The line, from its first byte (indentation and `>` included) to its
     /// end without the line break.
-    pub span: Span,
+    pub span: std::ops::Range<u32>,
     /// The symbol between the brackets.
     pub symbol: char,
     /// What the fields leave (the plugin's description; tags that stood
