@@ -8,6 +8,7 @@
 
 pub mod complete;
 pub mod daily;
+pub mod date;
 pub mod digest;
 pub mod edit;
 pub mod filter;

@@ -13,7 +13,7 @@ pub mod status;
 
 use serde::{Deserialize, Serialize};
 
-use crate::daily::Date;
+use crate::date::Date;
 use fields::{FieldKind, Fields, Format, PRIORITY_EMOJI, PRIORITY_WORDS};
 
 /// A date a task carries, as days since 1970-01-01; or none; or written
