@@ -32,6 +32,7 @@ pub mod scan;
 pub mod stamp;
 pub mod symbols;
 pub mod tags;
+pub mod tasks;
 pub mod template;
 pub mod yaml;
 

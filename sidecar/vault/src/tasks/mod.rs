@@ -1,0 +1,3 @@
+//! Tasks: checklist items as the Obsidian Tasks plugin reads and writes them.
+
+pub mod recur;
