@@ -359,7 +359,7 @@ impl Recurrence {
 
     /// The first date after `start` (not `start` itself) that the rule
     /// gives when rrule's `dtstart` is `start`; `None` past the year 9999.
-    pub(crate) fn occurrence_after(&self, start: NaiveDate) -> Option<NaiveDate> {
+    fn occurrence_after(&self, start: NaiveDate) -> Option<NaiveDate> {
         let set = DaySet::new(self, start);
         let interval = i64::from(self.interval);
         let accept = |d: NaiveDate| d > start && set.matches(d);
