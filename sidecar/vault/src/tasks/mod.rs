@@ -9,7 +9,9 @@
 //! when tasks are asked for, so a note's parse does not depend on them.
 
 pub mod fields;
+pub mod recur;
 pub mod status;
+pub mod when;
 
 use serde::{Deserialize, Serialize};
 
