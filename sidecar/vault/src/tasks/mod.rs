@@ -237,6 +237,52 @@ impl Task {
     }
 }
 
+/// How a vault's tasks are read and written: the Tasks plugin's settings
+/// (`.obsidian/plugins/obsidian-tasks-plugin/data.json`) as the workspace
+/// read them, `.weft.toml`'s `[tasks]` over them; the plugin's defaults
+/// when neither says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskSettings {
+    pub statuses: status::Statuses,
+    /// Only checklist lines holding this text are tasks (`#task`); empty:
+    /// every one is.
+    pub global_filter: Box<str>,
+    /// The format new fields are written in when a task has none yet.
+    pub format: Format,
+    /// Completing stamps `✅ today`; cancelling stamps `❌ today`.
+    pub set_done_date: bool,
+    pub set_cancelled_date: bool,
+    /// A recurring task's next copy gets `➕ today`.
+    pub set_created_date: bool,
+    /// The next copy goes below the done one (the plugin: above).
+    pub recurrence_below: bool,
+    /// The next copy has no scheduled date (and the reference date is due,
+    /// then start, then scheduled).
+    pub remove_scheduled_on_recurrence: bool,
+}
+
+impl Default for TaskSettings {
+    fn default() -> Self {
+        TaskSettings {
+            statuses: status::Statuses::default(),
+            global_filter: "".into(),
+            format: Format::Emoji,
+            set_done_date: true,
+            set_cancelled_date: true,
+            set_created_date: false,
+            recurrence_below: false,
+            remove_scheduled_on_recurrence: false,
+        }
+    }
+}
+
+impl TaskSettings {
+    /// Whether a checklist line counts as a task under the global filter.
+    pub fn counts(&self, task: &Task) -> bool {
+        self.global_filter.is_empty() || task.description.contains(&*self.global_filter)
+    }
+}
+
 /// Where a task line's parts are: offsets into the line given to
 /// [`read_line`].
 #[derive(Debug, Clone, PartialEq, Eq)]
