@@ -100,12 +100,21 @@ impl Statuses {
     /// The core and default statuses, then `own` (the user's, which win
     /// over a default with the same symbol).
     pub fn new(own: Vec<Status>) -> Statuses {
-        let mut list = vec![
-            Status::new(' ', "Todo", 'x', StatusType::Todo),
-            Status::new('x', "Done", ' ', StatusType::Done),
-            Status::new('/', "In Progress", 'x', StatusType::InProgress),
-            Status::new('-', "Cancelled", ' ', StatusType::Cancelled),
-        ];
+        let defaults = Statuses {
+            list: vec![
+                Status::new(' ', "Todo", 'x', StatusType::Todo),
+                Status::new('x', "Done", ' ', StatusType::Done),
+                Status::new('/', "In Progress", 'x', StatusType::InProgress),
+                Status::new('-', "Cancelled", ' ', StatusType::Cancelled),
+            ],
+        };
+        defaults.with(own)
+    }
+
+    /// These statuses with `own` over them (one with a known symbol
+    /// replaces it).
+    pub fn with(&self, own: impl IntoIterator<Item = Status>) -> Statuses {
+        let mut list = self.list.clone();
         for status in own {
             match list.iter_mut().find(|s| s.symbol == status.symbol) {
                 Some(known) => *known = status,

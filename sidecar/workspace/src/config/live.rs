@@ -14,7 +14,7 @@ use std::time::SystemTime;
 
 use tokio::sync::watch;
 
-use super::{CONFIG_FILE, Config, OBSIDIAN_DAILY_NOTES, OBSIDIAN_TYPES};
+use super::{CONFIG_FILE, Config, OBSIDIAN_DAILY_NOTES, OBSIDIAN_TYPES, TASKS_PLUGIN_DATA};
 use crate::sync::{lock, read, write};
 
 /// One file's metadata, enough to tell that it changed.
@@ -28,14 +28,20 @@ struct FileStamp {
     inode: u64,
 }
 
-/// The three files' stamps (`None`: the file does not exist or cannot be read).
+/// The four files' stamps (`None`: the file does not exist or cannot be read).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Stamp([Option<FileStamp>; 3]);
+struct Stamp([Option<FileStamp>; 4]);
 
 impl Stamp {
     fn of(root: &Path) -> Stamp {
         Stamp(
-            [CONFIG_FILE, OBSIDIAN_DAILY_NOTES, OBSIDIAN_TYPES].map(|file| {
+            [
+                CONFIG_FILE,
+                OBSIDIAN_DAILY_NOTES,
+                OBSIDIAN_TYPES,
+                TASKS_PLUGIN_DATA,
+            ]
+            .map(|file| {
                 let metadata = std::fs::metadata(root.join(file)).ok()?;
                 Some(FileStamp {
                     len: metadata.len(),
@@ -141,7 +147,7 @@ impl LiveConfig {
     pub fn fixed(root: &Path, config: Config) -> LiveConfig {
         LiveConfig {
             root: root.to_path_buf(),
-            stamp: Mutex::new(Stamp([None, None, None])),
+            stamp: Mutex::new(Stamp([None, None, None, None])),
             now: RwLock::new(Snapshot {
                 config: Arc::new(config),
                 error: None,

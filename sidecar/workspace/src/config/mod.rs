@@ -6,6 +6,7 @@
 //! errors everywhere, so a typo never silently falls back to a default.
 
 mod live;
+mod tasks;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use weft_semantic::PinnedModel;
 use weft_vault::props::Types;
 
 pub use live::{LiveConfig, Reloaded, Snapshot};
+pub use tasks::{StatusConfig, TASKS_PLUGIN_DATA, TasksConfig};
 
 /// The configuration file, at the vault root.
 pub const CONFIG_FILE: &str = ".weft.toml";
@@ -47,6 +49,15 @@ pub struct Config {
     pub tags: TagsConfig,
     pub diagnostics: DiagnosticsConfig,
     pub semantic: SemanticConfig,
+    pub tasks: TasksConfig,
+    /// The Tasks plugin's settings (its `data.json`, read beside this file;
+    /// not a key of `.weft.toml`), or its defaults.
+    #[serde(skip)]
+    pub tasks_plugin: weft_vault::tasks::TaskSettings,
+    /// Why the plugin's `data.json` was not read, when it exists and could
+    /// not be (its defaults apply then).
+    #[serde(skip)]
+    pub tasks_plugin_error: Option<String>,
     /// The property types `.obsidian/types.json` declares (Obsidian's file,
     /// read beside this one; not a key of `.weft.toml`).
     #[serde(skip)]
@@ -72,6 +83,9 @@ impl Default for Config {
             types: Types::default(),
             types_error: None,
             semantic: SemanticConfig::default(),
+            tasks: TasksConfig::default(),
+            tasks_plugin: weft_vault::tasks::TaskSettings::default(),
+            tasks_plugin_error: None,
         }
     }
 }
@@ -365,6 +379,7 @@ impl Config {
             config.import_obsidian_daily(root);
         }
         config.import_obsidian_types(root);
+        config.import_tasks_plugin(root);
         config.validate(&path.display().to_string())?;
         Ok(config)
     }
@@ -420,6 +435,26 @@ impl Config {
                 self.types_error = Some(format!("{}: {e}", path.display()));
             }
         }
+    }
+
+    /// Takes the Tasks plugin's settings from its `data.json`, when that
+    /// exists. One that does not read is reported (`tasks_plugin_error`,
+    /// and the log) and skipped: the plugin's defaults apply.
+    fn import_tasks_plugin(&mut self, root: &Path) {
+        match tasks::PluginData::load(root) {
+            Ok(Some(data)) => self.tasks_plugin = data.settings(),
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!("{e}; the Tasks plugin's defaults apply");
+                self.tasks_plugin_error = Some(e);
+            }
+        }
+    }
+
+    /// How tasks are read and written: the plugin's settings with
+    /// `[tasks]` over them.
+    pub fn task_settings(&self) -> weft_vault::tasks::TaskSettings {
+        self.tasks.settings(&self.tasks_plugin)
     }
 
     /// Takes `[daily]` values from `.obsidian/daily-notes.json` when that
@@ -491,6 +526,12 @@ impl Config {
                 key: e.path().to_string(),
                 message: e.inner().to_string(),
             })?;
+        // What was read from Obsidian's files is no key of the overlay: it
+        // stays as read.
+        config.types = self.types.clone();
+        config.types_error = self.types_error.clone();
+        config.tasks_plugin = self.tasks_plugin.clone();
+        config.tasks_plugin_error = self.tasks_plugin_error.clone();
         config.validate(source)?;
         *self = config;
         Ok(())
@@ -514,6 +555,9 @@ impl Config {
             }
             check_glob(glob).map_err(|m| invalid(&key, m))?;
         }
+        self.tasks
+            .validate()
+            .map_err(|(key, message)| invalid(&key, message))?;
         for (list, name) in [
             (&self.agent.allow, "agent.allow"),
             (&self.agent.deny, "agent.deny"),
@@ -1047,6 +1091,33 @@ broken_fragment = "hint"
         config.merge_json(&json!({})).expect("merges");
         config.merge_json(&Value::Null).expect("merges");
         assert_eq!(config, before);
+    }
+
+    #[test]
+    fn editor_settings_keep_what_obsidians_files_say() {
+        let dir = tempfile::tempdir().unwrap();
+        let obsidian = dir.path().join(".obsidian/plugins/obsidian-tasks-plugin");
+        std::fs::create_dir_all(&obsidian).unwrap();
+        std::fs::write(
+            dir.path().join(".obsidian/types.json"),
+            r#"{"types": {"zip": "text"}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            obsidian.join("data.json"),
+            r##"{"globalFilter": "#task", "recurrenceOnNextLine": true}"##,
+        )
+        .unwrap();
+        let mut config = Config::load(dir.path()).unwrap();
+        let types = config.types.clone();
+        assert!(config.task_settings().recurrence_below);
+        config
+            .merge_json(&json!({"tasks": {"global_filter": "#todo"}}))
+            .expect("merges");
+        assert_eq!(config.types, types, "types.json survives editor settings");
+        let tasks = config.task_settings();
+        assert_eq!(&*tasks.global_filter, "#todo", "[tasks] over the plugin's");
+        assert!(tasks.recurrence_below, "the plugin's setting stays");
     }
 
     #[test]
