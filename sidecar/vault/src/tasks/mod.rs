@@ -10,6 +10,7 @@
 
 pub mod fields;
 pub mod recur;
+pub mod select;
 pub mod status;
 pub mod when;
 

@@ -1,0 +1,261 @@
+//! Which tasks qualify: tests on a task's status, dates, priority, tags,
+//! text, heading and recurrence, ANDed — the task half of "which tasks";
+//! which *notes* may hold them is THE note filter's (`crate::filter`), which
+//! callers apply first. And the orders tasks are listed in.
+//!
+//! Pure: days are day numbers (`when.rs` reads phrases into them), the
+//! caller passes the settings. A task's tags are the note's tags on its
+//! line (THE tag rule, `crate::tags`); its heading is the nearest above.
+
+use std::cmp::Ordering;
+
+use super::status::StatusType;
+use super::when::Days;
+use super::{DateKind, Priority, Task, TaskSettings};
+use crate::note::{Heading, Note, TagUse};
+use crate::tags;
+
+/// Which date a test reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DateField {
+    One(DateKind),
+    /// Start, scheduled or due: the plugin's `happens`.
+    Happens,
+}
+
+/// What a date must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// Before the first day of the range.
+    Before(Days),
+    /// After its last day.
+    After(Days),
+    /// On one of its days.
+    In(Days),
+    OnOrBefore(Days),
+    OnOrAfter(Days),
+    /// No such date.
+    None,
+    /// Any date, valid or not.
+    Any,
+    /// Written, but not a real day.
+    Invalid,
+}
+
+impl When {
+    fn matches(self, date: super::TaskDate) -> bool {
+        let day = date.days();
+        match self {
+            When::None => !date.is_set(),
+            When::Any => date.is_set(),
+            When::Invalid => date.is_set() && !date.is_valid(),
+            When::Before(d) => day.is_some_and(|x| x < d.first),
+            When::After(d) => day.is_some_and(|x| x > d.last),
+            When::In(d) => day.is_some_and(|x| d.contains(x)),
+            When::OnOrBefore(d) => day.is_some_and(|x| x <= d.last),
+            When::OnOrAfter(d) => day.is_some_and(|x| x >= d.first),
+        }
+    }
+}
+
+/// A test on a date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateTest {
+    pub field: DateField,
+    pub when: When,
+}
+
+impl DateTest {
+    fn matches(&self, task: &Task) -> bool {
+        match self.field {
+            DateField::One(kind) => self.when.matches(task.date(kind)),
+            DateField::Happens => {
+                let dates = [DateKind::Start, DateKind::Scheduled, DateKind::Due];
+                match self.when {
+                    // None of them, when asked for none.
+                    When::None => dates.iter().all(|k| self.when.matches(task.date(*k))),
+                    _ => dates.iter().any(|k| self.when.matches(task.date(*k))),
+                }
+            }
+        }
+    }
+}
+
+/// How a priority compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PriorityTest {
+    Is(Priority),
+    Not(Priority),
+    Above(Priority),
+    Below(Priority),
+}
+
+impl PriorityTest {
+    /// `high`, `not none`, `above medium`, `below high`.
+    pub fn parse(text: &str) -> Result<PriorityTest, String> {
+        let text = text.trim().to_ascii_lowercase();
+        let (make, rest): (fn(Priority) -> PriorityTest, &str) =
+            match text.split_once(char::is_whitespace) {
+                Some(("above", rest)) => (PriorityTest::Above, rest),
+                Some(("below", rest)) => (PriorityTest::Below, rest),
+                Some(("not", rest)) => (PriorityTest::Not, rest),
+                Some(("is", rest)) => (PriorityTest::Is, rest),
+                _ => (PriorityTest::Is, text.as_str()),
+            };
+        Priority::parse(rest).map(make).ok_or_else(|| {
+            format!(
+                "cannot read `{text}` as a priority; use highest, high, medium, none, low or \
+                 lowest, optionally after `above`, `below` or `not`"
+            )
+        })
+    }
+
+    fn matches(self, p: Priority) -> bool {
+        match self {
+            PriorityTest::Is(q) => p == q,
+            PriorityTest::Not(q) => p != q,
+            PriorityTest::Above(q) => p > q,
+            PriorityTest::Below(q) => p < q,
+        }
+    }
+}
+
+/// The tests a task must pass, all of them. The default passes every task.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaskTest {
+    /// The status types allowed (empty: any).
+    pub types: Vec<StatusType>,
+    pub dates: Vec<DateTest>,
+    pub priority: Option<PriorityTest>,
+    /// Tags the task's line must carry, each (hierarchical: `work` is
+    /// `work` and `work/x`).
+    pub tags: Vec<String>,
+    /// Words its description must hold (case-insensitive).
+    pub text: Option<String>,
+    /// Words its heading must hold (case-insensitive).
+    pub heading: Option<String>,
+    pub recurring: Option<bool>,
+}
+
+impl TaskTest {
+    /// Whether `task` of `note` passes (the global filter included).
+    pub fn matches(&self, note: &Note, task: &Task, settings: &TaskSettings) -> bool {
+        settings.counts(task)
+            && (self.types.is_empty() || self.types.contains(&settings.statuses.kind(task.symbol)))
+            && self.dates.iter().all(|t| t.matches(task))
+            && self.priority.is_none_or(|p| p.matches(task.priority))
+            && self
+                .recurring
+                .is_none_or(|r| r == task.recurrence().is_some())
+            && self
+                .text
+                .as_deref()
+                .is_none_or(|t| contains_folded(&task.description, t))
+            && self.heading.as_deref().is_none_or(|h| {
+                heading_of(note, task).is_some_and(|heading| contains_folded(&heading.text, h))
+            })
+            && self
+                .tags
+                .iter()
+                .all(|want| tags_of(note, task).any(|t| tags::matches(want, &t.name)))
+    }
+}
+
+/// Whether `hay` holds `needle`, any case.
+fn contains_folded(hay: &str, needle: &str) -> bool {
+    let needle = needle.trim();
+    if hay.is_ascii() && needle.is_ascii() {
+        return hay
+            .as_bytes()
+            .windows(needle.len().max(1))
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+            || needle.is_empty();
+    }
+    hay.to_lowercase().contains(&needle.to_lowercase())
+}
+
+/// The tags written on the task's line.
+pub fn tags_of<'n>(note: &'n Note, task: &Task) -> impl Iterator<Item = &'n TagUse> {
+    // Tags are in text order; the frontmatter's all stand above any task.
+    let at = note.tags.partition_point(|t| t.line < task.line);
+    note.tags[at..]
+        .iter()
+        .take_while(move |t| t.line == task.line)
+        .filter(|t| !t.in_frontmatter)
+}
+
+/// The nearest heading above the task.
+pub fn heading_of<'n>(note: &'n Note, task: &Task) -> Option<&'n Heading> {
+    let at = note.headings.partition_point(|h| h.line < task.line);
+    at.checked_sub(1).map(|i| &note.headings[i])
+}
+
+/// How tasks can be listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// The plugin's default: status type (in progress, to do, on hold,
+    /// then done ones), due date (none last), priority (highest first),
+    /// then path and line.
+    Default,
+    /// By a date, earliest first, tasks without it last.
+    Date(DateKind),
+    /// Highest first.
+    Priority,
+    /// By path, then line.
+    Path,
+    /// By description, any case.
+    Description,
+}
+
+impl Order {
+    pub fn parse(text: &str) -> Result<Order, String> {
+        let order = match text.trim().to_ascii_lowercase().as_str() {
+            "" | "default" | "status" => Order::Default,
+            "priority" => Order::Priority,
+            "path" | "note" | "file" => Order::Path,
+            "description" | "text" => Order::Description,
+            other => match DateKind::ALL.into_iter().find(|k| k.name() == other) {
+                Some(kind) => Order::Date(kind),
+                None => {
+                    return Err(format!(
+                        "cannot sort by `{other}`; use due, scheduled, start, created, done, \
+                         cancelled, priority, path, description or status"
+                    ));
+                }
+            },
+        };
+        Ok(order)
+    }
+
+    /// Compares two tasks (with their notes' paths).
+    pub fn compare(
+        self,
+        settings: &TaskSettings,
+        (a_path, a): (&str, &Task),
+        (b_path, b): (&str, &Task),
+    ) -> Ordering {
+        let date = |t: &Task, k: DateKind| t.date(k).days().unwrap_or(i64::MAX);
+        let place = || a_path.cmp(b_path).then(a.line.cmp(&b.line));
+        match self {
+            Order::Default => settings
+                .statuses
+                .kind(a.symbol)
+                .cmp(&settings.statuses.kind(b.symbol))
+                .then(date(a, DateKind::Due).cmp(&date(b, DateKind::Due)))
+                .then(b.priority.cmp(&a.priority))
+                .then_with(place),
+            Order::Date(kind) => date(a, kind).cmp(&date(b, kind)).then_with(place),
+            Order::Priority => b.priority.cmp(&a.priority).then_with(place),
+            Order::Path => place(),
+            Order::Description => a
+                .description
+                .to_lowercase()
+                .cmp(&b.description.to_lowercase())
+                .then_with(place),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "select_tests.rs"]
+mod tests;
