@@ -43,6 +43,42 @@ pub enum When {
 }
 
 impl When {
+    /// `before today`, `after 2024-05-01`, `on or before friday`,
+    /// `on or after next week`, `this week` or `on 2024-05` (a day or a
+    /// period: in it), `none`, `any`, `invalid`; days as `when.rs` reads
+    /// them, on `today`.
+    pub fn parse(text: &str, today: crate::date::Date) -> Result<When, String> {
+        let lower = text.trim().to_ascii_lowercase();
+        match lower.as_str() {
+            "none" | "no" | "no date" | "" => return Ok(When::None),
+            "any" | "has" | "has date" | "some" => return Ok(When::Any),
+            "invalid" => return Ok(When::Invalid),
+            _ => {}
+        }
+        type Make = fn(Days) -> When;
+        const PREFIXES: [(&str, Make); 9] = [
+            ("on or before ", When::OnOrBefore),
+            ("on or after ", When::OnOrAfter),
+            ("in or before ", When::OnOrBefore),
+            ("in or after ", When::OnOrAfter),
+            ("before ", When::Before),
+            ("after ", When::After),
+            ("on ", When::In),
+            ("in ", When::In),
+            ("during ", When::In),
+        ];
+        for (prefix, make) in PREFIXES {
+            if let Some(rest) = lower.strip_prefix(prefix) {
+                // `in 3 days` is a day, not `in` + `3 days`.
+                if prefix == "in " && super::when::days(&lower, today).is_ok() {
+                    break;
+                }
+                return super::when::days(rest, today).map(make);
+            }
+        }
+        super::when::days(&lower, today).map(When::In)
+    }
+
     fn matches(self, date: super::TaskDate) -> bool {
         let day = date.days();
         match self {
@@ -79,6 +115,31 @@ impl DateTest {
             }
         }
     }
+}
+
+/// The status types a word names: `todo`, `in progress`, `on hold`,
+/// `done`, `cancelled`, `non task` (or the plugin's `IN_PROGRESS`…);
+/// `not done` (to do, in progress, on hold); `any` (every type: empty).
+pub fn status_types(text: &str) -> Result<Vec<StatusType>, String> {
+    let lower = text.trim().to_ascii_lowercase().replace(['-', '_'], " ");
+    let types = match lower.as_str() {
+        "any" | "all" | "" => Vec::new(),
+        "not done" | "open" | "undone" => {
+            vec![StatusType::Todo, StatusType::InProgress, StatusType::OnHold]
+        }
+        "todo" | "to do" => vec![StatusType::Todo],
+        "done" | "complete" | "completed" => vec![StatusType::Done],
+        "canceled" => vec![StatusType::Cancelled],
+        "nontask" => vec![StatusType::NonTask],
+        other => vec![StatusType::parse(other).ok_or_else(|| {
+            format!(
+                "`{}` is not a status; use not done, todo, in progress, on hold, done, \
+                 cancelled, non task or any",
+                text.trim()
+            )
+        })?],
+    };
+    Ok(types)
 }
 
 /// How a priority compares.

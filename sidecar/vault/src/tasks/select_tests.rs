@@ -44,7 +44,7 @@ fn on(field: DateField, when: fn(Days) -> When, text: &str) -> DateTest {
 }
 
 #[test]
-fn status_types() {
+fn only_open_types() {
     let open = TaskTest {
         types: vec![StatusType::Todo, StatusType::InProgress, StatusType::OnHold],
         ..TaskTest::default()
@@ -197,4 +197,35 @@ fn orders() {
         "write report"
     );
     assert!(Order::parse("urgency").is_err());
+}
+
+#[test]
+fn when_and_status_words() {
+    let when = |t: &str| When::parse(t, TODAY).map_err(|_| ());
+    let day = |t: &str| days(t, TODAY).unwrap();
+    assert_eq!(when("before today"), Ok(When::Before(day("today"))));
+    assert_eq!(
+        when("On or After next week"),
+        Ok(When::OnOrAfter(day("next week")))
+    );
+    assert_eq!(when("this week"), Ok(When::In(day("this week"))));
+    assert_eq!(when("in 3 days"), Ok(When::In(day("in 3 days"))));
+    assert_eq!(when("in 2024-05"), Ok(When::In(day("2024-05"))));
+    assert_eq!(when("none"), Ok(When::None));
+    assert_eq!(when("any"), Ok(When::Any));
+    assert!(
+        When::parse("before soon", TODAY)
+            .unwrap_err()
+            .contains("`soon`")
+    );
+    assert_eq!(
+        status_types("not done").unwrap(),
+        [StatusType::Todo, StatusType::InProgress, StatusType::OnHold]
+    );
+    assert_eq!(
+        status_types("In-Progress").unwrap(),
+        [StatusType::InProgress]
+    );
+    assert_eq!(status_types("any").unwrap(), []);
+    assert!(status_types("later").is_err());
 }
