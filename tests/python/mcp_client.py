@@ -51,6 +51,7 @@ TOOL_CALLS = [
     ("check_vault", {}),
     ("query_notes", {"base": "Projects.base"}),
     ("query_notes", {"filter": 'file.hasTag("project") && status == "active"', "columns": ["file.name", "status"]}),
+    ("list_tasks", {"status": "any", "group_by": "status"}),
     ("editor_state", {}),
     ("vault_info", {}),
 ]
@@ -69,6 +70,8 @@ ERROR_CALLS = [
     # Bases: an unknown function is named, never an empty table.
     ("query_notes", {"filter": "nope(status)"}, "unknown function `nope`"),
     ("query_notes", {"base": "Projects.base", "view": "Nope"}, "no view named `Nope`"),
+    # Tasks: a day not understood is named, never an empty list.
+    ("list_tasks", {"due": "before soon"}, "cannot read `soon`"),
 ]
 
 # Issue 39: THE note filter answers alike in every tool and mode — the same

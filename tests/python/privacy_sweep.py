@@ -40,6 +40,7 @@ CALLS = [
     ("related_notes", {"path": "Hub"}),
     ("query_notes", {"filter": "true", "columns": ["file.path", "file.tags", "file.backlinks", "file.links", "tags"]}),
     ("query_notes", {"base": "private/x.base"}),
+    ("list_tasks", {"status": "any", "group_by": "folder"}),
     ("list_tags", {}),
     ("list_tags", {"facet": "keys"}),
     ("check_vault", {}),

@@ -113,6 +113,7 @@ fn check_report(report: &Value) {
             "get_links",
             "list_notes",
             "list_tags",
+            "list_tasks",
             "move_note",
             "note_history",
             "query_notes",
@@ -127,7 +128,7 @@ fn check_report(report: &Value) {
         ])
     );
     assert_eq!(report["notes"], 7);
-    assert_eq!(report["calls"].as_array().unwrap().len(), 25);
+    assert_eq!(report["calls"].as_array().unwrap().len(), 26);
     assert_eq!(report["updated"], "weft://note/Hub");
 }
 
@@ -179,7 +180,7 @@ fn inspector_cli_lists_the_tools() {
         names.contains(&"search_notes")
             && names.contains(&"write_note")
             && names.contains(&"note_history")
-            && names.len() == 21,
+            && names.len() == 22,
         "{names:?}"
     );
     let read = listed["tools"]
@@ -335,6 +336,7 @@ Alpha bilbywordsecret, about [[Hub]] and [[Plan]] and [[Taipan Missing]] #echidn
 ## Numbat heading
 Body. ^wallabyblock
 ![[koala.png]]
+- [ ] feed the numbat #shared 📅 2024-01-15
 //- /private/koala.png
 png
 ",

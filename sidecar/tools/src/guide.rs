@@ -11,6 +11,7 @@ Name notes by vault path without .md (projects/weft/ideas), title or alias; an a
 Find notes with search_notes (words, \"phrases\", tag:, folder:, key:value, -exclude, modified:[now-7d TO now]) or resolve_note; \
 read with read_note (view: outline lists the sections; section: \"Parent::Child\"). \
 get_links shows backlinks with line context; get_context returns evidence passages for a question. \
+Checklist tasks (- [ ] …, due dates, recurrence): list_tasks (due: \"this week\", overdue: true). \
 Lists page with limit and the returned cursor. \
 Before editing, read the note and pass its sha256 as expected_sha256; use dry_run before destructive changes. \
 vault_info has the full guide.";
@@ -31,6 +32,10 @@ Filters (`tags_all`, `tags_any`, `path_prefix`, `backlinks_to`, `links_from`, `f
 - `resolve_note`: what a name or link target points to, with ranked candidates and why.
 - `list_notes`: browse a folder (subfolders with counts, notes); `sort: modified` + `modified_since: 7d` for recent notes; `format: tree`.
 - `list_tags`: tags with counts and roll-ups; `facet: keys|values|rels` for frontmatter keys, a key's values, typed-link keys.
+- `query_notes`: notes as a table of their properties (Obsidian Bases): a `.base` file and view, or a filter expression with columns.
+- `list_tasks`: checklist tasks as the Tasks plugin reads them (emoji `📅 2024-05-01` or Dataview `[due:: 2024-05-01]` fields): \
+`status` (default not done), `due`/`scheduled`/`start`/`done`/`happens` (`before today`, `this week`, `none`), `overdue: true`, \
+`priority`, `tags`, `text`, `folder`; each task with its path and 1-based line.
 
 **Reading.** `read_note` views: `full` (default), `body`, `metadata` (frontmatter and backlinks with context, no body), \
 `outline` (headings as `A::B` section paths, block ids, frontmatter keys), `section` (`section: \"Plan::Next\"`). \

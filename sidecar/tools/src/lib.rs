@@ -30,6 +30,7 @@ pub mod get_context;
 pub mod get_links;
 pub mod list_notes;
 pub mod list_tags;
+pub mod list_tasks;
 pub mod query_notes;
 pub mod read_note;
 pub mod related_notes;

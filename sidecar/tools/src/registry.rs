@@ -17,8 +17,8 @@ use super::format::{ToolError, ToolResult};
 use super::policy::{Needs, Policy, ToolClass};
 use super::state::ToolState;
 use super::{
-    check_vault, editor_state, get_context, get_links, list_notes, list_tags, query_notes,
-    read_note, related_notes, resolve_note, search_notes, vault_info,
+    check_vault, editor_state, get_context, get_links, list_notes, list_tags, list_tasks,
+    query_notes, read_note, related_notes, resolve_note, search_notes, vault_info,
 };
 
 /// How a read tool is answered from JSON arguments, as `tools/call` would.
@@ -150,6 +150,12 @@ pub const TOOLS: &[ToolInfo] = &[
         "Query notes (Bases)",
         "a table of notes by their properties: a `.base` file or block and view, or a Bases filter expression with columns, sort and grouping",
         Some(|s, v| query_notes::run(s, args("query_notes", v)?)),
+    ),
+    read(
+        "list_tasks",
+        "List tasks",
+        "checklist tasks as the Tasks plugin reads them, by status, dates (due, scheduled, overdue, this week), priority, tags, text or folder; sorted, grouped, each with its path and line",
+        Some(|s, v| list_tasks::run(s, args("list_tasks", v)?)),
     ),
     read(
         "check_vault",

@@ -51,6 +51,7 @@ Alpha bilbywordsecret, about [[Hub]] and [[Hub#Details]] and [[Plan]] and [[Taip
 ## Numbat heading
 Body. ^wallabyblock
 ![[koala.png]]
+- [ ] feed the numbat #shared 📅 2024-01-15 🔁 every day
 //- /private/koala.png
 png
 //- /private/2024-01-15.md
@@ -139,6 +140,11 @@ fn calls() -> Vec<(&'static str, Value)> {
         ),
         ("query_notes", json!({"base": "private/x.base"})),
         ("query_notes", json!({"base": "Plan"})),
+        ("list_tasks", json!({"status": "any"})),
+        (
+            "list_tasks",
+            json!({"tags": "shared", "group_by": "heading"}),
+        ),
         ("list_tags", json!({})),
         ("list_tags", json!({"facet": "keys"})),
         ("list_tags", json!({"facet": "values"})),

@@ -1172,7 +1172,7 @@ async fn profiles_limit_the_tools_not_the_reads() {
         let s = session_with(VAULT, args, true).await;
         let tools = s.client.list_all_tools().await.unwrap();
         // Every read tool; restore_note is a write.
-        assert_eq!(tools.len(), 14);
+        assert_eq!(tools.len(), 15);
         let result = s.call_raw("write_note", json!({"path": "x"})).await;
         assert_eq!(result.is_error, Some(true));
         let text = super::text_of(&result);

@@ -18,6 +18,7 @@ mod get_context;
 mod get_links;
 mod list_notes;
 mod list_tags;
+mod list_tasks;
 mod move_note;
 mod note_history;
 mod query_notes;
@@ -43,6 +44,7 @@ pub(crate) fn router() -> ToolRouter<Server> {
         + Server::related_notes_router()
         + Server::list_tags_router()
         + Server::query_notes_router()
+        + Server::list_tasks_router()
         + Server::check_vault_router()
         + Server::editor_state_router()
         + Server::vault_info_router()

@@ -1,0 +1,220 @@
+//! `list_tasks`: the vault's tasks (checklist items as the Tasks plugin
+//! reads them) filtered by status, dates, priority, tags, text, heading,
+//! recurrence and folder, sorted, grouped, paged — each with its note path
+//! and line, the address `update_task` takes.
+//!
+//! Arguments here (read into the domain's `tasks::select` tests on today,
+//! THE clock), the tasks as data in `compute` (over the index, the notes
+//! the agent sees and the vault's task settings), their words in `render`.
+
+mod compute;
+mod render;
+#[cfg(test)]
+mod tests;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+pub use compute::{Group, Listing, Query, compute};
+pub use render::{ListTasksOut, TaskGroup, TaskItem};
+
+use super::args::lenient;
+use super::common::{cursor_offset, limit, next_cursor};
+use super::format::{Reply, ToolError, ToolResult};
+use super::state::ToolState;
+use weft_vault::date::Date;
+use weft_vault::filter::{Filter, Folder};
+use weft_vault::tasks::DateKind;
+use weft_vault::tasks::select::{
+    DateField, DateTest, Order, PriorityTest, TaskTest, When, status_types,
+};
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListTasksArgs {
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub due: Option<String>,
+    #[serde(default)]
+    pub scheduled: Option<String>,
+    #[serde(default, alias = "starts")]
+    pub start: Option<String>,
+    #[serde(default, alias = "completed")]
+    pub done: Option<String>,
+    #[serde(default)]
+    pub created: Option<String>,
+    #[serde(default)]
+    pub happens: Option<String>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    pub overdue: Option<bool>,
+    #[serde(default)]
+    pub priority: Option<String>,
+    #[serde(default, alias = "tag", deserialize_with = "lenient::strings")]
+    pub tags: Option<Vec<String>>,
+    #[serde(default, alias = "description", alias = "query")]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub heading: Option<String>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    pub recurring: Option<bool>,
+    #[serde(default, alias = "path", alias = "path_prefix")]
+    pub folder: Option<String>,
+    #[serde(default, alias = "order_by", alias = "sort_by")]
+    pub sort: Option<String>,
+    #[serde(default, alias = "group")]
+    pub group_by: Option<Group>,
+    /// Default 50.
+    #[serde(default, deserialize_with = "lenient::usize")]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+pub fn run(state: &ToolState, args: ListTasksArgs) -> ToolResult {
+    let today = state.now().today();
+    let query = query(&args, today)?;
+    let settings = state.config().task_settings();
+    let policy = state.policy();
+    let index = state.index();
+    let notes = Filter::all_of(vec![
+        Filter::Folder(query.folder.clone()),
+        Filter::clone(&policy.access.sight(&index)),
+    ]);
+    let listing = compute(&index, &notes, &settings, &query);
+    let fingerprint = format!("{args:?}");
+    let next = next_cursor(
+        query.offset,
+        listing.page.len(),
+        listing.total,
+        &fingerprint,
+    );
+    let out = render::out(&index, &settings, &listing, today, next);
+    drop(index);
+    let text = render::markdown(&out, &query, &describe(&args));
+    Ok(Reply::new(text, &out))
+}
+
+/// A date argument's test.
+fn date_test(
+    field: DateField,
+    name: &str,
+    text: Option<&str>,
+    today: Date,
+) -> Result<Option<DateTest>, ToolError> {
+    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let when = When::parse(text, today).map_err(|e| {
+        ToolError::new(format!("`{name}`: {e}.")).hint(
+            "Write `before today`, `after 2024-05-01`, `this week`, `next month`, `none` or `any`.",
+        )
+    })?;
+    Ok(Some(DateTest { field, when }))
+}
+
+/// The query of the arguments, on `today`.
+pub(crate) fn query(args: &ListTasksArgs, today: Date) -> Result<Query, ToolError> {
+    let mut test = TaskTest::default();
+    let status = args.status.as_deref().unwrap_or("not done");
+    test.types = status_types(status).map_err(|e| ToolError::new(format!("`status`: {e}.")))?;
+    let dates = [
+        (DateField::One(DateKind::Due), "due", &args.due),
+        (
+            DateField::One(DateKind::Scheduled),
+            "scheduled",
+            &args.scheduled,
+        ),
+        (DateField::One(DateKind::Start), "start", &args.start),
+        (DateField::One(DateKind::Done), "done", &args.done),
+        (DateField::One(DateKind::Created), "created", &args.created),
+        (DateField::Happens, "happens", &args.happens),
+    ];
+    for (field, name, text) in dates {
+        test.dates
+            .extend(date_test(field, name, text.as_deref(), today)?);
+    }
+    if args.overdue == Some(true) {
+        test.dates.extend(date_test(
+            DateField::One(DateKind::Due),
+            "overdue",
+            Some("before today"),
+            today,
+        )?);
+        if args.status.is_none() {
+            test.types = status_types("not done").unwrap_or_default();
+        }
+    }
+    if let Some(p) = args.priority.as_deref().filter(|p| !p.trim().is_empty()) {
+        test.priority =
+            Some(PriorityTest::parse(p).map_err(|e| ToolError::new(format!("`priority`: {e}.")))?);
+    }
+    test.tags = args
+        .tags
+        .iter()
+        .flatten()
+        .map(|t| t.trim().trim_start_matches('#').to_string())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let words = |t: &Option<String>| {
+        t.as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+    };
+    test.text = words(&args.text);
+    test.heading = words(&args.heading);
+    test.recurring = args.recurring;
+    let folder = Folder::new(args.folder.as_deref().unwrap_or(""))
+        .map_err(|e| ToolError::new(format!("`folder`: {e}.")))?;
+    let order = Order::parse(args.sort.as_deref().unwrap_or(""))
+        .map_err(|e| ToolError::new(format!("`sort`: {e}.")))?;
+    Ok(Query {
+        test,
+        folder,
+        order,
+        group: args.group_by.unwrap_or(Group::Note),
+        offset: cursor_offset(args.cursor.as_deref(), &format!("{args:?}"))?,
+        limit: limit(args.limit, 50, 500),
+    })
+}
+
+/// The filters asked for, in words (`due this week, tagged #work`).
+fn describe(args: &ListTasksArgs) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut date = |name: &str, v: &Option<String>| {
+        if let Some(v) = v.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+            parts.push(format!("{name} {v}"));
+        }
+    };
+    date("due", &args.due);
+    date("scheduled", &args.scheduled);
+    date("starting", &args.start);
+    date("done", &args.done);
+    date("created", &args.created);
+    date("happening", &args.happens);
+    if args.overdue == Some(true) {
+        parts.push("overdue".into());
+    }
+    if let Some(p) = args.priority.as_deref().filter(|p| !p.trim().is_empty()) {
+        parts.push(format!("priority {}", p.trim()));
+    }
+    for tag in args.tags.iter().flatten() {
+        parts.push(format!("tagged #{}", tag.trim().trim_start_matches('#')));
+    }
+    if let Some(t) = args.text.as_deref().filter(|t| !t.trim().is_empty()) {
+        parts.push(format!("with \"{}\"", t.trim()));
+    }
+    if let Some(h) = args.heading.as_deref().filter(|t| !t.trim().is_empty()) {
+        parts.push(format!("under a heading with \"{}\"", h.trim()));
+    }
+    match args.recurring {
+        Some(true) => parts.push("recurring".into()),
+        Some(false) => parts.push("not recurring".into()),
+        None => {}
+    }
+    if let Some(f) = args.folder.as_deref().filter(|f| !f.trim().is_empty()) {
+        parts.push(format!("in {}", f.trim()));
+    }
+    parts.join(", ")
+}
