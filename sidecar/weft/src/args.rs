@@ -123,6 +123,12 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         offset: usize,
     },
+    /// The vault's checklist tasks as the Obsidian Tasks plugin reads them
+    /// (emoji or Dataview dates, priority, recurrence), filtered, sorted
+    /// and grouped as the agent's `list_tasks` answers: each with its
+    /// note's path and line. Dates take `before today`, `on or after
+    /// 2024-05-01`, `this week`, `next month`, `none` or `any`.
+    Tasks(TasksArgs),
     /// Broken, ambiguous and broken-fragment links, notes that did not
     /// parse cleanly and property values that do not fit their type, each
     /// with file:line. Exits 1 when it finds any.
@@ -131,6 +137,61 @@ pub enum Command {
         #[arg(long, value_name = "FOLDER")]
         path_prefix: Option<String>,
     },
+}
+
+/// `weft tasks`' filters: `list_tasks`' arguments.
+#[derive(Args, Debug)]
+pub struct TasksArgs {
+    /// not done (default), todo, in progress, on hold, done, cancelled,
+    /// non task or any.
+    #[arg(long)]
+    pub status: Option<String>,
+    /// The due date: `before today`, `this week`, `2024-05`, `none`…
+    #[arg(long)]
+    pub due: Option<String>,
+    #[arg(long)]
+    pub scheduled: Option<String>,
+    #[arg(long)]
+    pub start: Option<String>,
+    /// The done date.
+    #[arg(long)]
+    pub done: Option<String>,
+    #[arg(long)]
+    pub created: Option<String>,
+    /// Any of the start, scheduled and due dates.
+    #[arg(long)]
+    pub happens: Option<String>,
+    /// Open tasks due before today.
+    #[arg(long)]
+    pub overdue: bool,
+    /// `high`, `above medium`, `not none`…
+    #[arg(long)]
+    pub priority: Option<String>,
+    /// A tag on the task's line (repeat for all of several).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Words in the description.
+    #[arg(long)]
+    pub text: Option<String>,
+    /// Words in the heading above the task.
+    #[arg(long)]
+    pub heading: Option<String>,
+    /// Only recurring tasks (`--recurring true`) or only others (`false`).
+    #[arg(long)]
+    pub recurring: Option<bool>,
+    /// Only notes in this folder.
+    #[arg(long, value_name = "FOLDER")]
+    pub folder: Option<String>,
+    /// due, scheduled, start, created, done, priority, path, description
+    /// [default: status, due, priority, path].
+    #[arg(long)]
+    pub sort: Option<String>,
+    /// note (default), due, status, priority, tag, folder, heading or none.
+    #[arg(long)]
+    pub group_by: Option<String>,
+    /// Tasks printed at most (up to 500); the rest are counted.
+    #[arg(long, default_value_t = 500)]
+    pub limit: usize,
 }
 
 #[derive(Subcommand, Debug)]

@@ -97,6 +97,9 @@ pub fn answer_on(
     {
         return base(&state(), file, view, *block, *limit, *offset, format);
     }
+    if let Command::Tasks(args) = &command {
+        return tasks(&state(), args, format);
+    }
     if let Some(answer) = as_mcp {
         let text =
             answer.map_err(|e| CliError(e.strip_prefix("Error: ").unwrap_or(&e).to_string()))?;
@@ -135,7 +138,7 @@ pub fn answer_on(
             let digest = digest.then(|| weft_vault::digest::digest(&index));
             (out.stats(&query::stats(&index), digest.as_deref()), 0)
         }
-        Command::Base { .. } => unreachable!("answered above"),
+        Command::Base { .. } | Command::Tasks(_) => unreachable!("answered above"),
         Command::Lsp
         | Command::Mcp { .. }
         | Command::Daemon { .. }
@@ -160,6 +163,53 @@ pub fn answer_on(
             (out.check(&problems, &unreadable), code)
         }
     })
+}
+
+/// `weft tasks`: the agent's `list_tasks` answer, in Markdown or JSON (its
+/// structured answer).
+fn tasks(
+    state: &ToolState,
+    args: &crate::args::TasksArgs,
+    format: Format,
+) -> Result<(String, u8), CliError> {
+    use weft_tools::list_tasks::{ListTasksArgs, run};
+    let group_by = match args.group_by.as_deref() {
+        Some(g) => Some(
+            serde_json::from_value(serde_json::Value::String(g.to_string()))
+                .map_err(|e| CliError(format!("--group-by: {e}")))?,
+        ),
+        None => None,
+    };
+    let asked = ListTasksArgs {
+        status: args.status.clone(),
+        due: args.due.clone(),
+        scheduled: args.scheduled.clone(),
+        start: args.start.clone(),
+        done: args.done.clone(),
+        created: args.created.clone(),
+        happens: args.happens.clone(),
+        overdue: args.overdue.then_some(true),
+        priority: args.priority.clone(),
+        tags: (!args.tags.is_empty()).then(|| args.tags.clone()),
+        text: args.text.clone(),
+        heading: args.heading.clone(),
+        recurring: args.recurring,
+        folder: args.folder.clone(),
+        sort: args.sort.clone(),
+        group_by,
+        limit: Some(args.limit),
+        cursor: None,
+    };
+    let reply = run(state, asked).map_err(|e| {
+        let text = e.text();
+        CliError(text.strip_prefix("Error: ").unwrap_or(&text).to_string())
+    })?;
+    let text = match format {
+        Format::Json => serde_json::to_string_pretty(&reply.structured).unwrap_or_default() + "\n",
+        Format::Text => reply.text,
+        Format::Csv => unreachable!("refused above"),
+    };
+    Ok((text, 0))
 }
 
 /// `weft base`: a page of a base's view as the agent's `query_notes`
