@@ -12,6 +12,7 @@ pub mod fields;
 pub mod recur;
 pub mod status;
 pub mod when;
+pub mod write;
 
 use serde::{Deserialize, Serialize};
 
