@@ -49,16 +49,36 @@ pub enum TaskError {
     BadSymbol(char),
     /// A date a task line cannot hold (not a calendar day, or outside the
     /// years 0000–9999).
-    BadDate { kind: DateKind, date: Date },
+    BadDate {
+        /// The field asked for.
+        kind: DateKind,
+        /// The date given.
+        date: Date,
+    },
     /// Completing a recurring task whose rule cannot be read.
-    BadRule { rule: String, error: RecurError },
+    BadRule {
+        /// The rule as written.
+        rule: String,
+        /// Why it was not read.
+        error: RecurError,
+    },
     /// The rule was read but gives no next occurrence from the task's
     /// dates (no date before the year 10000, or a reference date that is
     /// not a calendar day).
-    NoNextOccurrence { rule: String, error: RecurError },
+    NoNextOccurrence {
+        /// The rule as written.
+        rule: String,
+        /// Why there is no next date.
+        error: RecurError,
+    },
     /// The edited line would not read back as intended (the reading of
     /// the user's text around it would change).
-    Unwritable { line: String, reason: String },
+    Unwritable {
+        /// The line as it would have been written.
+        line: String,
+        /// What would read differently.
+        reason: String,
+    },
 }
 
 impl fmt::Display for TaskError {
