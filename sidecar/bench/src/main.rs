@@ -16,6 +16,7 @@ mod parse;
 mod search;
 mod semantic;
 mod style;
+mod tasks;
 mod writes;
 
 use std::path::PathBuf;
@@ -175,6 +176,16 @@ enum Bench {
     /// folders given (real vaults) and counts those that changed more than
     /// the edited entry or the list's style.
     Style { dirs: Vec<PathBuf> },
+    /// Puts every task of the vault in DIR through the task writer: a
+    /// round trip per task (completed and back, or un-completed and
+    /// back) compared byte for byte, and each recurring task completed
+    /// with both lines printed.
+    TasksCheck {
+        dir: PathBuf,
+        /// The day the tasks are completed on (YYYY-MM-DD; default: today).
+        #[arg(long)]
+        today: Option<String>,
+    },
     /// Times one-note history commits (p50/p95) on the vault generated (or
     /// reused) in DIR, with the baseline snapshot, listings and a floor.
     History {
@@ -237,6 +248,16 @@ fn run(bench: Bench) -> Result<(), String> {
         }
         Bench::Style { dirs } => {
             let report = style::style_check(&dirs).map_err(|e| fail(&e))?;
+            println!("{}", report.to_markdown());
+        }
+        Bench::TasksCheck { dir, today } => {
+            let today = match today {
+                Some(text) => chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d")
+                    .map_err(|e| format!("--today {text:?}: {e} (give YYYY-MM-DD)"))?,
+                None => chrono::Local::now().date_naive(),
+            };
+            let report = tasks::tasks_check(&dir, weft_vault::date::Date::from(today))
+                .map_err(|e| fail(&e))?;
             println!("{}", report.to_markdown());
         }
         Bench::Parse { dir, runs } => {

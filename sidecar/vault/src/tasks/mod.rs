@@ -13,6 +13,7 @@ pub mod recur;
 pub mod select;
 pub mod status;
 pub mod when;
+pub mod write;
 
 use serde::{Deserialize, Serialize};
 
