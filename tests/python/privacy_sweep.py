@@ -41,6 +41,8 @@ CALLS = [
     ("query_notes", {"filter": "true", "columns": ["file.path", "file.tags", "file.backlinks", "file.links", "tags"]}),
     ("query_notes", {"base": "private/x.base"}),
     ("list_tasks", {"status": "any", "group_by": "folder"}),
+    ("update_task", {"path": "Side Door", "text": "feed", "status": "done", "dry_run": True}),
+    ("update_task", {"path": "Hub", "text": "feed", "status": "done", "dry_run": True}),
     ("list_tags", {}),
     ("list_tags", {"facet": "keys"}),
     ("check_vault", {}),

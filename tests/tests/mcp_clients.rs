@@ -123,6 +123,7 @@ fn check_report(report: &Value) {
             "restore_note",
             "search_notes",
             "update_frontmatter",
+            "update_task",
             "vault_info",
             "write_note"
         ])
@@ -180,7 +181,7 @@ fn inspector_cli_lists_the_tools() {
         names.contains(&"search_notes")
             && names.contains(&"write_note")
             && names.contains(&"note_history")
-            && names.len() == 22,
+            && names.len() == 23,
         "{names:?}"
     );
     let read = listed["tools"]

@@ -73,7 +73,7 @@ fn http_agents_and_a_stdio_agent_share_one_vault_and_the_token_is_required() {
         assert_eq!(report["seen"][agent]["notes_of_others"], 16, "{report}");
         assert_eq!(report["seen"][agent]["hub_backlinks"], 24, "{report}");
     }
-    assert_eq!(report["tools"], serde_json::json!([22, 22, 22]), "{report}");
+    assert_eq!(report["tools"], serde_json::json!([23, 23, 23]), "{report}");
     assert!(
         report["refused"]
             .as_array()
@@ -99,7 +99,7 @@ fn http_agents_and_a_stdio_agent_share_one_vault_and_the_token_is_required() {
         String::from_utf8_lossy(&listed.stderr)
     );
     let tools: Value = serde_json::from_str(stdout.trim()).expect("the Inspector's JSON");
-    assert_eq!(tools["tools"].as_array().map(Vec::len), Some(22), "{tools}");
+    assert_eq!(tools["tools"].as_array().map(Vec::len), Some(23), "{tools}");
     let refused = inspector(&sandbox, &face, None);
     assert!(
         !refused.status.success(),
@@ -184,7 +184,7 @@ fn a_dead_daemon_is_replaced_on_the_same_port_and_no_daemon_serves_in_process() 
         let listed = inspector(&sandbox, &face, Some(&header));
         if listed.status.success() {
             let tools: Value = serde_json::from_slice(&listed.stdout).expect("JSON");
-            assert_eq!(tools["tools"].as_array().map(Vec::len), Some(22));
+            assert_eq!(tools["tools"].as_array().map(Vec::len), Some(23));
             break;
         }
         assert!(

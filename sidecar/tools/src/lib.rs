@@ -43,6 +43,7 @@ pub mod delete_note;
 pub mod edit_note;
 pub mod move_note;
 pub mod update_frontmatter;
+pub mod update_task;
 pub mod write_note;
 
 pub mod diff_note;

@@ -209,6 +209,14 @@ pub const TOOLS: &[ToolInfo] = &[
         "set, unset, merge or rename properties, tags and aliases, changing only those keys, in one note, several (`paths`) or all a `where` selects; a `#tag` renamed everywhere",
     ),
     change(
+        "update_task",
+        "Update task",
+        ToolClass::Write,
+        true,
+        false,
+        "complete, reopen, cancel or reschedule a checklist task as the Tasks plugin does (done date, a recurring task's next copy), changing only that line",
+    ),
+    change(
         "move_note",
         "Move or rename note",
         ToolClass::Destructive,

@@ -515,7 +515,7 @@ mod tests {
 
     /// The names of the agent's tools and arguments that the workspace's
     /// facts must not use.
-    const TOOL_WORDS: [&str; 20] = [
+    const TOOL_WORDS: [&str; 22] = [
         "write_note",
         "edit_note",
         "read_note",
@@ -533,6 +533,8 @@ mod tests {
         "replace_lines",
         "link_policy",
         "list_tags",
+        "list_tasks",
+        "update_task",
         "check_vault",
         "replace_all",
         "new_path",

@@ -128,7 +128,7 @@ pub enum Command {
     /// and grouped as the agent's `list_tasks` answers: each with its
     /// note's path and line. Dates take `before today`, `on or after
     /// 2024-05-01`, `this week`, `next month`, `none` or `any`.
-    Tasks(TasksArgs),
+    Tasks(Box<TasksArgs>),
     /// Broken, ambiguous and broken-fragment links, notes that did not
     /// parse cleanly and property values that do not fit their type, each
     /// with file:line. Exits 1 when it finds any.

@@ -142,6 +142,14 @@ fn calls() -> Vec<(&'static str, Value)> {
         ("query_notes", json!({"base": "Plan"})),
         ("list_tasks", json!({"status": "any"})),
         (
+            "update_task",
+            json!({"path": "Side Door", "text": "feed", "status": "done", "dry_run": true}),
+        ),
+        (
+            "update_task",
+            json!({"path": "Hub", "text": "feed", "status": "done", "dry_run": true}),
+        ),
+        (
             "list_tasks",
             json!({"tags": "shared", "group_by": "heading"}),
         ),

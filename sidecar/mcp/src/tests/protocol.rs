@@ -87,7 +87,7 @@ async fn the_discover_handshake_works_and_answers_at_once() {
     .expect("discover answered")
     .expect("discover handshake");
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 22);
+    assert_eq!(tools.len(), 23);
     tokio::time::timeout(DEADLINE, state.wait_ready())
         .await
         .unwrap();
@@ -137,6 +137,7 @@ async fn the_tool_list_is_complete_annotated_and_small() {
             "edit_note",
             "move_note",
             "update_frontmatter",
+            "update_task",
             "write_note"
         ])
         .collect::<std::collections::BTreeSet<_>>()
@@ -160,7 +161,9 @@ async fn the_tool_list_is_complete_annotated_and_small() {
         // idempotent where a repeat changes nothing more.
         let expected = match t.name.as_ref() {
             "write_note" | "update_frontmatter" => (Some(false), Some(true), Some(true)),
-            "edit_note" | "move_note" | "delete_note" => (Some(false), Some(true), Some(false)),
+            "edit_note" | "move_note" | "delete_note" | "update_task" => {
+                (Some(false), Some(true), Some(false))
+            }
             "daily_note" => (Some(false), Some(false), Some(false)),
             // An old text over the current one; restoring twice changes nothing more.
             "restore_note" => (Some(false), Some(true), Some(true)),
@@ -298,7 +301,7 @@ async fn a_known_method_with_parameters_of_the_wrong_shape_is_invalid_params() {
         }
     }
     // The session goes on.
-    assert_eq!(s.client.list_all_tools().await.unwrap().len(), 22);
+    assert_eq!(s.client.list_all_tools().await.unwrap().len(), 23);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -806,7 +806,7 @@ async fn profiles_and_read_only_refuse_writes() {
         names.contains(&"edit_note".to_string())
             && names.contains(&"note_history".to_string())
             && !names.contains(&"restore_note".to_string())
-            && names.len() == 19,
+            && names.len() == 20,
         "{names:?}"
     );
     let before = snapshot(s.root());

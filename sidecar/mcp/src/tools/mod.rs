@@ -28,6 +28,7 @@ mod resolve_note;
 mod restore_note;
 mod search_notes;
 mod update_frontmatter;
+mod update_task;
 mod vault_info;
 mod write_note;
 
@@ -51,6 +52,7 @@ pub(crate) fn router() -> ToolRouter<Server> {
         + Server::write_note_router()
         + Server::edit_note_router()
         + Server::update_frontmatter_router()
+        + Server::update_task_router()
         + Server::move_note_router()
         + Server::delete_note_router()
         + Server::daily_note_router()

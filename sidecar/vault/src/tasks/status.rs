@@ -139,6 +139,32 @@ impl Statuses {
             .unwrap_or_else(|| Status::new(symbol, "Unknown", 'x', StatusType::Todo))
     }
 
+    /// The symbol a word names: one character (or `[c]`) is itself; else a
+    /// status's name (`In Progress`), else a type or its word (`done`,
+    /// `todo`, `cancelled`, `in progress`): the first status of that type.
+    pub fn symbol_for(&self, word: &str) -> Option<char> {
+        let word = word.trim();
+        let inner = word
+            .strip_prefix('[')
+            .and_then(|w| w.strip_suffix(']'))
+            .unwrap_or(word);
+        let mut chars = inner.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            return Some(c);
+        }
+        if let Some(s) = self.list.iter().find(|s| s.name.eq_ignore_ascii_case(word)) {
+            return Some(s.symbol);
+        }
+        let norm = word.to_ascii_lowercase().replace(['-', '_'], " ");
+        let kind = match norm.as_str() {
+            "todo" | "to do" | "open" | "not done" | "undone" => StatusType::Todo,
+            "done" | "complete" | "completed" => StatusType::Done,
+            "canceled" => StatusType::Cancelled,
+            other => StatusType::parse(other)?,
+        };
+        self.list.iter().find(|s| s.kind == kind).map(|s| s.symbol)
+    }
+
     /// The type of `symbol`.
     pub fn kind(&self, symbol: char) -> StatusType {
         self.list

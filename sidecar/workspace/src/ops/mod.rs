@@ -2,7 +2,8 @@
 //! create ([`Ops::write_note`]), edit ([`Ops::edit_note`]), change
 //! frontmatter ([`Ops::update_frontmatter`]), move or rename with link
 //! rewriting ([`Ops::move_note`]), delete to the trash ([`Ops::delete_note`]),
-//! daily notes ([`Ops::daily_note`]) and restoring an old text
+//! daily notes ([`Ops::daily_note`]), a task changed as the Tasks plugin
+//! would ([`Ops::update_task`]) and restoring an old text
 //! ([`Ops::restore_note`]).
 //!
 //! Every operation validates everything first (paths, policy, the caller's
@@ -35,6 +36,7 @@ mod restore_note;
 pub mod template;
 mod update_frontmatter;
 mod update_many;
+mod update_task;
 mod warning;
 mod write_note;
 
@@ -62,6 +64,7 @@ pub use restore_note::{RestoreNote, RestoreReport};
 pub use template::{fill as fill_template, format_moment, parse_day};
 pub use update_frontmatter::{FrontmatterChange, FrontmatterReport, UpdateFrontmatter};
 pub use update_many::{BATCH_LIMIT, ManyReport, RenameTags, UpdateMany};
+pub use update_task::{TaskReport, UpdateTask};
 pub use warning::{LostBy, Place, Warning};
 pub use write_note::{WriteNote, WriteReport};
 

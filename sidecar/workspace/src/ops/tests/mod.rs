@@ -12,6 +12,7 @@ mod log;
 mod many;
 mod moves;
 mod property;
+mod task;
 mod write;
 
 pub(super) use crate::fixture::write_file;
