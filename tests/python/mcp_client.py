@@ -190,7 +190,7 @@ async def main(weft, vault, mode):
 
         prompts = (await client.list_prompts()).prompts
         names = [p.name for p in prompts]
-        if names != ["backlinks", "graph", "related", "daily", "context", "recent", "base"]:
+        if names != ["backlinks", "graph", "related", "daily", "context", "recent", "base", "tasks"]:
             fail(f"prompts: {names}")
         for p in prompts:
             if len(p.arguments or []) > 1:

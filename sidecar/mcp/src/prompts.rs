@@ -1,7 +1,7 @@
 //! Prompts (Zed shows them as `/` commands: at most one argument, user-role
 //! text only): `backlinks`, `graph`, `related`, `daily`, `context`,
-//! `recent`, `base`; and argument completion, which offers note names and
-//! bases.
+//! `recent`, `base`, `tasks`; and argument completion, which offers note
+//! names, bases, task filters and tags.
 //!
 //! Each prompt is a tool's answer as text; must not compute anything a
 //! tool does not.
@@ -18,7 +18,8 @@ use weft_tools::common::visible_tags;
 use weft_tools::format::ToolError;
 use weft_tools::state::ToolState;
 use weft_tools::{
-    editor_state, get_context, get_links, list_notes, query, query_notes, read_note, related_notes,
+    editor_state, get_context, get_links, list_notes, list_tasks, query, query_notes, read_note,
+    related_notes,
 };
 use weft_vault::key::path_key;
 
@@ -87,6 +88,14 @@ const SPECS: &[Spec] = &[
         argument: "base",
         argument_description: "The .base file or note; `Projects.base#Active` for a view",
         required: true,
+    },
+    Spec {
+        name: "tasks",
+        title: "Tasks",
+        description: "Open checklist tasks by due date: overdue and this week's, or as the filter says.",
+        argument: "filter",
+        argument_description: "today, next week, overdue, all, #tag, folder/ or words (optional)",
+        required: false,
     },
 ];
 
@@ -200,6 +209,12 @@ pub fn get(
             .text
         }
         "context" => context(state, value.as_deref()).map_err(bad)?,
+        "tasks" => {
+            let filter = value.unwrap_or_default();
+            list_tasks::run(state, query::tasks_request(&filter, state.now().today()))
+                .map_err(bad)?
+                .text
+        }
         _ => {
             let since = value.unwrap_or_else(|| "7d".into());
             list_notes::run(
@@ -339,6 +354,33 @@ pub fn complete(
                 v
             }
             ("base", "base") => base_names(state, &value),
+            ("tasks", "filter") => {
+                let mut v: Vec<String> = [
+                    "overdue",
+                    "today",
+                    "tomorrow",
+                    "this week",
+                    "next week",
+                    "all",
+                ]
+                .iter()
+                .filter(|s| s.starts_with(&value.to_ascii_lowercase()))
+                .map(|s| s.to_string())
+                .collect();
+                if let Some(tag) = value.strip_prefix('#') {
+                    let policy = state.policy();
+                    let index = state.index();
+                    let wanted = tag_key(tag);
+                    v.extend(
+                        visible_tags(&policy.access, &index)
+                            .iter()
+                            .filter(|(k, _)| k.starts_with(&wanted))
+                            .take(20)
+                            .map(|(_, t)| format!("#{}", t.display())),
+                    );
+                }
+                v
+            }
             ("recent", "since") => ["24h", "7d", "30d", "today", "yesterday"]
                 .iter()
                 .filter(|s| s.starts_with(&value))

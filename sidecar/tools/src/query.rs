@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::format::{Reply, ToolError};
 use super::registry;
 use super::state::ToolState;
-use super::{get_links, related_notes};
+use super::{get_links, list_tasks, related_notes};
 
 /// Runs a read tool by name with JSON arguments, as `tools/call` would.
 pub fn call(state: &ToolState, tool: &str, arguments: Value) -> Result<Reply, ToolError> {
@@ -59,6 +59,41 @@ pub fn backlinks_request(note: &str, limit: usize) -> get_links::GetLinksArgs {
         limit: Some(limit),
         cursor: None,
     }
+}
+
+/// How many tasks the `tasks` prompt lists.
+pub const TASKS_LIMIT: usize = 50;
+
+/// The `list_tasks` request behind `/tasks [FILTER]`: open tasks, by due
+/// date. The one argument is read as what people type after `/tasks`:
+/// nothing (overdue and this week's: happening on or before this week's
+/// end), `overdue`, `all`, a `#tag`, a folder ending in `/`, a day or
+/// period (`today`, `next week`, `2024-05`: happening then), else words of
+/// the tasks.
+pub fn tasks_request(filter: &str, today: weft_vault::date::Date) -> list_tasks::ListTasksArgs {
+    let filter = filter.trim();
+    let mut args = list_tasks::ListTasksArgs {
+        group_by: Some(list_tasks::Group::Due),
+        limit: Some(TASKS_LIMIT),
+        ..Default::default()
+    };
+    let lower = filter.to_ascii_lowercase();
+    if filter.is_empty() {
+        args.happens = Some("on or before this week".into());
+    } else if lower == "overdue" {
+        args.overdue = Some(true);
+    } else if lower == "all" {
+        // Every open task.
+    } else if let Some(tag) = filter.strip_prefix('#') {
+        args.tags = Some(vec![tag.to_string()]);
+    } else if filter.ends_with('/') {
+        args.folder = Some(filter.to_string());
+    } else if weft_vault::tasks::select::When::parse(filter, today).is_ok() {
+        args.happens = Some(filter.to_string());
+    } else {
+        args.text = Some(filter.to_string());
+    }
+    args
 }
 
 /// The `get_links` request behind `/graph NOTE DEPTH`.

@@ -338,6 +338,9 @@ async fn a_denied_note_leaks_through_no_answer() {
         ("recent", json!({"since": "3650d"})),
         ("base", json!({"base": "Plan"})),
         ("base", json!({"base": "private/x.base#v"})),
+        ("tasks", json!({})),
+        ("tasks", json!({"filter": "all"})),
+        ("tasks", json!({"filter": "#shared"})),
     ] {
         let params =
             GetPromptRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
@@ -394,6 +397,7 @@ async fn a_denied_note_leaks_through_no_answer() {
         (Reference::for_prompt("context"), "topic", ""),
         (Reference::for_prompt("context"), "topic", "p"),
         (Reference::for_prompt("context"), "topic", "e"),
+        (Reference::for_prompt("tasks"), "filter", "#"),
         (Reference::for_resource("weft://note/{+path}"), "path", ""),
         (Reference::for_resource("weft://note/{+path}"), "path", "k"),
     ] {

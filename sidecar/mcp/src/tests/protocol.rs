@@ -318,7 +318,8 @@ async fn prompts_are_slash_commands_with_one_argument() {
             "daily",
             "context",
             "recent",
-            "base"
+            "base",
+            "tasks"
         ]
     );
     for p in &prompts {
@@ -653,4 +654,65 @@ async fn the_base_prompt_shows_a_view() {
         done.completion.values.first().map(String::as_str),
         Some("Reading.base")
     );
+}
+
+/// `/tasks`: open tasks by due date, the one argument read as people type
+/// it (nothing, `overdue`, a period, a `#tag`, a folder, words).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tasks_prompt_lists_open_tasks_by_due_date() {
+    let today = weft_search::clock::Now::read(Default::default()).today();
+    let day = |n: i64| weft_vault::daily::format_date(today.add_days(n), "YYYY-MM-DD");
+    let fixture = format!(
+        "{VAULT}//- /work/Todo.md\n- [ ] late report #work 📅 {}\n- [ ] far future 📅 {}\n- [x] done one 📅 {}\n- [ ] no date at all\n",
+        day(-3),
+        day(400),
+        day(-1)
+    );
+    let s = session(&fixture).await;
+    let get = |args: Value| {
+        let params =
+            GetPromptRequestParams::new("tasks").with_arguments(args.as_object().unwrap().clone());
+        s.client.get_prompt(params)
+    };
+    let text = |r: rmcp::model::GetPromptResult| {
+        r.messages[0]
+            .content
+            .as_text()
+            .map(|t| t.text.clone())
+            .unwrap_or_default()
+    };
+    let default = text(get(json!({})).await.unwrap());
+    assert!(
+        default.contains("late report") && default.contains("3 days overdue"),
+        "{default}"
+    );
+    assert!(
+        !default.contains("far future") && !default.contains("done one"),
+        "{default}"
+    );
+    let all = text(get(json!({"filter": "all"})).await.unwrap());
+    assert!(
+        all.contains("far future") && all.contains("no date at all"),
+        "{all}"
+    );
+    assert!(all.contains("### no due date"), "{all}");
+    let tagged = text(get(json!({"filter": "#work"})).await.unwrap());
+    assert!(
+        tagged.contains("late report") && !tagged.contains("far future"),
+        "{tagged}"
+    );
+    let words = text(get(json!({"filter": "future"})).await.unwrap());
+    assert!(
+        words.contains("far future") && !words.contains("late report"),
+        "{words}"
+    );
+    let done = s
+        .client
+        .complete(CompleteRequestParams::new(
+            Reference::for_prompt("tasks"),
+            ArgumentInfo::new("filter", "#wo"),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(done.completion.values, ["#work"]);
 }
