@@ -25,7 +25,7 @@ from mcp.client.subscriptions import ResourceUpdated
 
 DEADLINE = 60.0
 
-WRITE_TOOLS = {"write_note", "edit_note", "update_frontmatter", "move_note", "delete_note", "daily_note"}
+WRITE_TOOLS = {"write_note", "edit_note", "update_frontmatter", "update_task", "move_note", "delete_note", "daily_note"}
 
 TOOL_CALLS = [
     ("read_note", {"path": "Hub"}),
@@ -171,6 +171,25 @@ async def main(weft, vault, mode):
         if rows != [["A", None], ["Hub", "active"], ["weft", None]]:
             fail(f"query_notes rows: {rows}")
         report["base_rows"] = rows
+
+        # Tasks: the agent finds a recurring task by its due date and
+        # completes it; the note gets the plugin's next copy above it.
+        result = await client.call_tool("list_tasks", {"due": "before 2100-01-01", "recurring": True})
+        task = result.structured_content["groups"][0]["tasks"][0]
+        if (task["path"], task["line"], task["due"], task["recurrence"]) != ("chores/Weekly.md", 3, "2021-04-25", "every Sunday"):
+            fail(f"list_tasks: {task}")
+        result = await client.call_tool("update_task", {"path": task["path"], "line": task["line"], "text": "trash", "status": "done"})
+        if result.is_error:
+            fail(f"update_task: {text_of(result)}")
+        lines = [line["text"] for line in result.structured_content["lines"]]
+        if lines[0] != "- [ ] take out the trash 🔁 every week on Sunday 📅 2021-05-02" or not lines[1].startswith(
+            "- [x] take out the trash 🔁 every Sunday 📅 2021-04-25 ✅ "
+        ):
+            fail(f"update_task lines: {lines}")
+        with open(os.path.join(vault, "chores", "Weekly.md"), encoding="utf-8") as f:
+            if f.read() != "# Weekly\n\n" + "\n".join(lines) + "\n- [ ] water the plants\n":
+                fail("the note is not the two lines and the rest unchanged")
+        report["task_lines"] = lines
 
         for name, args, expect in ERROR_CALLS:
             result = await client.call_tool(name, args)

@@ -478,3 +478,67 @@ views: [{type: table, name: Linked, order: [file.name]}]
     assert!(err.contains("`weft base`"), "{err}");
     sandbox.stop_daemons();
 }
+
+/// `weft tasks`: the vault's tasks with `list_tasks`' filters, through the
+/// daemon and in-process alike, Markdown or JSON; a day not understood is
+/// an error (exit 2) that names it.
+#[test]
+fn tasks_lists_by_dates_status_and_tags_in_both_formats() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(
+        "
+//- /work/Plan.md
+# Plan
+- [ ] call Bob #work 📅 2021-04-25 ⏫
+- [/] write report [due:: 2021-05-01]
+- [x] file taxes 📅 2021-04-15 ✅ 2021-04-10
+//- /Home.md
+- [ ] water plants 🔁 every week 🛫 2099-01-04
+```
+- [ ] not a task: code
+```
+",
+    );
+    let (out, err, code) = run(&vault, &["tasks", "--due", "before 2021-06-01"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("Found 2 tasks (due before 2021-06-01) in 1 note.\n\n### work/Plan.md\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("- L3 [/] write report — due 2021-05-01"),
+        "{out}"
+    );
+    assert!(
+        out.contains("- L2 [ ] call Bob #work — due 2021-04-25 ("),
+        "{out}"
+    );
+    let (out, _, code) = run(
+        &vault,
+        &[
+            "tasks",
+            "--status",
+            "any",
+            "--group-by",
+            "none",
+            "--format",
+            "json",
+            "--tag",
+            "work",
+        ],
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["total"], 1);
+    assert_eq!(v["groups"][0]["tasks"][0]["path"], "work/Plan.md");
+    assert_eq!(v["groups"][0]["tasks"][0]["priority"], "high");
+    let (out, _, _) = run(&vault, &["--no-daemon", "tasks", "--recurring", "true"]);
+    assert!(
+        out.contains("water plants") && !out.contains("call Bob"),
+        "{out}"
+    );
+    let (_, err, code) = run(&vault, &["tasks", "--due", "before soon"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`due`: cannot read `soon`"), "{err}");
+    sandbox.stop_daemons();
+}

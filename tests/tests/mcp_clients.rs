@@ -56,6 +56,11 @@ part_of: "[[Hub]]"
 ---
 # Weft
 Weft makes vaults first-class. Search uses tantivy.
+//- /chores/Weekly.md
+# Weekly
+
+- [ ] take out the trash 🔁 every Sunday 📅 2021-04-25
+- [ ] water the plants
 //- /Projects.base
 filters: 'file.hasTag("project")'
 views:
@@ -128,7 +133,11 @@ fn check_report(report: &Value) {
             "write_note"
         ])
     );
-    assert_eq!(report["notes"], 7);
+    assert_eq!(report["notes"], 8);
+    assert_eq!(
+        report["task_lines"][0],
+        "- [ ] take out the trash 🔁 every week on Sunday 📅 2021-05-02"
+    );
     assert_eq!(report["calls"].as_array().unwrap().len(), 26);
     assert_eq!(report["updated"], "weft://note/Hub");
 }
