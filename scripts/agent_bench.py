@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What an agent spends to get real work done in a vault, per MCP server.
 
-Twelve tasks people ask an agent to do in their notes, each run on a fresh
+Eighteen tasks people ask an agent to do in their notes, each run on a fresh
 copy of a fixed vault (the example vault plus a few generated notes) through
 the official MCP Python SDK, by a call script written from that server's tool
 descriptions only: the shortest correct sequence a careful agent reading them
@@ -39,6 +39,27 @@ from mcp import Client, StdioServerParameters
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "vault"
 TODAY = datetime.date.today().isoformat()
+
+
+def day(n):
+    """The date `n` days from today."""
+    return (datetime.date.today() + datetime.timedelta(days=n)).isoformat()
+
+
+# This week's Monday (ISO weeks, as the Tasks plugin's `this week`).
+MONDAY = -datetime.date.today().weekday()
+# Checklist tasks in the Tasks plugin's format: due this week (one in the
+# Dataview format), next week, last week (overdue), done this week, and a
+# recurring chore.
+CHORES = f"""# Chores
+
+- [ ] take out the trash 🔁 every week on Sunday 📅 2026-11-01
+- [ ] pay the rent ⏫ 📅 {day(MONDAY + 6)}
+- [/] book the dentist [due:: {day(MONDAY)}]
+- [ ] renew passport 📅 {day(MONDAY + 9)}
+- [ ] return library books 📅 {day(MONDAY - 3)}
+- [x] buy stamps 📅 {day(MONDAY + 2)} ✅ {day(MONDAY)}
+"""
 DEADLINE = 120.0
 
 
@@ -112,6 +133,7 @@ def make_vault(dest: Path):
             f"---\ntype: project\nstatus: {status}\ndue: {due}\n---\n# {name}\n"
         )
     (dest / "Tracker.base").write_text(TRACKER_BASE)
+    (dest / "Chores.md").write_text(CHORES)
     # Ages: the archived idea is old; the other project notes are recent.
     old = time.time() - 40 * 86400
     os.utime(dest / "Projects" / "Archive idea.md", (old, old))
@@ -438,6 +460,25 @@ TASKS = [
         and run.read.find("Loom") >= 0
         and "Bobbin" not in run.read,
         "weft": [("query_notes", {"base": "Tracker.base", "view": "Active"})],
+    },
+    {
+        "name": "tasks due this week",
+        "ask": "What's still due this week?",
+        "check": lambda run, vault: has_all(run.read, "pay the rent", "book the dentist")
+        and not any(t in run.read for t in ("renew passport", "library books", "buy stamps")),
+        "weft": [("list_tasks", {"due": "this week"})],
+    },
+    {
+        "name": "complete a recurring task",
+        "ask": "Mark the chore 'take out the trash' as done.",
+        "check": lambda run, vault: (vault / "Chores.md").read_text().startswith(
+            "# Chores\n\n- [ ] take out the trash 🔁 every week on Sunday 📅 2026-11-08\n"
+            f"- [x] take out the trash 🔁 every week on Sunday 📅 2026-11-01 ✅ {TODAY}\n- [ ] pay the rent"
+        ),
+        "weft": [
+            ("list_tasks", {"text": "take out the trash"}),
+            ("update_task", {"path": "Chores", "line": 3, "text": "take out the trash", "status": "done"}),
+        ],
     },
     {
         "name": "tag rename",

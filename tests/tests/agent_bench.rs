@@ -28,7 +28,7 @@ fn every_benchmark_task_is_right_for_weft() {
     );
     let report: Value = serde_json::from_str(&stdout).expect("the benchmark's JSON");
     let tasks = report["weft"]["tasks"].as_object().expect("tasks");
-    assert_eq!(tasks.len(), 16, "{report:#}");
+    assert_eq!(tasks.len(), 18, "{report:#}");
     // A property on a folder, a tag renamed everywhere, a property query
     // with a date, counts per value and a base's view: one call each.
     for one in [
