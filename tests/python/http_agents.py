@@ -104,6 +104,10 @@ async def refused(url, token, vault):
                     fail(f"{auth!r} got {response.status_code}, not 401: {response.text[:300]}")
                 if "bearer" not in response.headers.get("www-authenticate", "").lower():
                     fail(f"a 401 without WWW-Authenticate: Bearer: {dict(response.headers)}")
+                # Its body unread, the connection closes: the 401 says so,
+                # or reusing it races the close (the flake this fixed).
+                if response.headers.get("connection", "").lower() != "close":
+                    fail(f"a 401 without Connection: close: {dict(response.headers)}")
     if os.path.exists(os.path.join(vault, "agents", "intruder.md")):
         fail("a refused request wrote a note")
     return statuses

@@ -111,6 +111,12 @@ async fn authorize(State(token): State<Arc<str>>, request: Request, next: Next) 
         header::WWW_AUTHENTICATE,
         HeaderValue::from_static("Bearer realm=\"weft\""),
     );
+    // The request's body is left unread, so the connection cannot carry
+    // another request: say so, or a client reusing it races its closing
+    // ("server disconnected without sending a response").
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
 
