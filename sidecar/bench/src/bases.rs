@@ -168,10 +168,7 @@ fn reset_peak() -> bool {
 pub fn bases_bench(dir: &Path, options: &BasesBenchOptions) -> io::Result<BasesReport> {
     generate_or_reuse(
         dir,
-        &GenSpec {
-            notes: options.notes,
-            seed: 1,
-        },
+        &GenSpec::new(options.notes, 1),
     )?;
     let start = Instant::now();
     let live = LiveVault::open(dir).map_err(io::Error::other)?;
@@ -202,7 +199,7 @@ pub fn bases_bench(dir: &Path, options: &BasesBenchOptions) -> io::Result<BasesR
 }
 
 /// The top folder holding the most notes.
-fn largest_folder(index: &VaultIndex) -> String {
+pub(crate) fn largest_folder(index: &VaultIndex) -> String {
     let mut counts: std::collections::HashMap<&str, usize> = Default::default();
     for (_, note) in index.notes() {
         if let Some((top, _)) = note.path.split_once('/') {

@@ -76,10 +76,7 @@ pub fn bench_commits_with(
     };
     generate_or_reuse(
         vault_dir,
-        &GenSpec {
-            notes: options.notes,
-            seed: options.seed,
-        },
+        &GenSpec::new(options.notes, options.seed),
     )
     .map_err(io(vault_dir))?;
     let store = vault_dir.join(BENCH_DIR);

@@ -582,10 +582,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let stats = generate(
             dir.path(),
-            &GenSpec {
-                notes: 200,
-                seed: 3,
-            },
+            &GenSpec::new(200, 3),
         )
         .unwrap();
         let options = BenchOptions {

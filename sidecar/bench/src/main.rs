@@ -16,6 +16,7 @@ mod parse;
 mod search;
 mod semantic;
 mod style;
+mod task_queries;
 mod tasks;
 mod writes;
 
@@ -71,12 +72,16 @@ fn main() -> ExitCode {
 #[derive(Subcommand, Debug)]
 enum Bench {
     /// Writes a deterministic vault of N notes into DIR (reused when DIR
-    /// already holds the same generated vault).
+    /// already holds the same generated vault), with tasks (Obsidian Tasks
+    /// checklists, emoji and Dataview fields) unless --no-tasks.
     Generate {
         #[arg(long)]
         notes: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Notes without the generated tasks (as generator version 3).
+        #[arg(long)]
+        no_tasks: bool,
         dir: PathBuf,
     },
     /// Times reading every file (the floor), the full index build, one
@@ -172,6 +177,20 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Times list_tasks' answer (the index already built) to typical
+    /// queries — due this week, overdue, happening next month, overdue with
+    /// a tag, the whole vault sorted by due date, a word, a folder — on a
+    /// vault of N notes generated (or reused) in DIR, on the generator's
+    /// fixed today (p50/p95/max, with the tasks each finds).
+    Tasks {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 15_000)]
+        notes: usize,
+        #[arg(long, default_value_t = 30)]
+        runs: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Tries property edits on every note with frontmatter under the
     /// folders given (real vaults) and counts those that changed more than
     /// the edited entry or the list's style.
@@ -202,16 +221,26 @@ enum Bench {
 fn run(bench: Bench) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| e.to_string();
     match bench {
-        Bench::Generate { notes, seed, dir } => {
+        Bench::Generate {
+            notes,
+            seed,
+            no_tasks,
+            dir,
+        } => {
             let start = std::time::Instant::now();
-            let (stats, reused) =
-                generate_or_reuse(&dir, &GenSpec { notes, seed }).map_err(|e| fail(&e))?;
+            let spec = GenSpec {
+                notes,
+                seed,
+                tasks: !no_tasks,
+            };
+            let (stats, reused) = generate_or_reuse(&dir, &spec).map_err(|e| fail(&e))?;
             println!(
-                "{} {} notes ({:.1} MB, {} links, {} attachments) in {} in {:.2} s",
+                "{} {} notes ({:.1} MB, {} links, {} tasks, {} attachments) in {} in {:.2} s",
                 if reused { "reused" } else { "generated" },
                 stats.notes,
                 stats.bytes as f64 / 1e6,
                 stats.links,
+                stats.tasks,
                 stats.attachments,
                 dir.display(),
                 start.elapsed().as_secs_f64()
@@ -244,6 +273,16 @@ fn run(bench: Bench) -> Result<(), String> {
                 only,
             };
             let report = bases::bases_bench(&dir, &options).map_err(|e| fail(&e))?;
+            print_report(json, || report.to_json(), || report.to_markdown());
+        }
+        Bench::Tasks {
+            dir,
+            notes,
+            runs,
+            json,
+        } => {
+            let options = task_queries::TasksBenchOptions { notes, runs };
+            let report = task_queries::tasks_bench(&dir, &options).map_err(|e| fail(&e))?;
             print_report(json, || report.to_json(), || report.to_markdown());
         }
         Bench::Style { dirs } => {

@@ -106,10 +106,7 @@ impl WriteBenchReport {
 pub fn bench_writes(dir: &Path, options: &WriteBenchOptions) -> io::Result<WriteBenchReport> {
     generate(
         dir,
-        &GenSpec {
-            notes: options.notes,
-            seed: options.seed,
-        },
+        &GenSpec::new(options.notes, options.seed),
     )?;
     let mut paths: Vec<String> = {
         let vault = LiveVault::open(dir).map_err(io::Error::other)?;

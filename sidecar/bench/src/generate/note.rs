@@ -7,6 +7,7 @@ use fastrand::Rng;
 use unicode_normalization::UnicodeNormalization;
 
 use super::plan::{NotePlan, Plan};
+use super::tasks::{Meant, TASK_STREAM, places, task_lists};
 use super::words::*;
 use weft_vault::key::slug;
 
@@ -17,6 +18,10 @@ pub(super) struct NoteWriter<'p> {
     /// Whether the typed properties (see [`typed_properties`]) are added to
     /// the frontmatter; off only to check that they change nothing else.
     properties: bool,
+    /// Whether task lists (see `tasks.rs`) are put between the blocks.
+    tasks: bool,
+    /// The tasks put in, as meant.
+    pub(super) meant: Vec<Meant>,
     out: String,
     pub(super) links: usize,
     pub(super) unresolved: usize,
@@ -32,6 +37,8 @@ impl<'p> NoteWriter<'p> {
             me,
             rng: Rng::with_seed(mix(plan.seed, 2, me as u64)),
             properties: true,
+            tasks: true,
+            meant: Vec::new(),
             out: String::with_capacity(note.target_size + 512),
             links: 0,
             unresolved: 0,
@@ -43,6 +50,12 @@ impl<'p> NoteWriter<'p> {
     #[cfg(test)]
     pub(super) fn without_properties(mut self) -> Self {
         self.properties = false;
+        self
+    }
+
+    /// The note without its tasks: what generator version 3 wrote.
+    pub(super) fn without_tasks(mut self) -> Self {
+        self.tasks = false;
         self
     }
 
@@ -86,11 +99,49 @@ impl<'p> NoteWriter<'p> {
         }
         // An empty block (`---` twice: no frontmatter to a reader) stays
         // empty, as every note without frontmatter stays without.
+        let mut body = fence.map_or(0, |at| at + "---\n\n".len());
         if let Some(at) = fence.filter(|&at| self.properties && at > "---\n".len()) {
             let mut rng = Rng::with_seed(mix(self.plan.seed, PROPERTY_STREAM, self.me as u64));
-            self.out.insert_str(at, &typed_properties(&mut rng));
+            let properties = typed_properties(&mut rng);
+            body += properties.len();
+            self.out.insert_str(at, &properties);
+        }
+        if self.tasks {
+            self.put_tasks(body);
         }
         std::mem::take(&mut self.out)
+    }
+
+    /// Puts the note's task lists (from their own generator) after blank
+    /// lines of the body, one list a place, the note's blocks unmoved.
+    fn put_tasks(&mut self, body: usize) {
+        let mut rng = Rng::with_seed(mix(self.plan.seed, TASK_STREAM, self.me as u64));
+        let lists = task_lists(&mut rng, &mut self.meant);
+        if lists.is_empty() {
+            return;
+        }
+        let mut spots = places(&self.out, body);
+        let mut at_end = String::new();
+        let mut put: Vec<(usize, String)> = Vec::with_capacity(lists.len());
+        for list in lists {
+            if spots.is_empty() {
+                at_end.push_str(&list.text);
+                at_end.push('\n');
+            } else {
+                let at = spots.swap_remove(rng.usize(..spots.len()));
+                put.push((at, list.text + "\n"));
+            }
+        }
+        if !at_end.is_empty() {
+            if !self.out.is_empty() && !self.out.ends_with("\n\n") {
+                self.out.push('\n');
+            }
+            self.out.push_str(&at_end);
+        }
+        put.sort_by(|a, b| b.0.cmp(&a.0));
+        for (at, text) in put {
+            self.out.insert_str(at, &text);
+        }
     }
 
     fn frontmatter(&mut self) {

@@ -114,7 +114,7 @@ fn date_test(
 }
 
 /// The query of the arguments, on `today`.
-pub(crate) fn query(args: &ListTasksArgs, today: Date) -> Result<Query, ToolError> {
+pub fn query(args: &ListTasksArgs, today: Date) -> Result<Query, ToolError> {
     let mut test = TaskTest::default();
     let status = args.status.as_deref().unwrap_or("not done");
     test.types = status_types(status).map_err(|e| ToolError::new(format!("`status`: {e}.")))?;
