@@ -18,6 +18,7 @@ pub mod frontmatter;
 pub mod graph;
 pub mod headings;
 pub mod index;
+pub mod js_regex;
 pub mod key;
 pub mod lines;
 pub mod matcher;

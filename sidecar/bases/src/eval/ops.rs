@@ -94,43 +94,12 @@ pub(super) fn index_of(object: &Value, key: &Value) -> Value {
     }
 }
 
-/// A regular expression literal: JavaScript's flags `g` (every match:
-/// `replace` replaces all anyway), `i`, `m`, `s`, `u`; the pattern as the
-/// `regex` crate reads it (no look-around or back-references: named in the
-/// error).
+/// A regular expression literal: JavaScript's flags (`g`: every match —
+/// `replace` replaces all anyway), read as the vault reads every such
+/// literal (`weft_vault::js_regex`).
 pub(super) fn regex(pattern: &str, flags: &str, span: &Range<usize>) -> Result<Value> {
-    let mut builder = regex::RegexBuilder::new(pattern);
-    builder.size_limit(1 << 20).nest_limit(64);
-    for flag in flags.chars() {
-        match flag {
-            'i' => {
-                builder.case_insensitive(true);
-            }
-            'm' => {
-                builder.multi_line(true);
-            }
-            's' => {
-                builder.dot_matches_new_line(true);
-            }
-            'g' | 'u' => {}
-            other => {
-                return Err(EvalError::new(
-                    format!(
-                        "the regular expression flag `{other}` is not supported (g, i, m, s, u are)"
-                    ),
-                    span,
-                ));
-            }
-        }
-    }
     let global = flags.contains('g');
-    builder
-        .build()
+    weft_vault::js_regex::build(pattern, flags)
         .map(|re| Value::Regex(Arc::new(value::Pattern { re, global })))
-        .map_err(|e| {
-            EvalError::new(
-                format!("the regular expression /{pattern}/ is not supported: {e}"),
-                span,
-            )
-        })
+        .map_err(|e| EvalError::new(e, span))
 }
