@@ -138,7 +138,7 @@ impl<'p> NoteWriter<'p> {
             }
             self.out.push_str(&at_end);
         }
-        put.sort_by(|a, b| b.0.cmp(&a.0));
+        put.sort_by_key(|p| std::cmp::Reverse(p.0));
         for (at, text) in put {
             self.out.insert_str(at, &text);
         }

@@ -61,7 +61,7 @@ pub(super) struct Meant {
     /// The line as written, without its line break.
     pub line: String,
     pub symbol: char,
-    /// Days of [`date`]: created, start, scheduled, due, cancelled, done
+    /// Days of [`date`]: created, start, scheduled, due, done, cancelled
     /// (`DateKind`'s order).
     pub dates: [Option<u32>; 6],
     pub priority: Priority,
@@ -76,8 +76,6 @@ pub(super) struct Meant {
 /// A list of tasks: its lines (each ending in `\n`).
 pub(super) struct TaskList {
     pub text: String,
-    /// Indices into the meant tasks.
-    pub tasks: std::ops::Range<usize>,
 }
 
 /// How many tasks a note holds: none for a quarter, else log-normal
@@ -125,7 +123,7 @@ fn task(rng: &mut Rng) -> Meant {
     };
     let recurrence = (rng.f64() < 0.05).then(|| RULES[zipf(rng, RULES.len())]);
     let mut dates = [None; 6];
-    let [created, start, scheduled, due, cancelled, done] = &mut dates;
+    let [created, start, scheduled, due, done, cancelled] = &mut dates;
     if recurrence.is_some() || rng.f64() < 0.6 {
         *due = Some(around_today(rng));
     }
@@ -184,6 +182,10 @@ fn task(rng: &mut Rng) -> Meant {
     let mut field = |line: &mut String, emoji: &str, key: &str, value: &str| {
         fields += 1;
         match format {
+            // A priority is its emoji alone.
+            Format::Emoji if key == "priority" => {
+                let _ = write!(line, " {emoji}");
+            }
             Format::Emoji => {
                 let _ = write!(line, " {emoji} {value}");
             }
@@ -198,16 +200,18 @@ fn task(rng: &mut Rng) -> Meant {
     if let Some(rule) = recurrence {
         field(&mut line, "🔁", "repeat", rule);
     }
+    // Written in the plugin's order (cancelled before done); `dates` is in
+    // `DateKind`'s.
     let keys = [
-        ("➕", "created"),
-        ("🛫", "start"),
-        ("⏳", "scheduled"),
-        ("📅", "due"),
-        ("❌", "cancelled"),
-        ("✅", "completion"),
+        (0, "➕", "created"),
+        (1, "🛫", "start"),
+        (2, "⏳", "scheduled"),
+        (3, "📅", "due"),
+        (5, "❌", "cancelled"),
+        (4, "✅", "completion"),
     ];
-    for (day, (emoji, key)) in dates.iter().zip(keys) {
-        if let Some(day) = day {
+    for (at, emoji, key) in keys {
+        if let Some(day) = &dates[at] {
             field(&mut line, emoji, key, &date(*day));
         }
     }
@@ -233,7 +237,6 @@ pub(super) fn task_lists(rng: &mut Rng, meant: &mut Vec<Meant>) -> Vec<TaskList>
         let size = rng.usize(1..=6).min(left);
         left -= size;
         let quoted = rng.f64() < 0.04;
-        let first = meant.len();
         let mut text = String::new();
         let mut top = None;
         for k in 0..size {
@@ -254,10 +257,7 @@ pub(super) fn task_lists(rng: &mut Rng, meant: &mut Vec<Meant>) -> Vec<TaskList>
             text.push('\n');
             meant.push(task);
         }
-        lists.push(TaskList {
-            text,
-            tasks: first..meant.len(),
-        });
+        lists.push(TaskList { text });
     }
     lists
 }
