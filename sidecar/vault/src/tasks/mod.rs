@@ -9,6 +9,7 @@
 //! when tasks are asked for, so a note's parse does not depend on them.
 
 pub mod fields;
+pub mod query;
 pub mod recur;
 pub mod select;
 pub mod status;
@@ -214,6 +215,9 @@ pub struct Task {
     pub format: Option<Format>,
     /// The nearest enclosing task: its index in the note's tasks.
     pub parent: Option<u32>,
+    /// Indented under a list item (in a quote, more than one space after
+    /// its last `>`): what the plugin's `exclude sub-items` leaves out.
+    pub sub_item: bool,
     pub more: Option<Box<TaskMore>>,
 }
 
@@ -261,6 +265,10 @@ pub struct TaskSettings {
     /// The next copy has no scheduled date (and the reference date is due,
     /// then start, then scheduled).
     pub remove_scheduled_on_recurrence: bool,
+    /// Instructions put before every ```` ```tasks ```` query's own.
+    pub global_query: Box<str>,
+    /// Named queries a query takes in with `preset NAME`.
+    pub presets: Vec<(Box<str>, Box<str>)>,
 }
 
 impl Default for TaskSettings {
@@ -274,6 +282,8 @@ impl Default for TaskSettings {
             set_created_date: false,
             recurrence_below: false,
             remove_scheduled_on_recurrence: false,
+            global_query: "".into(),
+            presets: Vec::new(),
         }
     }
 }
@@ -347,6 +357,11 @@ impl Task {
     /// its note), when the line is one.
     pub fn read(line: &str, number: u32, start: u32) -> Option<Task> {
         let parts = read_line(line)?;
+        let lead = &line[..line.len() - line.trim_start_matches([' ', '\t', '>']).len()];
+        let sub_item = match lead.rfind('>') {
+            None => !lead.is_empty(),
+            Some(at) => !matches!(&lead[at + 1..], "" | " "),
+        };
         let symbol = line[parts.symbol.clone()].chars().next()?;
         let fields = &parts.fields;
         let mut dates = [TaskDate::NONE; 6];
@@ -388,6 +403,7 @@ impl Task {
             priority,
             format: fields.format(),
             parent: None,
+            sub_item,
             more: (more != TaskMore::default()).then(|| Box::new(more)),
         })
     }

@@ -79,7 +79,7 @@ impl When {
         super::when::days(&lower, today).map(When::In)
     }
 
-    fn matches(self, date: super::TaskDate) -> bool {
+    pub(crate) fn matches(self, date: super::TaskDate) -> bool {
         let day = date.days();
         match self {
             When::None => !date.is_set(),
@@ -171,7 +171,7 @@ impl PriorityTest {
         })
     }
 
-    fn matches(self, p: Priority) -> bool {
+    pub(crate) fn matches(self, p: Priority) -> bool {
         match self {
             PriorityTest::Is(q) => p == q,
             PriorityTest::Not(q) => p != q,

@@ -1,5 +1,6 @@
 //! Days as people ask for tasks by them: a date or a period (`2024-05-01`,
-//! `2024-05`, `2024`, `2024-W05`, `2024-Q1`), a day named from today
+//! `2024-05`, `2024`, `2024-W05`, `2024-Q1`, or two as a range:
+//! `2024-01-01 2024-02-15`), a day named from today
 //! (`today`, `tomorrow`, `yesterday`, `next monday`, `last friday`,
 //! `in 3 days`, `2 weeks ago`) or a period named from today (`this week`,
 //! `next month`, `last quarter`, `this year`; weeks are ISO weeks, Monday
@@ -89,6 +90,15 @@ pub fn days(text: &str, today: Date) -> Result<Days, String> {
         ["in", n, unit] => moved(today, n, unit, 1).ok_or_else(bad),
         [n, unit, "ago"] => moved(today, n, unit, -1).ok_or_else(bad),
         [one] => absolute(one).ok_or_else(bad),
+        // Two dates or periods: from the first's first day to the
+        // second's last (the plugin's `2024-01-01 2024-02-15`).
+        [from, to] => match (absolute(from), absolute(to)) {
+            (Some(a), Some(b)) if a.first <= b.last => Ok(Days {
+                first: a.first,
+                last: b.last,
+            }),
+            _ => Err(bad()),
+        },
         _ => Err(bad()),
     }
 }

@@ -67,6 +67,8 @@ pub(crate) struct PluginData {
     recurrence_on_next_line: Option<bool>,
     remove_scheduled_date_on_recurrence: Option<bool>,
     status_settings: Option<PluginStatuses>,
+    global_query: Option<String>,
+    presets: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -195,6 +197,14 @@ impl PluginData {
         if let Some(f) = self.task_format.as_deref().and_then(|f| format(f).ok()) {
             out.format = f;
         }
+        if let Some(query) = &self.global_query {
+            out.global_query = query.as_str().into();
+        }
+        out.presets = self
+            .presets
+            .iter()
+            .map(|(name, text)| (name.as_str().into(), text.as_str().into()))
+            .collect();
         for (value, into) in [
             (self.set_done_date, &mut out.set_done_date),
             (self.set_cancelled_date, &mut out.set_cancelled_date),
@@ -229,7 +239,8 @@ mod tests {
     fn the_plugins_file_then_weft_toml_over_it() {
         let plugin: PluginData = serde_json::from_str(
             r##"{"globalFilter": "#task", "taskFormat": "dataview", "setDoneDate": false,
-                "recurrenceOnNextLine": true, "presets": {"x": "y"},
+                "recurrenceOnNextLine": true, "presets": {"x": "not done"},
+                "globalQuery": "path does not include Archive",
                 "statusSettings": {"coreStatuses": [], "customStatuses": [
                     {"symbol": "D", "name": "Delegated", "nextStatusSymbol": "x", "type": "ON_HOLD"},
                     {"symbol": "too long", "name": "?", "nextStatusSymbol": "x", "type": "TODO"}]}}"##,
@@ -241,6 +252,8 @@ mod tests {
         assert_eq!(none.format, Format::Dataview);
         assert!(!none.set_done_date && none.recurrence_below);
         assert_eq!(none.statuses.kind('D'), StatusType::OnHold);
+        assert_eq!(&*none.global_query, "path does not include Archive");
+        assert_eq!(none.presets, [("x".into(), "not done".into())]);
         let ours: TasksConfig = toml::from_str(
             "global_filter = \"\"\nformat = \"emoji\"\n[[statuses]]\nsymbol = \"D\"\nname = \"Done elsewhere\"\nnext = \" \"\ntype = \"done\"\n",
         )

@@ -1,0 +1,519 @@
+//! `sort by` and `group by` of a ```` ```tasks ```` query, as the Tasks
+//! plugin orders and heads them: its comparators (dates without a value
+//! last, invalid ones first; priority highest first; urgency highest
+//! first…), its default sorts after the user's (status type, urgency, due,
+//! priority, path), its group headings (`2024-05-10 Friday`, `No due
+//! date`, `High priority`, `#tag`, `(No heading)`…) and their order.
+
+use std::cmp::Ordering;
+
+use super::super::select::{heading_of, tags_of};
+use super::super::{DateKind, Priority, Task, TaskSettings};
+use super::filter::{DateOf, TextOf, description, text_of};
+use crate::date::Date;
+use crate::note::{Note, strip_md};
+
+/// What a sort or a group reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// `Todo` before `Done`.
+    Status,
+    StatusType,
+    StatusName,
+    Urgency,
+    Date(DateOf),
+    Priority,
+    Description,
+    Path,
+    Filename,
+    Folder,
+    Root,
+    Backlink,
+    Heading,
+    /// `sort by tag N`: the Nth tag (1-based); groups: each tag.
+    Tag(usize),
+    Recurring,
+    Recurrence,
+    Id,
+    Random,
+}
+
+/// A sort or group instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Order {
+    pub key: Key,
+    pub reverse: bool,
+}
+
+/// The names `sort by` takes, and what they read.
+const SORTS: &[(&str, Key)] = &[
+    ("status.type", Key::StatusType),
+    ("status.name", Key::StatusName),
+    ("status", Key::Status),
+    ("urgency", Key::Urgency),
+    ("due", Key::Date(DateOf::One(DateKind::Due))),
+    ("scheduled", Key::Date(DateOf::One(DateKind::Scheduled))),
+    ("start", Key::Date(DateOf::One(DateKind::Start))),
+    ("done", Key::Date(DateOf::One(DateKind::Done))),
+    ("created", Key::Date(DateOf::One(DateKind::Created))),
+    ("cancelled", Key::Date(DateOf::One(DateKind::Cancelled))),
+    ("happens", Key::Date(DateOf::Happens)),
+    ("priority", Key::Priority),
+    ("description", Key::Description),
+    ("path", Key::Path),
+    ("filename", Key::Filename),
+    ("heading", Key::Heading),
+    ("recurring", Key::Recurring),
+    ("id", Key::Id),
+    ("random", Key::Random),
+];
+
+/// The names `group by` takes.
+const GROUPS: &[(&str, Key)] = &[
+    ("status.type", Key::StatusType),
+    ("status.name", Key::StatusName),
+    ("status", Key::Status),
+    ("urgency", Key::Urgency),
+    ("due", Key::Date(DateOf::One(DateKind::Due))),
+    ("scheduled", Key::Date(DateOf::One(DateKind::Scheduled))),
+    ("start", Key::Date(DateOf::One(DateKind::Start))),
+    ("done", Key::Date(DateOf::One(DateKind::Done))),
+    ("created", Key::Date(DateOf::One(DateKind::Created))),
+    ("cancelled", Key::Date(DateOf::One(DateKind::Cancelled))),
+    ("happens", Key::Date(DateOf::Happens)),
+    ("priority", Key::Priority),
+    ("path", Key::Path),
+    ("filename", Key::Filename),
+    ("folder", Key::Folder),
+    ("root", Key::Root),
+    ("backlink", Key::Backlink),
+    ("heading", Key::Heading),
+    ("tags", Key::Tag(0)),
+    ("recurring", Key::Recurring),
+    ("recurrence", Key::Recurrence),
+    ("id", Key::Id),
+];
+
+/// The plugin's default sorts, after the user's.
+pub const DEFAULT_SORTS: [Order; 5] = [
+    Order::by(Key::StatusType),
+    Order::by(Key::Urgency),
+    Order::by(Key::Date(DateOf::One(DateKind::Due))),
+    Order::by(Key::Priority),
+    Order::by(Key::Path),
+];
+
+impl Order {
+    const fn by(key: Key) -> Order {
+        Order {
+            key,
+            reverse: false,
+        }
+    }
+
+    /// `sort by …` (the `sort by ` already taken off, lower case).
+    pub fn sort(rest: &str) -> Result<Order, String> {
+        if rest.starts_with("function") {
+            return Err(
+                "`sort by function` runs JavaScript in Obsidian; Weft cannot run it".into(),
+            );
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let help = || {
+            format!(
+                "cannot sort by `{rest}`; sort by one of {} (then `reverse`; `tag` may take a \
+                 number)",
+                SORTS
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .chain(["tag"])
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        match words.as_slice() {
+            ["tag", more @ ..] => {
+                let (reverse, number) = match more {
+                    [] => (false, None),
+                    ["reverse"] => (true, None),
+                    [n] => (false, Some(*n)),
+                    ["reverse", n] => (true, Some(*n)),
+                    _ => return Err(help()),
+                };
+                let n = match number {
+                    None => 1,
+                    Some(n) => n
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| *n >= 1)
+                        .ok_or_else(help)?,
+                };
+                Ok(Order {
+                    key: Key::Tag(n),
+                    reverse,
+                })
+            }
+            [name] | [name, "reverse"] => {
+                let key = SORTS
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, k)| *k)
+                    .ok_or_else(help)?;
+                Ok(Order {
+                    key,
+                    reverse: words.len() == 2,
+                })
+            }
+            _ => Err(help()),
+        }
+    }
+
+    /// `group by …` (the `group by ` already taken off, lower case).
+    pub fn group(rest: &str) -> Result<Order, String> {
+        if rest.starts_with("function") {
+            return Err(
+                "`group by function` runs JavaScript in Obsidian; Weft cannot run it".into(),
+            );
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let (name, reverse) = match words.as_slice() {
+            [name] => (*name, false),
+            [name, "reverse"] => (*name, true),
+            _ => ("", false),
+        };
+        GROUPS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, key)| Order { key: *key, reverse })
+            .ok_or_else(|| {
+                format!(
+                    "cannot group by `{rest}`; group by one of {} (then `reverse`)",
+                    GROUPS
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+    }
+
+    /// As an instruction: `sort by due reverse`.
+    pub fn text(self, verb: &str) -> String {
+        let table = if verb == "group" { GROUPS } else { SORTS };
+        let name = match self.key {
+            Key::Tag(n) if verb == "sort" && n > 1 => format!("tag {n}"),
+            Key::Tag(_) if verb == "sort" => "tag".into(),
+            key => table
+                .iter()
+                .find(|(_, k)| *k == key)
+                .map_or("?", |(n, _)| n)
+                .to_string(),
+        };
+        let reverse = if self.reverse { " reverse" } else { "" };
+        format!("{verb} by {name}{reverse}")
+    }
+}
+
+/// What the orders read of one task, worked out once.
+pub struct Row<'a> {
+    pub note: &'a Note,
+    pub task: &'a Task,
+    pub urgency: f64,
+}
+
+/// Compares two tasks by one sort.
+pub fn compare(order: Order, settings: &TaskSettings, today: Date, a: &Row, b: &Row) -> Ordering {
+    let ord = match order.key {
+        Key::Status => {
+            let done = |r: &Row| settings.statuses.kind(r.task.symbol).is_done();
+            done(a).cmp(&done(b))
+        }
+        Key::StatusType => settings
+            .statuses
+            .kind(a.task.symbol)
+            .cmp(&settings.statuses.kind(b.task.symbol)),
+        Key::StatusName => natural(
+            &settings.statuses.of(a.task.symbol).name,
+            &settings.statuses.of(b.task.symbol).name,
+        ),
+        Key::Urgency => b.urgency.total_cmp(&a.urgency),
+        Key::Date(of) => date_rank(of, a.task).cmp(&date_rank(of, b.task)),
+        Key::Priority => b.task.priority.cmp(&a.task.priority),
+        Key::Description => natural(
+            &sortable_description(&description(settings, a.task)),
+            &sortable_description(&description(settings, b.task)),
+        ),
+        Key::Path => natural(&a.note.path, &b.note.path),
+        Key::Filename | Key::Folder | Key::Root | Key::Backlink | Key::Recurrence | Key::Id => {
+            let of = match order.key {
+                Key::Filename => TextOf::Filename,
+                Key::Folder => TextOf::Folder,
+                Key::Root => TextOf::Root,
+                Key::Backlink => TextOf::Backlink,
+                Key::Recurrence => TextOf::Recurrence,
+                _ => TextOf::Id,
+            };
+            natural(
+                &text_of(of, settings, a.note, a.task),
+                &text_of(of, settings, b.note, b.task),
+            )
+        }
+        Key::Heading => match (heading_of(a.note, a.task), heading_of(b.note, b.task)) {
+            (Some(x), Some(y)) => natural(&x.text, &y.text),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        },
+        Key::Tag(n) => {
+            let nth = |r: &Row| {
+                tags_of(r.note, r.task)
+                    .nth(n.max(1) - 1)
+                    .map(|t| t.name.clone())
+            };
+            match (nth(a), nth(b)) {
+                (Some(x), Some(y)) => natural(&x, &y),
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            }
+        }
+        Key::Recurring => b
+            .task
+            .recurrence()
+            .is_some()
+            .cmp(&a.task.recurrence().is_some()),
+        Key::Random => {
+            let hash = |r: &Row| {
+                xxhash_rust::xxh3::xxh3_64_with_seed(
+                    r.task.description.as_bytes(),
+                    today.days() as u64,
+                )
+            };
+            hash(a).cmp(&hash(b))
+        }
+    };
+    if order.reverse { ord.reverse() } else { ord }
+}
+
+/// A date's place: invalid ones first, then by day, then none.
+fn date_rank(of: DateOf, task: &Task) -> (u8, i64) {
+    let earliest = of
+        .dates(task)
+        .filter(|d| d.is_set())
+        .min_by_key(|d| (d.is_valid(), d.days().unwrap_or(i64::MIN)));
+    match earliest {
+        None => (2, 0),
+        Some(d) => match d.days() {
+            Some(day) => (1, day),
+            None => (0, 0),
+        },
+    }
+}
+
+/// The description as the plugin sorts it: a leading link shown by its
+/// text, leading emphasis (`**`, `*`, `==`, `__`, `_`) taken off.
+fn sortable_description(text: &str) -> String {
+    let mut text = text.to_string();
+    if let Some(rest) = text.strip_prefix("[[").or_else(|| text.strip_prefix('['))
+        && let Some(end) = rest.find(']')
+    {
+        let inner = &rest[..end];
+        let shown = inner.rsplit_once('|').map_or(inner, |(_, s)| s);
+        let after = rest[end..].trim_start_matches(']');
+        text = format!("{shown}{after}");
+    }
+    for mark in ["**", "*", "==", "__", "_"] {
+        if let Some(rest) = text.strip_prefix(mark)
+            && let Some(end) = rest.find(mark)
+            && end > 0
+        {
+            text = format!("{}{}", &rest[..end], &rest[end + mark.len()..]);
+        }
+    }
+    text
+}
+
+/// Texts as the plugin compares them (`localeCompare` with numbers read as
+/// numbers): any case, runs of digits by their value.
+pub fn natural(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
+    loop {
+        match (x.peek().copied(), y.peek().copied()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let mut m = String::new();
+                let mut n = String::new();
+                while let Some(c) = x.next_if(char::is_ascii_digit) {
+                    m.push(c);
+                }
+                while let Some(d) = y.next_if(char::is_ascii_digit) {
+                    n.push(d);
+                }
+                let (m, n) = (m.trim_start_matches('0'), n.trim_start_matches('0'));
+                let ord = m.len().cmp(&n.len()).then_with(|| m.cmp(n));
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+            }
+            (Some(c), Some(d)) => {
+                let ord = c.to_lowercase().cmp(d.to_lowercase());
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+                x.next();
+                y.next();
+            }
+        }
+    }
+}
+
+/// The plugin's urgency score of a task on `today`: due dates weigh most
+/// (overdue a week or more: 12; two weeks ahead or more: 2.4; linear
+/// between), then a scheduled day reached (5), a start day not reached
+/// (-3), and priority (highest 9 … lowest -1.8).
+pub fn urgency(task: &Task, today: Date) -> f64 {
+    let mut score = 0.0;
+    if let Some(due) = task.date(DateKind::Due).days() {
+        let overdue = (today.days() - due) as f64;
+        let multiplier = if overdue >= 7.0 {
+            1.0
+        } else if overdue >= -14.0 {
+            (overdue + 14.0) * 0.8 / 21.0 + 0.2
+        } else {
+            0.2
+        };
+        score += multiplier * 12.0;
+    }
+    if task
+        .date(DateKind::Scheduled)
+        .days()
+        .is_some_and(|d| today.days() >= d)
+    {
+        score += 5.0;
+    }
+    if task
+        .date(DateKind::Start)
+        .days()
+        .is_some_and(|d| today.days() < d)
+    {
+        score -= 3.0;
+    }
+    score
+        + 6.0
+            * match task.priority {
+                Priority::Highest => 1.5,
+                Priority::High => 1.0,
+                Priority::Medium => 0.65,
+                Priority::None => 0.325,
+                Priority::Low => 0.0,
+                Priority::Lowest => -0.3,
+            }
+}
+
+/// A group a task is in: how the group sorts, and its heading.
+pub type GroupName = (GroupRank, String);
+
+/// How groups sort: a number first (dates, types, priorities), then the
+/// heading's text as the plugin compares it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupRank(pub f64, pub String);
+
+impl Eq for GroupRank {}
+
+impl Ord for GroupRank {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0
+            .total_cmp(&other.0)
+            .then_with(|| natural(&self.1, &other.1))
+    }
+}
+
+impl PartialOrd for GroupRank {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The groups of a task under one `group by` (tags: one a tag).
+pub fn groups(key: Key, settings: &TaskSettings, row: &Row) -> Vec<GroupName> {
+    let (note, task) = (row.note, row.task);
+    let text = |t: String| (GroupRank(0.0, t.clone()), t);
+    let ranked = |n: f64, t: String| (GroupRank(n, t.clone()), t);
+    let one = match key {
+        Key::Status => {
+            if settings.statuses.kind(task.symbol).is_done() {
+                ranked(1.0, "Done".into())
+            } else {
+                ranked(0.0, "Todo".into())
+            }
+        }
+        Key::StatusType => {
+            let kind = settings.statuses.kind(task.symbol);
+            ranked(kind as u8 as f64, kind.name().into())
+        }
+        Key::StatusName => text(settings.statuses.of(task.symbol).name.to_string()),
+        Key::Urgency => ranked(-row.urgency, format!("{:.2}", row.urgency)),
+        Key::Date(of) => {
+            let name = of.name();
+            match date_rank(of, task) {
+                (0, _) => ranked(f64::MIN, format!("Invalid {name} date")),
+                (1, day) => ranked(
+                    day as f64,
+                    crate::daily::format_date(Date::from_days(day), "YYYY-MM-DD dddd"),
+                ),
+                _ => ranked(f64::MAX, format!("No {name} date")),
+            }
+        }
+        Key::Priority => {
+            let name = match task.priority {
+                Priority::Highest => "Highest priority",
+                Priority::High => "High priority",
+                Priority::Medium => "Medium priority",
+                Priority::None => "Normal priority",
+                Priority::Low => "Low priority",
+                Priority::Lowest => "Lowest priority",
+            };
+            ranked(-(task.priority as u8 as f64), name.into())
+        }
+        Key::Path => text(strip_md(&note.path).to_string()),
+        Key::Filename => text(format!(
+            "[[{}]]",
+            strip_md(note.path.rsplit('/').next().unwrap_or(&note.path))
+        )),
+        Key::Folder => text(text_of(TextOf::Folder, settings, note, task)),
+        Key::Root => text(text_of(TextOf::Root, settings, note, task)),
+        Key::Backlink => text(text_of(TextOf::Backlink, settings, note, task)),
+        Key::Heading => match heading_of(note, task) {
+            Some(h) => text(h.text.to_string()),
+            None => ranked(-1.0, "(No heading)".into()),
+        },
+        Key::Tag(_) => {
+            let tags: Vec<GroupName> = tags_of(note, task)
+                .map(|t| text(format!("#{}", t.name)))
+                .collect();
+            if tags.is_empty() {
+                return vec![ranked(-1.0, "(No tags)".into())];
+            }
+            return tags;
+        }
+        Key::Recurring => {
+            if task.recurrence().is_some() {
+                ranked(0.0, "Recurring".into())
+            } else {
+                ranked(1.0, "Not Recurring".into())
+            }
+        }
+        Key::Recurrence => match task.recurrence() {
+            Some(_) => text(text_of(TextOf::Recurrence, settings, note, task)),
+            None => ranked(-1.0, "None".into()),
+        },
+        Key::Id => match task.id() {
+            Some(id) if !id.is_empty() => text(id.to_string()),
+            _ => ranked(-1.0, "No id".into()),
+        },
+        Key::Description | Key::Random => text(String::new()),
+    };
+    vec![one]
+}
