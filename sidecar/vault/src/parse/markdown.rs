@@ -310,6 +310,14 @@ impl<'a> NoteParser<'a> {
     /// index in `self.tasks`. A line is one task however many items start
     /// on it.
     fn task(&mut self, at: usize, parent: Option<u32>) -> Option<u32> {
+        // An item indented by a tab starts, for pulldown-cmark, at the line
+        // break before it: its line is the next.
+        let at = at
+            + self.text[at..]
+                .bytes()
+                .take_while(|b| matches!(b, b'\n' | b'\r'))
+                .count()
+                .min(2);
         let line = self.line(at);
         if let Some(last) = self.tasks.last()
             && last.line == line

@@ -74,6 +74,23 @@ fn a_task_knows_its_parent_task() {
     let text = "- [ ] a\n  - [ ] b\n    - plain\n      - [ ] c\n- [ ] d\n";
     let parents: Vec<Option<u32>> = tasks(text).iter().map(|t| t.parent).collect();
     assert_eq!(parents, [None, Some(0), Some(1), None]);
+    // Indented by tabs (pulldown-cmark starts such an item at the line
+    // break before it), in CRLF too.
+    for text in [
+        "- [ ] a\n\t- [ ] b\n\t\t- [ ] c\n",
+        "- [ ] a\r\n\t- [ ] b\r\n\t\t- [ ] c\r\n",
+    ] {
+        let found = tasks(text);
+        let lines: Vec<(u32, Option<u32>, bool)> = found
+            .iter()
+            .map(|t| (t.line, t.parent, t.sub_item))
+            .collect();
+        assert_eq!(
+            lines,
+            [(0, None, false), (1, Some(0), true), (2, Some(1), true)],
+            "{text:?}"
+        );
+    }
 }
 
 #[test]
