@@ -154,7 +154,7 @@ pub const TOOLS: &[ToolInfo] = &[
     read(
         "list_tasks",
         "List tasks",
-        "checklist tasks as the Tasks plugin reads them, by status, dates (due, scheduled, overdue, this week), priority, tags, text or folder; sorted, grouped, each with its path and line",
+        "checklist tasks as the Tasks plugin reads them, by status, dates (due, scheduled, overdue, this week), priority, tags, text or folder, or by a Tasks plugin query (a note's `tasks` blocks or its text); sorted, grouped, each with its path and line",
         Some(|s, v| list_tasks::run(s, args("list_tasks", v)?)),
     ),
     read(

@@ -192,6 +192,14 @@ pub struct TasksArgs {
     /// Tasks printed at most (up to 500); the rest are counted.
     #[arg(long, default_value_t = 500)]
     pub limit: usize,
+    /// A Tasks plugin query in place of the filters: a note (`.md`: its
+    /// ```tasks blocks), a file holding a query, or the query's text (one
+    /// instruction a line).
+    #[arg(long, value_name = "FILE_OR_TEXT")]
+    pub query: Option<String>,
+    /// Only this ```tasks block of the --query note (from 1).
+    #[arg(long, requires = "query")]
+    pub block: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -14,7 +14,7 @@ use weft_tools::list_tasks::*;
 impl Server {
     #[tool(
         name = "list_tasks",
-        description = "Checklist tasks (Tasks plugin format), each with the path and line `update_task` takes. Date filters `due`, `scheduled`, `start`, `done`, `created`, `happens`: `before today`, `on or after 2024-05-01`, `this week`, `none`, `any`. `status`: not done (default), todo, in progress, done, cancelled, any. `priority`: high, above medium.",
+        description = "Checklist tasks (Tasks plugin format), each with the path and line `update_task` takes. Date filters `due`, `scheduled`, `start`, `done`, `created`, `happens`: `before today`, `on or after 2024-05-01`, `this week`, `none`, `any`. `status`: not done (default), todo, in progress, done, cancelled, any. `priority`: high, above medium. Or `query`: a ```tasks query (plugin syntax); `query_note`: run a note's ```tasks blocks.",
         input_schema = schema::input::<ListTasksArgs>(),
         output_schema = schema::output::<ListTasksOut>()
     )]

@@ -7,6 +7,7 @@
 //! THE clock), the tasks as data in `compute` (over the index, the notes
 //! the agent sees and the vault's task settings), their words in `render`.
 
+mod blocks;
 mod compute;
 mod render;
 #[cfg(test)]
@@ -29,7 +30,7 @@ use weft_vault::tasks::select::{
     DateField, DateTest, Order, PriorityTest, TaskTest, When, status_types,
 };
 
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListTasksArgs {
     #[serde(default)]
@@ -52,7 +53,7 @@ pub struct ListTasksArgs {
     pub priority: Option<String>,
     #[serde(default, alias = "tag", deserialize_with = "lenient::strings")]
     pub tags: Option<Vec<String>>,
-    #[serde(default, alias = "description", alias = "query")]
+    #[serde(default, alias = "description")]
     pub text: Option<String>,
     #[serde(default)]
     pub heading: Option<String>,
@@ -69,9 +70,22 @@ pub struct ListTasksArgs {
     pub limit: Option<usize>,
     #[serde(default)]
     pub cursor: Option<String>,
+    /// A ```tasks query (the Tasks plugin's language), one instruction a
+    /// line; in place of the filters.
+    #[serde(default)]
+    pub query: Option<String>,
+    /// Runs this note's ```tasks blocks.
+    #[serde(default)]
+    pub query_note: Option<String>,
+    /// Only this block of `query_note` (from 1).
+    #[serde(default, deserialize_with = "lenient::usize")]
+    pub block: Option<usize>,
 }
 
 pub fn run(state: &ToolState, args: ListTasksArgs) -> ToolResult {
+    if blocks::asked(&args) {
+        return blocks::run_query(state, &args);
+    }
     let today = state.now().today();
     let query = query(&args, today)?;
     let settings = state.config().task_settings();
@@ -82,7 +96,7 @@ pub fn run(state: &ToolState, args: ListTasksArgs) -> ToolResult {
         Filter::clone(&policy.access.sight(&index)),
     ]);
     let listing = compute(&index, &notes, &settings, &query);
-    let fingerprint = format!("{args:?}");
+    let fingerprint = page_fingerprint(&args);
     let next = next_cursor(
         query.offset,
         listing.page.len(),
@@ -174,9 +188,20 @@ pub fn query(args: &ListTasksArgs, today: Date) -> Result<Query, ToolError> {
         folder,
         order,
         group: args.group_by.unwrap_or(Group::Note),
-        offset: cursor_offset(args.cursor.as_deref(), &format!("{args:?}"))?,
+        offset: cursor_offset(args.cursor.as_deref(), &page_fingerprint(args))?,
         limit: limit(args.limit, 50, 500),
     })
+}
+
+/// What a page's cursor is checked against: the arguments but the cursor.
+fn page_fingerprint(args: &ListTasksArgs) -> String {
+    format!(
+        "{:?}",
+        ListTasksArgs {
+            cursor: None,
+            ..args.clone()
+        }
+    )
 }
 
 /// The filters asked for, in words (`due this week, tagged #work`).

@@ -19,6 +19,12 @@ pub struct ListTasksOut {
     pub groups: Vec<TaskGroup>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
+    /// A query's `explain`: its filters with their dates expanded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
+    /// Blocks of `query_note` that could not run, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub block_errors: Vec<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -81,7 +87,7 @@ fn date(task: &Task, kind: DateKind) -> Option<String> {
     }
 }
 
-fn item(
+pub(super) fn item(
     index: &VaultIndex,
     settings: &TaskSettings,
     hit: &super::compute::Hit,
@@ -147,13 +153,15 @@ pub fn out(
         notes: listing.notes,
         groups,
         next_cursor,
+        explanation: None,
+        block_errors: Vec::new(),
     }
 }
 
 /// One task as a line: `- L12 [ ] call Bob #work — due 2024-05-14 (2
 /// days overdue), high, 🔁 every week`; with its path when the group is
 /// not its note.
-fn line(task: &TaskItem, with_path: bool) -> String {
+pub(super) fn line(task: &TaskItem, with_path: bool) -> String {
     let mut facts: Vec<String> = Vec::new();
     if let Some(due) = &task.due {
         match task.overdue_days {

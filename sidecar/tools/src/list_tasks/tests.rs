@@ -185,3 +185,116 @@ fn the_answer_through_the_tool() {
         reply.text
     );
 }
+
+#[test]
+fn a_second_page_follows_the_first() {
+    let src = (1..=7)
+        .map(|n| format!("- [ ] task {n}\n"))
+        .collect::<String>();
+    let disk = Disk::new(&format!("//- /Many.md\n{src}"));
+    let first: ListTasksArgs = serde_json::from_value(json!({"limit": 3})).unwrap();
+    let reply = run(&disk.state, first).unwrap_or_else(|e| panic!("{}", e.text()));
+    let cursor = reply.structured["next_cursor"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let second: ListTasksArgs =
+        serde_json::from_value(json!({"limit": 3, "cursor": cursor})).unwrap();
+    let reply = run(&disk.state, second).unwrap_or_else(|e| panic!("{}", e.text()));
+    let rows = &reply.structured["groups"][0]["tasks"];
+    assert_eq!(rows[0]["description"], "task 4", "{}", reply.text);
+}
+
+const DASHBOARD: &str = r#"
+//- /Plan.md
+# Plan
+- [ ] write the parser #work 📅 2099-10-20 ⏫
+- [ ] read the docs #work
+- [x] set up CI #work ✅ 2022-10-01
+- [ ] water plants 🔁 every week 📅 2099-10-24
+//- /private/Secret.md
+- [ ] hidden #work
+//- /Today.md
+# Today
+```tasks
+not done
+tags include #work
+sort by description
+explain
+```
+> [!note]
+> ```tasks
+> is recurring
+> group by filename
+> ```
+```tasks
+due before someday
+```
+//- /.weft.toml
+[agent]
+deny = ["private/**"]
+"#;
+
+#[test]
+fn tasks_queries_and_blocks_through_the_tool() {
+    let disk = Disk::new(DASHBOARD);
+    let call = |args: serde_json::Value| {
+        let args: ListTasksArgs = serde_json::from_value(args).unwrap();
+        run(&disk.state, args)
+    };
+    let reply = call(json!({"query": "not done\ntags include work\nsort by description"}))
+        .unwrap_or_else(|e| panic!("{}", e.text()));
+    expect![[r#"
+        2 tasks match in 1 note.
+        - Plan.md:3 [ ] read the docs #work
+        - Plan.md:2 [ ] write the parser #work — due 2099-10-20, high priority
+    "#]]
+    .assert_eq(&reply.text);
+    let reply = call(json!({"query_note": "Today"})).unwrap_or_else(|e| panic!("{}", e.text()));
+    assert!(
+        reply.text.contains("## `Today` block 1 (line 2)"),
+        "{}",
+        reply.text
+    );
+    assert!(
+        reply
+            .text
+            .contains("Explanation of this Tasks code block query:")
+    );
+    assert!(
+        reply
+            .text
+            .contains("### [[Plan]]\n- Plan.md:5 [ ] water plants"),
+        "{}",
+        reply.text
+    );
+    assert!(
+        reply
+            .text
+            .contains("Not run: line 14: `due before someday`: do not understand due date"),
+        "{}",
+        reply.text
+    );
+    assert_eq!(
+        reply.structured["block_errors"].as_array().unwrap().len(),
+        1
+    );
+    let e = call(json!({"query_note": "Today", "block": 3})).unwrap_err();
+    assert!(e.text().contains("line 14"), "{}", e.text());
+    let e = call(json!({"query_note": "Today", "block": 4})).unwrap_err();
+    assert!(e.text().contains("has 3 ```tasks blocks"), "{}", e.text());
+    let e = call(json!({"query": "done", "due": "today"})).unwrap_err();
+    assert!(e.text().contains("due cannot be passed"), "{}", e.text());
+    let e = call(json!({"query": "filter by function task.urgency > 1"})).unwrap_err();
+    assert!(e.text().contains("JavaScript"), "{}", e.text());
+    let e = call(json!({"query_note": "Plan"})).unwrap_err();
+    assert!(e.text().contains("has no ```tasks block"), "{}", e.text());
+    // Paging one query.
+    let reply = call(json!({"query": "not done", "limit": 1})).unwrap();
+    let cursor = reply.structured["next_cursor"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let reply = call(json!({"query": "not done", "limit": 1, "cursor": cursor})).unwrap();
+    assert!(reply.text.contains("Showing 2–2 of 3."), "{}", reply.text);
+}

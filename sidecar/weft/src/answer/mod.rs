@@ -199,6 +199,26 @@ fn tasks(
         group_by,
         limit: Some(args.limit),
         cursor: None,
+        query: None,
+        query_note: None,
+        block: args.block,
+    };
+    let asked = match args.query.as_deref() {
+        None => asked,
+        Some(q) if q.to_ascii_lowercase().ends_with(".md") => ListTasksArgs {
+            query_note: Some(q.to_string()),
+            ..asked
+        },
+        Some(q) if !q.contains('\n') && std::path::Path::new(q).is_file() => ListTasksArgs {
+            query: Some(
+                std::fs::read_to_string(q).map_err(|e| CliError(format!("--query {q}: {e}")))?,
+            ),
+            ..asked
+        },
+        Some(q) => ListTasksArgs {
+            query: Some(q.to_string()),
+            ..asked
+        },
     };
     let reply = run(state, asked).map_err(|e| {
         let text = e.text();
