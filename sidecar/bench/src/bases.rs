@@ -166,10 +166,7 @@ fn reset_peak() -> bool {
 
 /// Generates (or reuses) the vault in `dir` and times the views.
 pub fn bases_bench(dir: &Path, options: &BasesBenchOptions) -> io::Result<BasesReport> {
-    generate_or_reuse(
-        dir,
-        &GenSpec::new(options.notes, 1),
-    )?;
+    generate_or_reuse(dir, &GenSpec::new(options.notes, 1))?;
     let start = Instant::now();
     let live = LiveVault::open(dir).map_err(io::Error::other)?;
     let open_ms = start.elapsed().as_secs_f64() * 1e3;

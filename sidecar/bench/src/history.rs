@@ -74,11 +74,8 @@ pub fn bench_commits_with(
         let path = path.to_path_buf();
         move |source| HistoryError::Io { path, source }
     };
-    generate_or_reuse(
-        vault_dir,
-        &GenSpec::new(options.notes, options.seed),
-    )
-    .map_err(io(vault_dir))?;
+    generate_or_reuse(vault_dir, &GenSpec::new(options.notes, options.seed))
+        .map_err(io(vault_dir))?;
     let store = vault_dir.join(BENCH_DIR);
     if store.exists() {
         fs::remove_dir_all(&store).map_err(io(&store))?;

@@ -580,11 +580,7 @@ mod tests {
     #[test]
     fn index_bench_on_a_small_generated_vault() {
         let dir = tempfile::tempdir().unwrap();
-        let stats = generate(
-            dir.path(),
-            &GenSpec::new(200, 3),
-        )
-        .unwrap();
+        let stats = generate(dir.path(), &GenSpec::new(200, 3)).unwrap();
         let options = BenchOptions {
             runs: 1,
             seed: 1,

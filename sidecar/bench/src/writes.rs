@@ -104,10 +104,7 @@ impl WriteBenchReport {
 /// Generates a vault in `dir` (missing, empty, or generated before), adds a
 /// hub note linked from `linking_notes` notes, then times appends and moves.
 pub fn bench_writes(dir: &Path, options: &WriteBenchOptions) -> io::Result<WriteBenchReport> {
-    generate(
-        dir,
-        &GenSpec::new(options.notes, options.seed),
-    )?;
+    generate(dir, &GenSpec::new(options.notes, options.seed))?;
     let mut paths: Vec<String> = {
         let vault = LiveVault::open(dir).map_err(io::Error::other)?;
         let index = vault.index.read().unwrap_or_else(|e| e.into_inner());

@@ -203,11 +203,7 @@ fn prepare_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 pub(crate) fn small_vault() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    generate(
-        dir.path(),
-        &GenSpec::new(300, 5),
-    )
-    .unwrap();
+    generate(dir.path(), &GenSpec::new(300, 5)).unwrap();
     dir
 }
 
@@ -262,11 +258,7 @@ mod tests {
             .sum();
         assert_eq!(md_bytes, sa.bytes);
 
-        generate(
-            c.path(),
-            &GenSpec::new(120, 8),
-        )
-        .unwrap();
+        generate(c.path(), &GenSpec::new(120, 8)).unwrap();
         assert_ne!(fa, files(c.path()));
     }
 
@@ -422,9 +414,10 @@ mod tests {
                 let m = &meant[k];
                 assert_eq!(task.symbol, m.symbol, "{line}");
                 for (n, kind) in DateKind::ALL.into_iter().enumerate() {
-                    let got = task.date(kind).date().map(|d| {
-                        weft_vault::daily::format_date(d, "YYYY-MM-DD")
-                    });
+                    let got = task
+                        .date(kind)
+                        .date()
+                        .map(|d| weft_vault::daily::format_date(d, "YYYY-MM-DD"));
                     assert_eq!(got, m.dates[n].map(words::date), "{line}: {kind:?}");
                     by_date[n] += usize::from(got.is_some());
                 }
@@ -463,7 +456,10 @@ mod tests {
                 tagged += usize::from(!m.tags.is_empty());
                 *by_symbol.entry(task.symbol).or_default() += 1;
                 if task.priority != Priority::None {
-                    assert!(line.contains(task.priority.emoji().unwrap()) || line.contains("[priority:: "));
+                    assert!(
+                        line.contains(task.priority.emoji().unwrap())
+                            || line.contains("[priority:: ")
+                    );
                 }
             }
             let missed: Vec<&str> = meant
@@ -477,14 +473,20 @@ mod tests {
         let share = |n: usize| n as f64 / total as f64;
         let per_note = total as f64 / plan.notes.len() as f64;
         assert!((4.0..6.5).contains(&per_note), "{per_note} tasks a note");
-        assert!((0.15..0.25).contains(&share(dataview)), "{dataview} of {total}");
+        assert!(
+            (0.15..0.25).contains(&share(dataview)),
+            "{dataview} of {total}"
+        );
         assert!((0.02..0.08).contains(&share(recurring)), "{recurring}");
         assert!(emoji > dataview && none > 0 && nested > 0 && quoted > 0 && tagged > 0);
         assert!(share(by_symbol[&' ']) > 0.6, "{by_symbol:?}");
         assert!(by_symbol.len() == 4, "{by_symbol:?}");
         // Due the most, then created, scheduled, start.
         let [created, start, scheduled, due, cancelled, done] = by_date;
-        assert!(due > created && created > scheduled && scheduled > start, "{by_date:?}");
+        assert!(
+            due > created && created > scheduled && scheduled > start,
+            "{by_date:?}"
+        );
         assert!(done > 0 && cancelled > 0, "{by_date:?}");
     }
 
@@ -498,8 +500,7 @@ mod tests {
         assert!(reused);
         assert_eq!(first, again);
         // A different spec replaces the generated vault.
-        let (other, reused) =
-            generate_or_reuse(dir.path(), &GenSpec::new(20, 1)).unwrap();
+        let (other, reused) = generate_or_reuse(dir.path(), &GenSpec::new(20, 1)).unwrap();
         assert!(!reused);
         assert_eq!(other.notes, 20);
 
