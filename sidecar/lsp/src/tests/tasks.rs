@@ -30,18 +30,7 @@ fn iso(date: Date) -> String {
 
 /// The code actions at the cursor `$0` of `needle` in `text` (the buffer).
 async fn actions(client: &TestClient, rel: &str, text: &str, needle: &str) -> Vec<Value> {
-    let position = client.pos_in(text, needle);
-    let result = client
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": {"uri": client.uri(rel)},
-                "range": {"start": position, "end": position},
-                "context": {"diagnostics": []},
-            }),
-        )
-        .await;
-    result.as_array().cloned().unwrap_or_default()
+    client.code_actions(rel, client.pos_in(text, needle)).await
 }
 
 /// The titles of the task actions (the daily note's is left out).
