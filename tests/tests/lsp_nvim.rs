@@ -1,7 +1,9 @@
 //! `weft lsp` driven by a real editor: headless Neovim 0.11 runs
 //! `tests/nvim/lsp.lua` against the built binary on a vault with emoji and a
-//! note whose path has spaces and non-ASCII characters.
+//! note whose path has spaces and non-ASCII characters, and
+//! `tests/nvim/tasks.lua` on a note of tasks, in UTF-16.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use weft_e2e::{Sandbox, wait_with_deadline};
@@ -43,14 +45,17 @@ views:
     order: [file.name, note.status]
 "#;
 
-#[test]
-fn neovim_completes_navigates_diagnoses_and_renames() {
+/// Runs `tests/nvim/<script>` in headless Neovim against the built `weft
+/// lsp` on a vault written from `fixture`; returns the sandbox, the vault's
+/// canonical root and what the script wrote, having checked it reported no
+/// error.
+fn run_nvim(script: &str, fixture: &str) -> (Sandbox, PathBuf, serde_json::Value) {
     let sandbox = Sandbox::new();
-    let vault = sandbox.vault(VAULT);
+    let vault = sandbox.vault(fixture);
     let root = vault.path().canonicalize().expect("canonical vault");
     let out = sandbox.root().join("results.json");
     let child = sandbox
-        .nvim("lsp.lua")
+        .nvim(script)
         .arg(&root)
         .arg(&out)
         .spawn()
@@ -66,6 +71,12 @@ fn neovim_completes_navigates_diagnoses_and_renames() {
     });
     let results: serde_json::Value = serde_json::from_str(&text).expect("results JSON");
     assert_eq!(results["errors"], serde_json::json!([]), "{results:#}");
+    (sandbox, root, results)
+}
+
+#[test]
+fn neovim_completes_navigates_diagnoses_and_renames() {
+    let (_sandbox, root, results) = run_nvim("lsp.lua", VAULT);
     assert_eq!(results["encoding"], "utf-8");
 
     assert_eq!(
@@ -159,5 +170,71 @@ fn neovim_completes_navigates_diagnoses_and_renames() {
     assert!(
         a.contains("🙂 [[Crème caramel#Sœur]] then [[Ghost]]."),
         "{a}"
+    );
+}
+
+const TASKS: &str = "
+//- /Chores.md
+# Chores 🧹
+- [ ] 🗑️ trash 🔁 every week on Tuesday 📅 2024-05-07 ^t1
+- [ ] 🏠 rent 📅 2024-02-30
+- [ ] 🐈 feed 🔁 every funday
+";
+
+#[test]
+fn neovim_completes_a_recurring_task_and_offers_and_checks_its_dates() {
+    let (_sandbox, root, results) = run_nvim("tasks.lua", TASKS);
+    assert_eq!(results["encoding"], "utf-16");
+
+    // Each field that does not read, at its place in UTF-16 units (`🏠` and
+    // `🐈` are two each).
+    assert_eq!(
+        results["diagnostics"],
+        serde_json::json!([
+            "2:14-27 task-date The task's due date: 2024-02-30 is not a calendar date.",
+            "3:14-29 task-recurrence The task's recurrence rule: cannot read \"every funday\": \
+             expected day(s), weekday(s), week(s), month(s), year(s), a weekday or a month at \"funday\"."
+        ]),
+        "{results:#}"
+    );
+
+    // The dates after `📅 `: today, tomorrow and seven more, the edit
+    // starting right after the space (`🪴` and `📅` are two units each).
+    let dates = results["dates"].as_array().expect("dates");
+    assert_eq!(dates.len(), 9, "{results:#}");
+    let today = dates[0]["label"].as_str().expect("today's date");
+    assert_eq!(dates[0]["detail"], "today");
+    assert_eq!(dates[1]["detail"], "tomorrow");
+    for date in dates {
+        assert_eq!(date["newText"], date["label"]);
+        assert_eq!(
+            date["start"],
+            "- [ ] water the 🪴 📅 ".encode_utf16().count()
+        );
+        let label = date["label"].as_str().unwrap_or_default();
+        assert!(
+            label.len() == 10 && label.as_bytes()[4] == b'-' && label.as_bytes()[7] == b'-',
+            "{label}"
+        );
+    }
+
+    // Completed through the code action: the next copy above (its due date
+    // a week on, without the block id), the done line with today's date
+    // (the server's today, as its completion says), saved.
+    assert_eq!(
+        [&results["actions"][0], &results["actions"][1]],
+        ["Complete task", "Cancel task"],
+        "{results:#}"
+    );
+    let saved = std::fs::read_to_string(root.join("Chores.md")).expect("Chores.md");
+    assert_eq!(
+        saved,
+        format!(
+            "# Chores 🧹\n\
+             - [ ] 🗑️ trash 🔁 every week on Tuesday 📅 2024-05-14\n\
+             - [x] 🗑️ trash 🔁 every week on Tuesday 📅 2024-05-07 ✅ {today} ^t1\n\
+             - [ ] 🏠 rent 📅 2024-02-30\n\
+             - [ ] 🐈 feed 🔁 every funday\n"
+        )
     );
 }

@@ -2,7 +2,8 @@
 //! (in the configured folder, from the template), append a missing heading
 //! to the target note, pick one candidate of an ambiguous link, write a
 //! property value so that it fits its type where there is one way to
-//! (`"3"` in a number property), and create today's daily note.
+//! (`"3"` in a number property), create today's daily note, and change the
+//! status of the task under the cursor (`task_action.rs`).
 //!
 //! Zed cannot run server commands from its palette, so every action is a
 //! plain workspace edit. The domain says what is broken and names notes;
@@ -12,6 +13,8 @@ use chrono::NaiveTime;
 use tower_lsp_server::ls_types::*;
 
 use super::convert::Encoding;
+use super::edit::text_edit;
+use super::task_action::task_actions;
 use super::vault::Vault;
 use super::world::{Here, World};
 use weft_vault::daily::{Date, daily_note_path};
@@ -66,6 +69,7 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
     let selected = here.lines.byte_range(params.range, encoding);
     let config = here.vault.config();
     let now = config.now();
+    let line = here.lines.position(selected.start, encoding).line;
     let wants = wanted(&here, &config, selected, now.today())?;
     let caps = world.caps();
     let build = Build {
@@ -79,9 +83,11 @@ pub(super) fn code_actions(world: &World, params: CodeActionParams) -> Option<Co
         today: now.today(),
         time: now.time(),
     };
-    let actions = wants
+    let settings = config.task_settings();
+    let tasks = task_actions(world, &here, &uri, line, &settings, now.today());
+    let actions = tasks
         .into_iter()
-        .filter_map(|want| build.action(want))
+        .chain(wants.into_iter().filter_map(|want| build.action(want)))
         .map(CodeActionOrCommand::CodeAction)
         .collect();
     Some(actions)
@@ -428,27 +434,4 @@ fn create_file(vault: &Vault, path: &str, text: String) -> Option<WorkspaceEdit>
         ])),
         ..Default::default()
     })
-}
-
-fn text_edit(
-    world: &World,
-    vault: &Vault,
-    path: &str,
-    uri: Uri,
-    edits: Vec<TextEdit>,
-) -> WorkspaceEdit {
-    if !world.caps().document_changes {
-        return WorkspaceEdit {
-            changes: Some([(uri, edits)].into_iter().collect()),
-            ..Default::default()
-        };
-    }
-    let version = world.docs.get(&vault.abs(path)).map(|d| d.version);
-    WorkspaceEdit {
-        document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
-            text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
-            edits: edits.into_iter().map(OneOf::Left).collect(),
-        }])),
-        ..Default::default()
-    }
 }

@@ -27,6 +27,7 @@ pub(super) fn completion(world: &World, params: CompletionParams) -> Option<Comp
         format: config.daily.format.clone(),
         today: config.now().today(),
     };
+    let tasks = config.task_settings();
     let ranks = here.vault.ranks();
     let signals = VaultSignals {
         vault: &here.vault,
@@ -44,6 +45,7 @@ pub(super) fn completion(world: &World, params: CompletionParams) -> Option<Comp
             limit: LIMIT,
             names: names.as_deref(),
             types: Some(&config.types),
+            tasks: Some(&tasks),
         };
         complete::complete(&index, &context, &request, &signals, &texts)
     };
@@ -95,6 +97,6 @@ fn kind(kind: ItemKind) -> CompletionItemKind {
         ItemKind::Unresolved => CompletionItemKind::FOLDER,
         ItemKind::Daily => CompletionItemKind::EVENT,
         ItemKind::Property => CompletionItemKind::PROPERTY,
-        ItemKind::Value => CompletionItemKind::VALUE,
+        ItemKind::Value | ItemKind::Date => CompletionItemKind::VALUE,
     }
 }

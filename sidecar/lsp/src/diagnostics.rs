@@ -2,8 +2,10 @@
 //! candidates as related information), fragments naming no heading or
 //! block, heading paths several headings fit (with the `ambiguous`
 //! severity: like an ambiguous link, the link leads to a pick), and what
-//! the parser reported (duplicate block ids, bad YAML), and property values
-//! that do not fit their type (`vault::props::mismatches`, warnings).
+//! the parser reported (duplicate block ids, bad YAML), property values
+//! that do not fit their type (`vault::props::mismatches`, warnings), and
+//! on the lines that count as tasks, dates that are no calendar day and
+//! recurrence rules that do not read (`vault::tasks::check`, warnings).
 //! Severities come from `[diagnostics]` in the configuration.
 //!
 //! Computed from the domain's problems of one note (`problems_of`), in the
@@ -21,7 +23,9 @@ use weft_vault::headings::heading_path;
 use weft_vault::props::mismatches;
 use weft_vault::query::{Problem, problems_of};
 use weft_vault::report::{message, mismatch};
-use weft_workspace::config::{DiagnosticsConfig, Severity};
+use weft_vault::tasks::check::{self, ProblemKind};
+use weft_vault::tasks::{DateKind, Task};
+use weft_workspace::config::{Config, DiagnosticsConfig, Severity};
 
 /// Diagnostic codes, also read by code actions.
 pub(super) const UNRESOLVED: &str = "unresolved-link";
@@ -30,6 +34,8 @@ pub(super) const BROKEN_FRAGMENT: &str = "broken-fragment";
 pub(super) const AMBIGUOUS_FRAGMENT: &str = "ambiguous-fragment";
 pub(super) const PARSE: &str = "note";
 pub(super) const PROPERTY_TYPE: &str = "property-type";
+pub(super) const TASK_DATE: &str = "task-date";
+pub(super) const TASK_RECURRENCE: &str = "task-recurrence";
 
 fn severity_of(severity: Severity) -> Option<DiagnosticSeverity> {
     match severity {
@@ -46,7 +52,8 @@ fn severity_of(severity: Severity) -> Option<DiagnosticSeverity> {
 /// domain's (`problems_of`), told in the one wording of every face
 /// (`vault::report`).
 pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
-    let config = doc.vault.config().diagnostics;
+    let vault_config = doc.vault.config();
+    let config = &vault_config.diagnostics;
     let index = doc.vault.read();
     let id = index.id_of(&doc.rel)?;
     if index.note(id).content_hash != super::world::text_hash(&doc.text) {
@@ -55,7 +62,7 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
     let mut out = Vec::new();
     let mut related_wanted: Vec<(usize, Vec<String>)> = Vec::new();
     for problem in problems_of(&index, id) {
-        let Some(shown) = shown(&index, &problem, &config) else {
+        let Some(shown) = shown(&index, &problem, config) else {
             continue;
         };
         let range = match &problem {
@@ -92,7 +99,7 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
         });
     }
     // Property values that do not fit their type.
-    let types = &doc.vault.config().types;
+    let types = &vault_config.types;
     let values = index.note(id).frontmatter.as_deref();
     let found = values.map(|v| mismatches(&doc.text, v, index.props(), types));
     for m in found.unwrap_or_default() {
@@ -105,6 +112,7 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
             ..Default::default()
         });
     }
+    task_problems(world, doc, &index.note(id).tasks, &vault_config, &mut out);
     drop(index);
     // The candidates of ambiguous links, as places to go.
     for (i, paths) in related_wanted {
@@ -120,6 +128,47 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
         out[i].related_information = Some(related);
     }
     Some(out)
+}
+
+/// The problems of the tasks that count (the global filter): each field
+/// that does not read, with the domain's wording.
+fn task_problems(
+    world: &World,
+    doc: &Doc,
+    tasks: &[Task],
+    config: &Config,
+    out: &mut Vec<Diagnostic>,
+) {
+    let settings = config.task_settings();
+    for task in tasks {
+        let suspect = task.recurrence().is_some()
+            || DateKind::ALL.iter().any(|&k| {
+                let date = task.date(k);
+                date.is_set() && !date.is_valid()
+            });
+        if !suspect || !settings.counts(task) {
+            continue;
+        }
+        let start = task.span.start as usize;
+        let Some(line) = doc.text.get(start..task.span.end as usize) else {
+            continue;
+        };
+        for problem in check::problems(line) {
+            let code = match problem.kind {
+                ProblemKind::InvalidDate { .. } => TASK_DATE,
+                ProblemKind::BadRule(_) => TASK_RECURRENCE,
+            };
+            let span = start + problem.span.start..start + problem.span.end;
+            out.push(Diagnostic {
+                range: doc.lines.range(span, world.encoding()),
+                severity: Some(DiagnosticSeverity::WARNING),
+                code: Some(NumberOrString::String(code.into())),
+                source: Some("weft".into()),
+                message: problem.to_string(),
+                ..Default::default()
+            });
+        }
+    }
 }
 
 /// How a problem is shown: its code, its configured severity (`None`

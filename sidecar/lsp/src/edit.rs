@@ -1,5 +1,6 @@
-//! Turns the domain's rewrite plans (byte edits per note, file moves) into
-//! LSP workspace edits, in the shape the client said it accepts.
+//! Turns the domain's rewrite plans (byte edits per note, file moves) and
+//! single byte edits into LSP workspace edits, in the shape the client said
+//! it accepts.
 //!
 //! It must not decide what to edit; it only converts positions and names.
 
@@ -82,4 +83,60 @@ pub(super) fn workspace_edit(world: &World, vault: &Vault, plan: &Plan) -> Works
         document_changes: Some(DocumentChanges::Operations(operations)),
         ..Default::default()
     }
+}
+
+/// The workspace edit of `edits` to one note (`uri`), its open buffer
+/// named by its version.
+pub(super) fn text_edit(
+    world: &World,
+    vault: &Vault,
+    path: &str,
+    uri: Uri,
+    edits: Vec<TextEdit>,
+) -> WorkspaceEdit {
+    if !world.caps().document_changes {
+        return WorkspaceEdit {
+            changes: Some([(uri, edits)].into_iter().collect()),
+            ..Default::default()
+        };
+    }
+    let version = world.docs.get(&vault.abs(path)).map(|d| d.version);
+    WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+            edits: edits.into_iter().map(OneOf::Left).collect(),
+        }])),
+        ..Default::default()
+    }
+}
+
+/// `with` over `range` of `text`, less what they share at either end: the
+/// smallest replacement that makes the same text, on character boundaries
+/// (so an editor's cursors and marks outside the change stay put).
+pub(super) fn narrowed(
+    text: &str,
+    range: std::ops::Range<usize>,
+    with: &str,
+) -> (std::ops::Range<usize>, String) {
+    let Some(old) = text.get(range.clone()) else {
+        return (range, with.to_string());
+    };
+    let prefix: usize = old
+        .chars()
+        .zip(with.chars())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum();
+    let (old_rest, new_rest) = (&old[prefix..], &with[prefix..]);
+    let suffix: usize = old_rest
+        .chars()
+        .rev()
+        .zip(new_rest.chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum();
+    (
+        range.start + prefix..range.end - suffix,
+        new_rest[..new_rest.len() - suffix].to_string(),
+    )
 }

@@ -153,7 +153,11 @@ fn capabilities_for(encoding: Encoding) -> ServerCapabilities {
         references_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::EMPTY]),
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::REFACTOR_REWRITE,
+                CodeActionKind::EMPTY,
+            ]),
             resolve_provider: Some(false),
             work_done_progress_options: Default::default(),
         })),

@@ -27,6 +27,7 @@ mod rename;
 mod semantic_tokens;
 mod server;
 mod symbols;
+mod task_action;
 mod vault;
 mod world;
 

@@ -297,6 +297,22 @@ impl TestClient {
         response["result"].clone()
     }
 
+    /// The code actions offered at `position` of the note `rel` (an empty
+    /// range there, no diagnostics in the context).
+    pub async fn code_actions(&self, rel: &str, position: Value) -> Vec<Value> {
+        let result = self
+            .request(
+                "textDocument/codeAction",
+                json!({
+                    "textDocument": {"uri": self.uri(rel)},
+                    "range": {"start": position, "end": position},
+                    "context": {"diagnostics": []},
+                }),
+            )
+            .await;
+        result.as_array().cloned().unwrap_or_default()
+    }
+
     pub async fn notify(&self, method: &str, params: Value) {
         write_message(
             &self.writer,

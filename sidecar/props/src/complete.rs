@@ -25,7 +25,8 @@ pub fn complete_context(data: &[u8]) {
             | Context::Block { typed, link, .. } => (link.replace.clone(), Some(typed)),
             Context::Tag { typed, replace }
             | Context::PropertyKey { typed, replace, .. }
-            | Context::PropertyValue { typed, replace, .. } => (replace.clone(), Some(typed)),
+            | Context::PropertyValue { typed, replace, .. }
+            | Context::TaskDate { typed, replace, .. } => (replace.clone(), Some(typed)),
             Context::MarkdownPath { replace, .. } => (replace.clone(), None),
         };
         let Some(replaced) = text.get(replace.clone()) else {

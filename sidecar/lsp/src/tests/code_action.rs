@@ -1,23 +1,12 @@
 //! Code actions: create a missing note (from the template), add a missing
 //! heading, pick a candidate of an ambiguous link, create today's note.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::TestClient;
 
 async fn actions(client: &TestClient, rel: &str, needle: &str) -> Vec<Value> {
-    let position = client.pos(rel, needle);
-    let result = client
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": {"uri": client.uri(rel)},
-                "range": {"start": position, "end": position},
-                "context": {"diagnostics": []},
-            }),
-        )
-        .await;
-    result.as_array().cloned().unwrap_or_default()
+    client.code_actions(rel, client.pos(rel, needle)).await
 }
 
 fn titles(actions: &[Value]) -> Vec<&str> {

@@ -14,6 +14,7 @@ mod features;
 mod protocol;
 mod references;
 mod rename;
+mod tasks;
 
 #[allow(unused_imports)]
 use crate::convert::Encoding;

@@ -1,6 +1,7 @@
 //! What is being typed at a byte offset of a note: a wikilink's target, a
-//! heading or block fragment, a tag, or a Markdown link's path or heading
-//! slug, with the byte range a completion replaces.
+//! heading or block fragment, a tag, a Markdown link's path or heading
+//! slug, or a task's date after its field's emoji or Dataview key, with the
+//! byte range a completion replaces.
 //!
 //! It reads the text alone and must not know the index, the candidates or
 //! their ranking: the context is decided before anything is looked up, so
@@ -10,6 +11,7 @@
 use std::ops::Range;
 
 use crate::lines::{line_end_at, line_start_at};
+use crate::tasks::{DateKind, read_line};
 
 /// What is being typed at the cursor. Ranges are byte ranges of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +63,16 @@ pub enum Context {
         /// For `](path#typed`: the path before `#`, percent-decoded.
         fragment_of: Option<String>,
     },
+    /// A date typed after a task's `📅`, `⏳`, `🛫` or `➕` (or in
+    /// `[due:: `, `[scheduled:: `, `[start:: `, `[created:: `).
+    TaskDate {
+        date: DateKind,
+        typed: String,
+        replace: Range<usize>,
+        /// The task's description as its line reads now: whether the line
+        /// counts as a task under a global filter is asked of it.
+        description: String,
+    },
 }
 
 /// Where a wikilink's completion goes.
@@ -101,6 +113,9 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
         && block.yaml.contains(&line_start)
     {
         return property_context(text, line_start, offset, line_end);
+    }
+    if let Some(found) = task_date_context(text, line_start, offset, line_end) {
+        return Some(found);
     }
     if let Some(open) = before.rfind("](") {
         let dest = &before[open + 2..];
@@ -322,6 +337,66 @@ fn markdown_context(
         closed,
         angle,
         fragment_of: None,
+    })
+}
+
+/// The dates completed on a task line: the plugin's auto-suggest offers
+/// these four (done and cancelled dates come with a status).
+const TASK_DATES: [DateKind; 4] = [
+    DateKind::Due,
+    DateKind::Scheduled,
+    DateKind::Start,
+    DateKind::Created,
+];
+
+/// A date typed right after a date field's emoji (a variation selector
+/// and spaces between them allowed, as the plugin reads fields) or its
+/// Dataview key and `[`, on a task line, after its checkbox. What is typed
+/// is letters, digits and `-` (`2024-05`, `tom`); the rest of such a word
+/// after the cursor is replaced too.
+fn task_date_context(
+    text: &str,
+    line_start: usize,
+    offset: usize,
+    line_end: usize,
+) -> Option<Context> {
+    let line = &text[line_start..line_end];
+    let col = offset - line_start;
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    let before = &line[..col];
+    let typed = &before[before.trim_end_matches(word).len()..];
+    let head = before[..col - typed.len()].trim_end_matches(' ');
+    let emoji_head = head.strip_suffix('\u{fe0f}').unwrap_or(head);
+    // Where the field starts, for each date whose field it is.
+    let field_start = |date: &DateKind| {
+        let field = date.field();
+        let emoji = field
+            .emojis()
+            .iter()
+            .find(|e| emoji_head.ends_with(**e))
+            .map(|e| emoji_head.len() - e.len());
+        let dataview = head
+            .strip_suffix(field.dataview_key())
+            .map(|h| h.trim_end_matches(' '))
+            .filter(|h| h.ends_with(['[', '(']))
+            .map(|h| h.len() - 1);
+        emoji.or(dataview)
+    };
+    let (date, at) = TASK_DATES
+        .into_iter()
+        .find_map(|date| Some((date, field_start(&date)?)))?;
+    // Only now the line is read (most lines are no task's date field).
+    let parts = read_line(line)?;
+    if at < parts.body.start {
+        return None;
+    }
+    let after = &line[col..];
+    let rest = after.len() - after.trim_start_matches(word).len();
+    Some(Context::TaskDate {
+        date,
+        typed: typed.to_string(),
+        replace: offset - typed.len()..offset + rest,
+        description: parts.fields.description,
     })
 }
 

@@ -1,6 +1,6 @@
 //! Completion in a note: what is being typed at a byte offset (a wikilink
 //! target, a heading or block fragment, a tag, a Markdown link path, a
-//! property's name or value in the frontmatter), the
+//! property's name or value in the frontmatter, a task's date), the
 //! ranked candidates for it (ranked with [`crate::matcher`]), and daily-note
 //! names (with [`crate::daily`]).
 //!
@@ -11,11 +11,12 @@
 //! completes alike.
 //!
 //! The parts: `context` reads what is typed from the text alone; `rank`
-//! scores names and keeps the best; `notes`, `fragments`, `tags` and
-//! `paths` make the items, one file per kind of thing typed; `model` holds
+//! scores names and keeps the best; `notes`, `fragments`, `tags`,
+//! `paths`, `props` and `dates` make the items, one file per kind of thing typed; `model` holds
 //! what they share. This file only dispatches.
 
 mod context;
+mod dates;
 mod fragments;
 mod model;
 mod notes;
@@ -85,5 +86,11 @@ pub fn complete(
                 signals,
             ),
         },
+        Context::TaskDate {
+            typed,
+            replace,
+            description,
+            ..
+        } => dates::task_dates(typed, replace.clone(), description, request),
     }
 }

@@ -12,6 +12,7 @@ use crate::daily::Date;
 use crate::index::NoteId;
 use crate::props::Types;
 use crate::symbols::NameTable;
+use crate::tasks::TaskSettings;
 
 /// What a candidate is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,6 +33,8 @@ pub enum ItemKind {
     Property,
     /// A property's value.
     Value,
+    /// A task's date.
+    Date,
 }
 
 /// One completion candidate, best first in [`Completions::items`].
@@ -86,7 +89,8 @@ impl Signals for NoSignals {
     }
 }
 
-/// Daily-note settings and today's date, for `[[today`.
+/// Daily-note settings and today's date, for `[[today` (and the dates a
+/// task's date field is offered).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DailySettings {
     pub folder: String,
@@ -107,4 +111,7 @@ pub struct Request<'a> {
     pub names: Option<&'a NameTable>,
     /// The types `.obsidian/types.json` declares (none: inferred alone).
     pub types: Option<&'a Types>,
+    /// How tasks are read (their global filter); none: every checklist
+    /// line is a task.
+    pub tasks: Option<&'a TaskSettings>,
 }

@@ -80,8 +80,9 @@ impl FieldKind {
         }
     }
 
-    /// Alternative emoji also read (`📆`, `🗓` for due; `⌛` for scheduled).
-    fn emojis(self) -> &'static [&'static str] {
+    /// Every emoji read for the field: the one written first, then the
+    /// alternatives (`📆`, `🗓` for due; `⌛` for scheduled).
+    pub fn emojis(self) -> &'static [&'static str] {
         match self {
             FieldKind::Due => &["📅", "📆", "🗓"],
             FieldKind::Scheduled => &["⏳", "⌛"],

@@ -1,13 +1,15 @@
 //! Tasks: checklist items as the Obsidian Tasks plugin reads and writes
 //! them. A [`Task`] is what a note's parse keeps of each one (its line,
 //! symbol, description, dates, priority and the rarer fields); `fields.rs`
-//! reads a line's fields, `status.rs` says what a symbol means.
+//! reads a line's fields, `status.rs` says what a symbol means, `check.rs`
+//! what is wrong on a line.
 //!
 //! Which list items are tasks is decided here ([`read_line`]), on the text
 //! of one line; the Markdown walk says which lines are list items (never
 //! inside code). The plugin's settings (global filter, statuses) apply
 //! when tasks are asked for, so a note's parse does not depend on them.
 
+pub mod check;
 pub mod fields;
 pub mod query;
 pub mod recur;
@@ -291,7 +293,12 @@ impl Default for TaskSettings {
 impl TaskSettings {
     /// Whether a checklist line counts as a task under the global filter.
     pub fn counts(&self, task: &Task) -> bool {
-        self.global_filter.is_empty() || task.description.contains(&*self.global_filter)
+        self.counts_description(&task.description)
+    }
+
+    /// [`TaskSettings::counts`] of the task with this description.
+    pub fn counts_description(&self, description: &str) -> bool {
+        self.global_filter.is_empty() || description.contains(&*self.global_filter)
     }
 }
 

@@ -152,6 +152,54 @@ impl TaskEdit {
     pub fn is_unchanged(&self, line: &str) -> bool {
         self.lines.len() == 1 && self.lines[0] == line
     }
+
+    /// The edit placed in its note: `line` is the task's line in `text`
+    /// (its bytes, without the line break); returns the bytes of `text`
+    /// replaced and what replaces them. The lines are joined by the note's
+    /// own line break (the one ending the task's line, else the one before
+    /// it, else `\n`). A removed line (`🏁 delete`) takes its break with it,
+    /// or the break before it when it is the last line. A `line` that is
+    /// not a line of `text` (off its bounds or its characters) is clamped.
+    pub fn replacement(
+        &self,
+        text: &str,
+        line: std::ops::Range<usize>,
+    ) -> (std::ops::Range<usize>, String) {
+        let floor = |mut at: usize| {
+            at = at.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let (start, end) = (floor(line.start), floor(line.end));
+        let start = start.min(end);
+        let after = &text[end..];
+        let before = &text[..start];
+        let break_after = if after.starts_with("\r\n") {
+            Some("\r\n")
+        } else if after.starts_with(['\n', '\r']) {
+            Some(&after[..1])
+        } else {
+            None
+        };
+        let break_before = if before.ends_with("\r\n") {
+            Some("\r\n")
+        } else if before.ends_with(['\n', '\r']) {
+            Some(&before[before.len() - 1..])
+        } else {
+            None
+        };
+        if !self.lines.is_empty() {
+            let eol = break_after.or(break_before).unwrap_or("\n");
+            return (start..end, self.joined(eol));
+        }
+        match (break_after, break_before) {
+            (Some(eol), _) => (start..end + eol.len(), String::new()),
+            (None, Some(eol)) => (start - eol.len()..end, String::new()),
+            (None, None) => (start..end, String::new()),
+        }
+    }
 }
 
 /// Applies `changes` in order to the task in `line` (one line, without its
@@ -343,7 +391,7 @@ fn next_copy(
 
 /// `YYYY-MM-DD` as written, a calendar day or not (`2023-02-30`): the
 /// recurrence counts from what the user wrote.
-fn date_as_written(text: &str) -> Option<Date> {
+pub(super) fn date_as_written(text: &str) -> Option<Date> {
     let num = |r: std::ops::Range<usize>| text.get(r).and_then(|t| t.parse::<u32>().ok());
     match (num(0..4), num(5..7), num(8..10)) {
         (Some(year), Some(month), Some(day)) if text.len() == 10 => Some(Date {

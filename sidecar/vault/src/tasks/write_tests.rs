@@ -1097,3 +1097,63 @@ fn no_panic_sweep() {
     }
     assert!(written > 1000, "{written}");
 }
+
+// ---------------------------------------------------------------------------
+// The edit placed in its note: the note's own line breaks, a removed line
+// taking its break (for `update_task` and the editor's code actions alike).
+
+#[test]
+fn an_edit_placed_in_its_note_keeps_the_notes_line_breaks() {
+    let settings = TaskSettings::default();
+    let place = |text: &str, task: &str| {
+        let start = text.find(task).expect("the task in the text");
+        let line = start..start + task.len();
+        let edit =
+            edit_task(task, &[TaskChange::Status('x')], d(TODAY), &settings).expect("an edit");
+        let (range, with) = edit.replacement(text, line);
+        let mut after = text.to_string();
+        after.replace_range(range, &with);
+        after
+    };
+    let every = "- [ ] a 🔁 every day 📅 2024-05-10";
+    let next = "- [ ] a 🔁 every day 📅 2024-05-11";
+    let done = "- [x] a 🔁 every day 📅 2024-05-10 ✅ 2024-05-10";
+    let rows: Vec<(String, String)> = vec![
+        (
+            format!("# T\n{every}\nz\n"),
+            format!("# T\n{next}\n{done}\nz\n"),
+        ),
+        (
+            format!("# T\r\n{every}\r\nz"),
+            format!("# T\r\n{next}\r\n{done}\r\nz"),
+        ),
+        // The last line, without a break: the one before it.
+        (
+            format!("# T\r\n{every}"),
+            format!("# T\r\n{next}\r\n{done}"),
+        ),
+        (format!("# T\r{every}"), format!("# T\r{next}\r{done}")),
+        (every.to_string(), format!("{next}\n{done}")),
+        // `🏁 delete` on a task that does not recur: the line goes with
+        // its break, or the break before it when it is the last.
+        ("a\r\n- [ ] gone 🏁 delete\r\nb".into(), "a\r\nb".into()),
+        ("a\n- [ ] gone 🏁 delete".into(), "a".into()),
+        ("- [ ] gone 🏁 delete".into(), String::new()),
+    ];
+    for (text, want) in rows {
+        let task = text
+            .split(['\n', '\r'])
+            .find(|l| l.starts_with("- ["))
+            .expect("a task line");
+        assert_eq!(place(&text, task), want, "{text:?}");
+    }
+    // A line off the text's bounds or characters is clamped, never a panic.
+    let edit = edit_task("- [ ] x", &[TaskChange::Toggle], d(TODAY), &settings).unwrap();
+    for (start, end) in [(0, 99), (3, 1), (1, 2), (99, 120)] {
+        let (at, _) = edit.replacement("é- [ ] x", start..end);
+        assert!(
+            at.end <= "é- [ ] x".len() && at.start <= at.end,
+            "{start}..{end}"
+        );
+    }
+}

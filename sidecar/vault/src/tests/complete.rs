@@ -179,6 +179,7 @@ fn note_candidates_rank_names_and_insert_unambiguous_targets() {
         limit: 10,
         names: None,
         types: None,
+        tasks: None,
     };
     let show = |text: &str| -> Vec<String> {
         let ctx = at(text).expect("a context");
@@ -290,6 +291,7 @@ fn large_vaults_are_scanned_in_parallel_with_the_same_results() {
         limit: 5,
         names: None,
         types: None,
+        tasks: None,
     };
     let ctx = at("[[note 2499$0").unwrap();
     let found = complete(&index, &ctx, &request, &NoSignals, &|_: &str| None);
@@ -363,6 +365,7 @@ fn props_at(text: &str) -> Vec<String> {
         limit: 10,
         names: None,
         types: None,
+        tasks: None,
     };
     let Some(ctx) = at(text) else {
         return vec!["(no context)".into()];
@@ -445,4 +448,119 @@ fn frontmatter_completes_property_names_and_values() {
         ]
     "#]]
     .assert_debug_eq(&props_at("---\nstatus: x\n---\nstatus: $0\n"));
+}
+
+/// The task-date completions at `$0` in `text` on 2026-12-07, under a
+/// global filter when one is given: `label (detail) @replace`.
+fn task_dates_at(text: &str, global_filter: &str) -> Vec<String> {
+    let index = fixture("");
+    let daily = crate::complete::DailySettings {
+        folder: String::new(),
+        format: "YYYY-MM-DD".into(),
+        today: Date {
+            year: 2026,
+            month: 12,
+            day: 7,
+        },
+    };
+    let settings = crate::tasks::TaskSettings {
+        global_filter: global_filter.into(),
+        ..Default::default()
+    };
+    let request = Request {
+        path: "new.md",
+        note: None,
+        daily: Some(&daily),
+        limit: 10,
+        names: None,
+        types: None,
+        tasks: Some(&settings),
+    };
+    let Some(ctx) = at(text) else {
+        return vec!["(no context)".into()];
+    };
+    let found = complete(&index, &ctx, &request, &NoSignals, &|_: &str| None);
+    found
+        .items
+        .iter()
+        .map(|i| {
+            format!(
+                "{} ({}) @{:?}",
+                i.label,
+                i.detail.as_deref().unwrap_or(""),
+                found.replace
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_tasks_date_field_completes_today_tomorrow_and_the_week_after() {
+    expect![[r#"
+        [
+            "2026-12-07 (today) @15..15",
+            "2026-12-08 (tomorrow) @15..15",
+            "2026-12-09 (Wednesday) @15..15",
+            "2026-12-10 (Thursday) @15..15",
+            "2026-12-11 (Friday) @15..15",
+            "2026-12-12 (Saturday) @15..15",
+            "2026-12-13 (Sunday) @15..15",
+            "2026-12-14 (Monday) @15..15",
+            "2026-12-15 (Tuesday) @15..15",
+        ]
+    "#]]
+    .assert_debug_eq(&task_dates_at("- [ ] pay 📅 $0", ""));
+    // What is typed filters, by the date's digits or its name; the rest
+    // of the word after the cursor is replaced too.
+    expect![[r#"
+        [
+            "2026-12-10 (Thursday) @17..27",
+            "2026-12-11 (Friday) @17..27",
+            "2026-12-12 (Saturday) @17..27",
+            "2026-12-13 (Sunday) @17..27",
+            "2026-12-14 (Monday) @17..27",
+            "2026-12-15 (Tuesday) @17..27",
+        ]
+    "#]]
+    .assert_debug_eq(&task_dates_at("> - [/] x [due:: 2026-12-1$00] y", ""));
+    expect![[r#"
+        [
+            "2026-12-15 (Tuesday) @17..19",
+        ]
+    "#]]
+    .assert_debug_eq(&task_dates_at("1. [ ] a ⏳\u{fe0f}  tu$0", ""));
+    // Each field: scheduled, start, created, in both formats, the
+    // alternative emoji too.
+    for text in [
+        "- [ ] a ⌛ $0",
+        "- [ ] a 🛫 $0",
+        "- [ ] a ➕ $0",
+        "- [ ] a 🗓 $0",
+        "- [ ] a (scheduled:: $0",
+        "- [ ] a [ start::$0]",
+        "- [ ] a [created:: $0] [due:: 2026-01-01]",
+    ] {
+        assert_eq!(task_dates_at(text, "").len(), 9, "{text}");
+    }
+    // Not a task's date: done and cancelled (they come with a status), a
+    // line that is no task or not under the global filter, the checkbox,
+    // and words after the emoji.
+    for text in [
+        "- [ ] a ✅ $0",
+        "- [ ] a ❌ $0",
+        "- a 📅 $0",
+        "📅 $0",
+        "- [📅 $0] a",
+        "- [ ] a 📅 later $0",
+        "- [ ] a [due:: x $0",
+        "- [ ] a due:: $0",
+    ] {
+        let found = task_dates_at(text, "");
+        assert!(
+            found.is_empty() || found == ["(no context)"],
+            "{text}: {found:?}"
+        );
+    }
+    assert!(task_dates_at("- [ ] a 📅 $0", "#task").is_empty());
+    assert_eq!(task_dates_at("- [ ] #task a 📅 $0", "#task").len(), 9);
 }

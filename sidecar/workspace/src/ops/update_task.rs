@@ -78,26 +78,8 @@ impl Ops<'_> {
         let today = self.now().today();
         let edit = edit_task(line_text, &request.changes, today, &settings)
             .map_err(|e| OpError::Invalid(format!("line {}: {e}", task.line + 1)))?;
-        let eol = match &text[end..] {
-            rest if rest.starts_with("\r\n") => "\r\n",
-            rest if rest.starts_with('\r') => "\r",
-            _ => "\n",
-        };
-        let after = if edit.lines.is_empty() {
-            // The line goes, with its break (or the break before it, when
-            // it is the last line).
-            let break_len = text[end..].strip_prefix(eol).map_or(0, |_| eol.len());
-            let start_cut = if break_len == 0 {
-                text[..start]
-                    .strip_suffix(eol)
-                    .map_or(start, |before| before.len())
-            } else {
-                start
-            };
-            format!("{}{}", &text[..start_cut], &text[end + break_len..])
-        } else {
-            format!("{}{}{}", &text[..start], edit.joined(eol), &text[end..])
-        };
+        let (replaced, with) = edit.replacement(text, start..end);
+        let after = format!("{}{with}{}", &text[..replaced.start], &text[replaced.end..]);
         let changed = after != *text;
         let dry_run = request.options.dry_run;
         if changed {
