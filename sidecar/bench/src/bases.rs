@@ -20,9 +20,7 @@ use serde::Serialize;
 use weft_bases::run::run_evaluating_every_row;
 use weft_bases::{Base, Context, Files, Request, RowMeta, run};
 use weft_vault::VaultIndex;
-use weft_workspace::io::LiveVault;
 
-use crate::generate::{GenSpec, generate_or_reuse};
 use crate::index::{Summary, proc_status_bytes};
 
 /// What to run.
@@ -166,10 +164,7 @@ fn reset_peak() -> bool {
 
 /// Generates (or reuses) the vault in `dir` and times the views.
 pub fn bases_bench(dir: &Path, options: &BasesBenchOptions) -> io::Result<BasesReport> {
-    generate_or_reuse(dir, &GenSpec::new(options.notes, 1))?;
-    let start = Instant::now();
-    let live = LiveVault::open(dir).map_err(io::Error::other)?;
-    let open_ms = start.elapsed().as_secs_f64() * 1e3;
+    let (live, open_ms) = crate::generate::open_generated(dir, options.notes)?;
     let index = live.index.read().unwrap_or_else(|e| e.into_inner());
     let mut report = BasesReport {
         vault: dir.display().to_string(),

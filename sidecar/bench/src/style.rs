@@ -54,12 +54,9 @@ pub fn style_check(dirs: &[std::path::PathBuf]) -> std::io::Result<StyleReport> 
         ..StyleReport::default()
     };
     for dir in dirs {
-        for entry in ignore::WalkBuilder::new(dir).hidden(false).build() {
-            let Ok(entry) = entry else { continue };
-            let path = entry.path();
-            if path.extension().is_none_or(|e| e != "md") || !path.is_file() {
-                continue;
-            }
+        let walk = ignore::WalkBuilder::new(dir).hidden(false).build();
+        for path in crate::generate::markdown_files(walk) {
+            let path = path.as_path();
             let Ok(text) = std::fs::read_to_string(path) else {
                 continue;
             };

@@ -16,11 +16,9 @@ use serde::Serialize;
 use weft_tools::list_tasks::{ListTasksArgs, Query, compute, query};
 use weft_vault::filter::Filter;
 use weft_vault::tasks::TaskSettings;
-use weft_workspace::io::LiveVault;
 
 use crate::bases::largest_folder;
 use crate::generate::tasks::{TASK_TAGS, today};
-use crate::generate::{GenSpec, generate_or_reuse};
 use crate::index::{Summary, proc_status_bytes};
 
 /// What to run.
@@ -137,10 +135,7 @@ pub struct TasksReport {
 
 /// Generates (or reuses) the vault in `dir` and times the queries.
 pub fn tasks_bench(dir: &Path, options: &TasksBenchOptions) -> io::Result<TasksReport> {
-    generate_or_reuse(dir, &GenSpec::new(options.notes, 1))?;
-    let start = Instant::now();
-    let live = LiveVault::open(dir).map_err(io::Error::other)?;
-    let open_ms = start.elapsed().as_secs_f64() * 1e3;
+    let (live, open_ms) = crate::generate::open_generated(dir, options.notes)?;
     let index = live.index.read().unwrap_or_else(|e| e.into_inner());
     let today = today();
     let (mut tasks, mut notes_with_tasks) = (0, 0);

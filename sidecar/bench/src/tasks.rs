@@ -74,12 +74,8 @@ pub fn tasks_check(dir: &Path, today: Date) -> std::io::Result<TasksReport> {
         .git_exclude(false)
         .sort_by_file_path(|a, b| a.cmp(b))
         .build();
-    for entry in walk {
-        let Ok(entry) = entry else { continue };
-        let path = entry.path();
-        if path.extension().is_none_or(|e| e != "md") || !path.is_file() {
-            continue;
-        }
+    for path in crate::generate::markdown_files(walk) {
+        let path = path.as_path();
         let bytes = std::fs::read(path)?;
         let rel = path.strip_prefix(dir).unwrap_or(path).display().to_string();
         let note = weft_vault::parse_note(&rel, &bytes);

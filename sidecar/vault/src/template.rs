@@ -65,8 +65,31 @@ pub fn format_moment(date: Date, time: NaiveTime, format: &str) -> String {
 /// `{{time}}` (`HH:mm`), `{{date:FORMAT}}` and `{{time:FORMAT}}`. Unknown
 /// variables are left as written.
 pub fn fill(template: &str, title: &str, date: Date, time: NaiveTime) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
+    let filled: Result<String, std::convert::Infallible> = fill_with(template, |name| {
+        let (var, format) = match name.split_once(':') {
+            Some((v, f)) => (v.trim(), Some(f.trim())),
+            None => (name, None),
+        };
+        Ok(match (var.to_ascii_lowercase().as_str(), format) {
+            ("title", None) => Some(title.to_string()),
+            ("date", None) => Some(format_date(date, "YYYY-MM-DD")),
+            ("time", None) => Some(format_moment(date, time, "HH:mm")),
+            ("date" | "time", Some(f)) => Some(format_moment(date, time, f)),
+            _ => None,
+        })
+    });
+    filled.unwrap_or_else(|never| match never {})
+}
+
+/// Each `{{name}}` of `text` (the name trimmed) replaced by what `value`
+/// gives; `None` leaves it as written, an error stops. A `{{` without its
+/// `}}` stays as it is.
+pub fn fill_with<E>(
+    text: &str,
+    mut value: impl FnMut(&str) -> Result<Option<String>, E>,
+) -> Result<String, E> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
     while let Some(open) = rest.find("{{") {
         out.push_str(&rest[..open]);
         let after = &rest[open + 2..];
@@ -75,22 +98,14 @@ pub fn fill(template: &str, title: &str, date: Date, time: NaiveTime) -> String 
             rest = "";
             break;
         };
-        let name = after[..close].trim();
-        let (var, format) = match name.split_once(':') {
-            Some((v, f)) => (v.trim(), Some(f.trim())),
-            None => (name, None),
-        };
-        match (var.to_ascii_lowercase().as_str(), format) {
-            ("title", None) => out.push_str(title),
-            ("date", None) => out.push_str(&format_date(date, "YYYY-MM-DD")),
-            ("time", None) => out.push_str(&format_moment(date, time, "HH:mm")),
-            ("date" | "time", Some(f)) => out.push_str(&format_moment(date, time, f)),
-            _ => out.push_str(&rest[open..open + 2 + close + 2]),
+        match value(after[..close].trim())? {
+            Some(v) => out.push_str(&v),
+            None => out.push_str(&rest[open..open + 2 + close + 2]),
         }
         rest = &after[close + 2..];
     }
     out.push_str(rest);
-    out
+    Ok(out)
 }
 
 /// The text of a new note from a template (filled as every face fills

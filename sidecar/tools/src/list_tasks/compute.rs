@@ -6,8 +6,8 @@
 use std::cmp::Ordering;
 
 use crate::args::choice;
-use weft_vault::filter::{FileMeta, Filter, Folder};
-use weft_vault::tasks::select::{Order, TaskTest, heading_of, tags_of};
+use weft_vault::filter::{Filter, Folder};
+use weft_vault::tasks::select::{Order, TaskTest, found, heading_of, tags_of};
 use weft_vault::tasks::{DateKind, Task, TaskSettings};
 use weft_vault::{NoteId, VaultIndex};
 
@@ -119,30 +119,16 @@ pub fn compute(
     settings: &TaskSettings,
     query: &Query,
 ) -> Listing {
-    let mut hits: Vec<(GroupKey, NoteId, u32)> = Vec::new();
-    let mut note_count = 0;
-    for (id, note) in index.notes() {
-        if note.tasks.is_empty() {
-            continue;
-        }
-        // The tasks' own tests first: they are cheap and most notes hold
-        // no task that passes; the note filter once per note that does.
-        let mut note_passes = None;
-        for (i, task) in note.tasks.iter().enumerate() {
-            if !query.test.matches(note, task, settings) {
-                continue;
-            }
-            if !*note_passes.get_or_insert_with(|| notes.matches(index, id, &FileMeta::default())) {
-                break;
-            }
-            hits.push((
-                group_key(query.group, index, settings, id, task),
-                id,
-                i as u32,
-            ));
-        }
-        note_count += usize::from(note_passes == Some(true));
-    }
+    let (found, note_count) = found(index, notes, |note, task| {
+        query.test.matches(note, task, settings)
+    });
+    let mut hits: Vec<(GroupKey, NoteId, u32)> = found
+        .into_iter()
+        .map(|(id, i)| {
+            let task = &index.note(id).tasks[i as usize];
+            (group_key(query.group, index, settings, id, task), id, i)
+        })
+        .collect();
     let task = |id: NoteId, i: u32| (&*index.note(id).path, &index.note(id).tasks[i as usize]);
     let compare = |a: &(GroupKey, NoteId, u32), b: &(GroupKey, NoteId, u32)| -> Ordering {
         a.0.cmp(&b.0).then_with(|| {

@@ -235,6 +235,37 @@ fn contains_folded(hay: &str, needle: &str) -> bool {
     hay.to_lowercase().contains(&needle.to_lowercase())
 }
 
+/// The tasks of the notes `notes` passes that `test` passes, as (note,
+/// index in its tasks), and how many notes hold them. The task's own test
+/// first — cheap, and most notes hold no task that passes —, the note
+/// filter once per note that holds one.
+pub fn found(
+    index: &crate::VaultIndex,
+    notes: &crate::filter::Filter,
+    mut test: impl FnMut(&Note, &Task) -> bool,
+) -> (Vec<(crate::NoteId, u32)>, usize) {
+    let mut hits = Vec::new();
+    let mut note_count = 0;
+    for (id, note) in index.notes() {
+        if note.tasks.is_empty() {
+            continue;
+        }
+        let mut note_passes = None;
+        for (i, task) in note.tasks.iter().enumerate() {
+            if !test(note, task) {
+                continue;
+            }
+            let meta = crate::filter::FileMeta::default();
+            if !*note_passes.get_or_insert_with(|| notes.matches(index, id, &meta)) {
+                break;
+            }
+            hits.push((id, i as u32));
+        }
+        note_count += usize::from(note_passes == Some(true));
+    }
+    (hits, note_count)
+}
+
 /// The tags written on the task's line.
 pub fn tags_of<'n>(note: &'n Note, task: &Task) -> impl Iterator<Item = &'n TagUse> {
     // Tags are in text order; the frontmatter's all stand above any task.

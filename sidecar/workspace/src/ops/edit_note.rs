@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::error::OpError;
 use super::warning::Warning;
-use super::{Change, Ops, Step, WriteOptions, change, lock_writes, lost_links};
+use super::{Change, Ops, Step, WriteOptions, change, lost_links};
 use weft_vault::edit::{EditOp, apply_ops};
 
 /// What to edit.
@@ -47,11 +47,7 @@ impl Ops<'_> {
                     .into(),
             ));
         }
-        let _writes = lock_writes();
-        let rel = self.find_note(&request.path)?;
-        self.policy.check_path(&rel, false)?;
-        let current = self.read_existing(&rel)?;
-        self.check_expected(&rel, Some(&current.bytes), &request.options)?;
+        let (_writes, rel, current) = self.open_existing(&request.path, &request.options)?;
         let outcome =
             apply_ops(&current.text, &request.ops).map_err(|(op, error)| OpError::Edit {
                 path: rel.clone(),

@@ -153,6 +153,22 @@ impl Ops<'_> {
         Ok(Some(Current { bytes, text }))
     }
 
+    /// The note `path` names, ready to change: the write lock taken (held
+    /// while the guard lives), the path allowed, the note's text as it is,
+    /// the caller's `expected_sha256` checked.
+    pub(crate) fn open_existing(
+        &self,
+        path: &str,
+        options: &WriteOptions,
+    ) -> Result<(std::sync::MutexGuard<'static, ()>, String, Current), OpError> {
+        let writes = super::execute::lock_writes();
+        let rel = self.find_note(path)?;
+        self.policy.check_path(&rel, false)?;
+        let current = self.read_existing(&rel)?;
+        self.check_expected(&rel, Some(&current.bytes), options)?;
+        Ok((writes, rel, current))
+    }
+
     /// [`Ops::read_current`] for a note that must exist.
     pub(crate) fn read_existing(&self, rel: &str) -> Result<Current, OpError> {
         self.read_current(rel)?.ok_or_else(|| OpError::NotFound {

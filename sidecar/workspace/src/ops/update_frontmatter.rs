@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::error::OpError;
 use super::warning::Warning;
-use super::{Change, Ops, Step, WriteOptions, change, lock_writes, lost_links};
+use super::{Change, Ops, Step, WriteOptions, change, lost_links};
 use weft_vault::frontmatter::{self, FrontmatterOp};
 use weft_vault::key::name_key;
 use weft_vault::parse::parse_text;
@@ -70,11 +70,7 @@ impl Ops<'_> {
     ) -> Result<FrontmatterReport, OpError> {
         self.policy.check_writable()?;
         check_change(&request.change)?;
-        let _writes = lock_writes();
-        let rel = self.find_note(&request.path)?;
-        self.policy.check_path(&rel, false)?;
-        let current = self.read_existing(&rel)?;
-        self.check_expected(&rel, Some(&current.bytes), &request.options)?;
+        let (_writes, rel, current) = self.open_existing(&request.path, &request.options)?;
         let (text, warnings) = self.changed_frontmatter(&rel, &current.text, &request.change)?;
         let changed = text != current.text;
         let dry_run = request.options.dry_run;

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::error::OpError;
-use super::{Change, Ops, Step, WriteOptions, change, lock_writes};
+use super::{Change, Ops, Step, WriteOptions, change};
 use weft_vault::lines::LineIndex;
 use weft_vault::parse_note;
 use weft_vault::tasks::Task;
@@ -61,11 +61,7 @@ impl Ops<'_> {
                     .into(),
             ));
         }
-        let _writes = lock_writes();
-        let rel = self.find_note(&request.path)?;
-        self.policy.check_path(&rel, false)?;
-        let current = self.read_existing(&rel)?;
-        self.check_expected(&rel, Some(&current.bytes), &request.options)?;
+        let (_writes, rel, current) = self.open_existing(&request.path, &request.options)?;
         // The tasks of the text as it is now, read as the index reads them.
         let note = parse_note(&rel, &current.bytes);
         let task = find_task(&rel, &note.tasks, request.line, &request.text)?;

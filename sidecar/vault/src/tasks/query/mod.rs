@@ -331,22 +331,7 @@ fn placeholders(text: &str, file: Option<&str>) -> Result<String, String> {
                 .into(),
         );
     };
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find("{{") {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 2..];
-        let Some(close) = after.find("}}") else {
-            out.push_str(&rest[open..]);
-            rest = "";
-            break;
-        };
-        let name = after[..close].trim();
-        out.push_str(&placeholder(name, path)?);
-        rest = &after[close + 2..];
-    }
-    out.push_str(rest);
-    Ok(out)
+    crate::template::fill_with(text, |name| placeholder(name, path).map(Some))
 }
 
 fn placeholder(name: &str, path: &str) -> Result<String, String> {

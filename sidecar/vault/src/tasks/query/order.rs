@@ -45,54 +45,60 @@ pub struct Order {
     pub reverse: bool,
 }
 
-/// The names `sort by` takes, and what they read.
-const SORTS: &[(&str, Key)] = &[
-    ("status.type", Key::StatusType),
-    ("status.name", Key::StatusName),
-    ("status", Key::Status),
-    ("urgency", Key::Urgency),
-    ("due", Key::Date(DateOf::One(DateKind::Due))),
-    ("scheduled", Key::Date(DateOf::One(DateKind::Scheduled))),
-    ("start", Key::Date(DateOf::One(DateKind::Start))),
-    ("done", Key::Date(DateOf::One(DateKind::Done))),
-    ("created", Key::Date(DateOf::One(DateKind::Created))),
-    ("cancelled", Key::Date(DateOf::One(DateKind::Cancelled))),
-    ("happens", Key::Date(DateOf::Happens)),
-    ("priority", Key::Priority),
-    ("description", Key::Description),
-    ("path", Key::Path),
-    ("filename", Key::Filename),
-    ("heading", Key::Heading),
-    ("recurring", Key::Recurring),
-    ("id", Key::Id),
-    ("random", Key::Random),
+/// What an instruction name may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Can {
+    Sort,
+    Group,
+    Both,
+}
+
+/// The names `sort by` and `group by` take, and what they read.
+const KEYS: &[(&str, Key, Can)] = &[
+    ("status.type", Key::StatusType, Can::Both),
+    ("status.name", Key::StatusName, Can::Both),
+    ("status", Key::Status, Can::Both),
+    ("urgency", Key::Urgency, Can::Both),
+    ("due", Key::Date(DateOf::One(DateKind::Due)), Can::Both),
+    (
+        "scheduled",
+        Key::Date(DateOf::One(DateKind::Scheduled)),
+        Can::Both,
+    ),
+    ("start", Key::Date(DateOf::One(DateKind::Start)), Can::Both),
+    ("done", Key::Date(DateOf::One(DateKind::Done)), Can::Both),
+    (
+        "created",
+        Key::Date(DateOf::One(DateKind::Created)),
+        Can::Both,
+    ),
+    (
+        "cancelled",
+        Key::Date(DateOf::One(DateKind::Cancelled)),
+        Can::Both,
+    ),
+    ("happens", Key::Date(DateOf::Happens), Can::Both),
+    ("priority", Key::Priority, Can::Both),
+    ("description", Key::Description, Can::Sort),
+    ("path", Key::Path, Can::Both),
+    ("filename", Key::Filename, Can::Both),
+    ("folder", Key::Folder, Can::Group),
+    ("root", Key::Root, Can::Group),
+    ("backlink", Key::Backlink, Can::Group),
+    ("heading", Key::Heading, Can::Both),
+    ("tags", Key::Tag(0), Can::Group),
+    ("recurring", Key::Recurring, Can::Both),
+    ("recurrence", Key::Recurrence, Can::Group),
+    ("id", Key::Id, Can::Both),
+    ("random", Key::Random, Can::Sort),
 ];
 
-/// The names `group by` takes.
-const GROUPS: &[(&str, Key)] = &[
-    ("status.type", Key::StatusType),
-    ("status.name", Key::StatusName),
-    ("status", Key::Status),
-    ("urgency", Key::Urgency),
-    ("due", Key::Date(DateOf::One(DateKind::Due))),
-    ("scheduled", Key::Date(DateOf::One(DateKind::Scheduled))),
-    ("start", Key::Date(DateOf::One(DateKind::Start))),
-    ("done", Key::Date(DateOf::One(DateKind::Done))),
-    ("created", Key::Date(DateOf::One(DateKind::Created))),
-    ("cancelled", Key::Date(DateOf::One(DateKind::Cancelled))),
-    ("happens", Key::Date(DateOf::Happens)),
-    ("priority", Key::Priority),
-    ("path", Key::Path),
-    ("filename", Key::Filename),
-    ("folder", Key::Folder),
-    ("root", Key::Root),
-    ("backlink", Key::Backlink),
-    ("heading", Key::Heading),
-    ("tags", Key::Tag(0)),
-    ("recurring", Key::Recurring),
-    ("recurrence", Key::Recurrence),
-    ("id", Key::Id),
-];
+/// The names one verb takes.
+fn names(verb: Can) -> impl Iterator<Item = (&'static str, Key)> {
+    KEYS.iter()
+        .filter(move |(_, _, can)| *can == verb || *can == Can::Both)
+        .map(|(name, key, _)| (*name, *key))
+}
 
 /// The plugin's default sorts, after the user's.
 pub const DEFAULT_SORTS: [Order; 5] = [
@@ -123,9 +129,8 @@ impl Order {
             format!(
                 "cannot sort by `{rest}`; sort by one of {} (then `reverse`; `tag` may take a \
                  number)",
-                SORTS
-                    .iter()
-                    .map(|(n, _)| *n)
+                names(Can::Sort)
+                    .map(|(n, _)| n)
                     .chain(["tag"])
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -154,10 +159,9 @@ impl Order {
                 })
             }
             [name] | [name, "reverse"] => {
-                let key = SORTS
-                    .iter()
+                let key = names(Can::Sort)
                     .find(|(n, _)| n == name)
-                    .map(|(_, k)| *k)
+                    .map(|(_, k)| k)
                     .ok_or_else(help)?;
                 Ok(Order {
                     key,
@@ -181,16 +185,14 @@ impl Order {
             [name, "reverse"] => (*name, true),
             _ => ("", false),
         };
-        GROUPS
-            .iter()
+        names(Can::Group)
             .find(|(n, _)| *n == name)
-            .map(|(_, key)| Order { key: *key, reverse })
+            .map(|(_, key)| Order { key, reverse })
             .ok_or_else(|| {
                 format!(
                     "cannot group by `{rest}`; group by one of {} (then `reverse`)",
-                    GROUPS
-                        .iter()
-                        .map(|(n, _)| *n)
+                    names(Can::Group)
+                        .map(|(n, _)| n)
                         .collect::<Vec<_>>()
                         .join(", ")
                 )
@@ -199,14 +201,13 @@ impl Order {
 
     /// As an instruction: `sort by due reverse`.
     pub fn text(self, verb: &str) -> String {
-        let table = if verb == "group" { GROUPS } else { SORTS };
         let name = match self.key {
             Key::Tag(n) if verb == "sort" && n > 1 => format!("tag {n}"),
             Key::Tag(_) if verb == "sort" => "tag".into(),
-            key => table
+            key => KEYS
                 .iter()
-                .find(|(_, k)| *k == key)
-                .map_or("?", |(n, _)| n)
+                .find(|(_, k, _)| *k == key)
+                .map_or("?", |(n, _, _)| n)
                 .to_string(),
         };
         let reverse = if self.reverse { " reverse" } else { "" };

@@ -7,6 +7,7 @@
 
 use std::cmp::Ordering;
 
+use super::super::select::found;
 use super::super::{Task, TaskSettings};
 use super::TasksQuery;
 use super::filter::{Deps, Env};
@@ -78,33 +79,16 @@ pub fn run(
         today,
         deps: &deps,
     };
-    let mut rows: Vec<(Hit, f64)> = Vec::new();
-    let mut note_count = 0;
-    for (id, note) in index.notes() {
-        if note.tasks.is_empty() {
-            continue;
-        }
-        // The tasks' tests first; the note filter once per note with a
-        // task that passes them.
-        let mut note_passes = None;
-        for (i, task) in note.tasks.iter().enumerate() {
-            if !settings.counts(task) || !query.filters.iter().all(|f| f.matches(&env, note, task))
-            {
-                continue;
-            }
-            if !*note_passes.get_or_insert_with(|| visible(id)) {
-                break;
-            }
-            rows.push((
-                Hit {
-                    note: id,
-                    task: i as u32,
-                },
-                urgency(task, today),
-            ));
-        }
-        note_count += usize::from(note_passes == Some(true));
-    }
+    let (found, note_count) = found(index, notes, |note, task| {
+        settings.counts(task) && query.filters.iter().all(|f| f.matches(&env, note, task))
+    });
+    let mut rows: Vec<(Hit, f64)> = found
+        .into_iter()
+        .map(|(note, task)| {
+            let hit = Hit { note, task };
+            (hit, urgency(task_of(index, hit), today))
+        })
+        .collect();
     let row = |(hit, urgency): &(Hit, f64)| {
         let note = index.note(hit.note);
         Row {
