@@ -5,7 +5,7 @@
 //! error, naming the line; when several blocks run, each block's error is
 //! named in the answer beside the others' tasks.
 
-use super::ListTasksArgs;
+use super::args::ListTasksArgs;
 use super::compute::Hit;
 use super::render::{ListTasksOut, TaskGroup, item, line};
 use crate::common::{cursor_offset, find_note, limit, next_cursor, page_line, shown};

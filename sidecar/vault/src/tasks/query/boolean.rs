@@ -5,8 +5,10 @@
 //! first, then `XOR`, then `AND`, then `OR`. Nesting is limited to
 //! [`MAX_DEPTH`]; each filter inside is read by `filter.rs`.
 
-use super::filter::{Filter, parse_depth};
-use crate::date::Date;
+use super::filter::Filter;
+
+/// Reads a filter inside delimiters, at a nesting depth.
+pub(super) type Leaf<'a> = &'a dyn Fn(&str, usize) -> Option<Result<Filter, String>>;
 
 /// The deepest nesting of delimiters (and of lines within lines).
 pub const MAX_DEPTH: usize = 32;
@@ -14,7 +16,7 @@ pub const MAX_DEPTH: usize = 32;
 const PAIRS: [(char, char); 4] = [('(', ')'), ('[', ']'), ('{', '}'), ('"', '"')];
 
 /// A boolean line's filter; `None` when the line is not one.
-pub(super) fn parse(line: &str, today: Date, depth: usize) -> Option<Result<Filter, String>> {
+pub(super) fn parse(line: &str, depth: usize, leaf: Leaf) -> Option<Result<Filter, String>> {
     let line = line.trim();
     // Leading unary operators aside, the first and last characters are a
     // pair of delimiters.
@@ -37,7 +39,7 @@ pub(super) fn parse(line: &str, today: Date, depth: usize) -> Option<Result<Filt
         at: 0,
         open,
         close,
-        today,
+        leaf,
         depth,
     };
     let result = parser.or().and_then(|filter| {
@@ -60,7 +62,7 @@ struct Parser<'a> {
     at: usize,
     open: char,
     close: char,
-    today: Date,
+    leaf: Leaf<'a>,
     depth: usize,
 }
 
@@ -205,7 +207,7 @@ impl Parser<'_> {
             if ends && end > inner_at {
                 let text = &self.text[inner_at..end];
                 self.at = end + self.close.len_utf8();
-                return match parse_depth(text, self.today, self.depth + 1) {
+                return match (self.leaf)(text, self.depth + 1) {
                     Some(Ok(filter)) => Ok(filter),
                     Some(Err(e)) => Err(format!(
                         "couldn't parse sub-expression '{}': {e}",

@@ -1,7 +1,7 @@
 //! The filters of a ```` ```tasks ```` query: one line read as the Tasks
 //! plugin reads it (its fields tried in its order), what a task must be to
 //! pass, and the line explained with its dates expanded. Boolean lines
-//! (`(a) OR (b)`) are `boolean.rs`'s; they come back here for each filter.
+//! (`(a) OR (b)`) are `boolean.rs`'s, each filter inside read here.
 //!
 //! The days a date filter names are read by `when.rs` (THE reader of task
 //! days), statuses by the settings' statuses, tags by THE tag rule.
@@ -12,7 +12,6 @@ use super::super::select::{PriorityTest, When, heading_of, tags_of};
 use super::super::status::StatusType;
 use super::super::when::{self, Days};
 use super::super::{DateKind, Priority, Task, TaskSettings};
-use super::boolean;
 use crate::date::Date;
 use crate::note::{Note, folder_of, strip_md};
 
@@ -421,13 +420,9 @@ fn contains_folded(hay: &str, needle: &str) -> bool {
     hay.to_lowercase().contains(needle)
 }
 
-/// Reads one filter line, on `today`. `None`: not a filter the plugin
-/// knows (the caller says so).
-pub fn parse(line: &str, today: Date) -> Option<Result<Filter, String>> {
-    parse_depth(line, today, 0)
-}
-
-pub(super) fn parse_depth(line: &str, today: Date, depth: usize) -> Option<Result<Filter, String>> {
+/// Reads one filter line that is not a boolean one, on `today`. `None`:
+/// not such a filter (`mod.rs` then tries a boolean line).
+pub(super) fn parse_test(line: &str, today: Date) -> Option<Result<Filter, String>> {
     let line = line.trim();
     let lower = line.to_lowercase();
     let test = |ask: Ask| {
@@ -529,7 +524,7 @@ pub(super) fn parse_depth(line: &str, today: Date, depth: usize) -> Option<Resul
             "`filter by function` runs JavaScript in Obsidian; Weft cannot run it".into(),
         ));
     }
-    boolean::parse(line, today, depth)
+    None
 }
 
 /// `status.type is DONE`, `status.type is not IN_PROGRESS`.

@@ -257,7 +257,7 @@ fn instruction(
         }
         return;
     }
-    match filter::parse(&text, ctx.today) {
+    match parse_filter(&text, ctx.today) {
         Some(Ok(f)) => {
             query.filters.push(f.clone());
             query.explained.push(Explained::Filter(f));
@@ -270,6 +270,17 @@ fn instruction(
                 .into(),
         )),
     }
+}
+
+/// Reads one filter line, on `today`: a test, or tests joined on a
+/// boolean line. `None`: not a filter the plugin knows.
+pub fn parse_filter(line: &str, today: Date) -> Option<Result<Filter, String>> {
+    filter_at(line, today, 0)
+}
+
+fn filter_at(line: &str, today: Date, depth: usize) -> Option<Result<Filter, String>> {
+    filter::parse_test(line, today)
+        .or_else(|| boolean::parse(line, depth, &|text, d| filter_at(text, today, d)))
 }
 
 /// What `hide` and `show` take.
