@@ -16,7 +16,7 @@ use std::path::Path;
 
 use weft_vault::date::Date;
 use weft_vault::tasks::fields::Format;
-use weft_vault::tasks::status::{Status, StatusType, Statuses};
+use weft_vault::tasks::status::StatusType;
 use weft_vault::tasks::write::{TaskChange, TaskError, edit_task};
 use weft_vault::tasks::{DateKind, Task, TaskSettings, read_line};
 
@@ -58,6 +58,12 @@ pub struct TasksReport {
     pub recurrences: Vec<String>,
     /// Rules that were not read, by message.
     pub rule_errors: BTreeMap<String, usize>,
+    /// ```tasks blocks found, those that run, and the tasks each found.
+    pub blocks: usize,
+    pub blocks_run: usize,
+    pub block_matches: Vec<usize>,
+    /// Blocks that do not run, by the error's kind: the statements.
+    pub block_errors: BTreeMap<String, Vec<String>>,
 }
 
 /// Checks every task of the `.md` notes under `dir` (dot-folders skipped).
@@ -74,6 +80,8 @@ pub fn tasks_check(dir: &Path, today: Date) -> std::io::Result<TasksReport> {
         .git_exclude(false)
         .sort_by_file_path(|a, b| a.cmp(b))
         .build();
+    let mut index = weft_vault::VaultIndex::new();
+    let mut queries: Vec<Block> = Vec::new();
     for path in crate::generate::markdown_files(walk) {
         let path = path.as_path();
         let bytes = std::fs::read(path)?;
@@ -87,8 +95,65 @@ pub fn tasks_check(dir: &Path, today: Date) -> std::io::Result<TasksReport> {
             let line = line.strip_suffix('\r').unwrap_or(line);
             check_task(&rel, task, line, today, &settings, &mut report);
         }
+        queries.extend(
+            weft_vault::tasks::query::blocks(&text)
+                .into_iter()
+                .map(|b| (rel.clone(), note.frontmatter.as_deref().cloned(), b)),
+        );
+        index.upsert(note);
     }
+    run_blocks(&index, &queries, today, &settings, &mut report);
     Ok(report)
+}
+
+/// A ```tasks block: its note's path and properties, the block.
+type Block = (
+    String,
+    Option<serde_json::Map<String, serde_json::Value>>,
+    weft_vault::tasks::query::QueryBlock,
+);
+
+/// Reads and runs every ```tasks block over the vault's tasks.
+fn run_blocks(
+    index: &weft_vault::VaultIndex,
+    queries: &[Block],
+    today: Date,
+    settings: &TaskSettings,
+    report: &mut TasksReport,
+) {
+    use weft_vault::tasks::query::{QueryContext, parse, run::run};
+    let everything = weft_vault::filter::Filter::All;
+    for (path, properties, block) in queries {
+        report.blocks += 1;
+        let ctx = QueryContext {
+            today,
+            file: Some(path),
+            properties: properties.as_ref(),
+            settings,
+        };
+        match parse(&block.query, &ctx) {
+            Ok(query) => {
+                report.blocks_run += 1;
+                let outcome = run(&query, index, &everything, settings, today);
+                report.block_matches.push(outcome.matched);
+            }
+            Err(e) => {
+                // The kind: the message up to its first `;` or `:`.
+                let kind = e
+                    .message
+                    .split([';', ':'])
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string();
+                report.block_errors.entry(kind).or_default().push(format!(
+                    "{path}:{}: `{}`",
+                    block.line + 2 + e.first,
+                    e.statement
+                ));
+            }
+        }
+    }
 }
 
 fn check_task(
@@ -238,50 +303,19 @@ fn refuse(at: &str, line: &str, error: &TaskError, report: &mut TasksReport) {
 }
 
 /// The vault's Tasks settings, and where they came from.
+/// The vault's task settings as Weft reads them (the plugin's data.json,
+/// `.weft.toml`'s `[tasks]` over it), and where from.
 fn read_settings(dir: &Path) -> (TaskSettings, String) {
-    let path = dir.join(".obsidian/plugins/obsidian-tasks-plugin/data.json");
-    let mut settings = TaskSettings::default();
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return (settings, "the plugin's defaults (no data.json)".into());
-    };
-    let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return (
-            settings,
-            format!("the plugin's defaults ({} unreadable)", path.display()),
-        );
-    };
-    let flag =
-        |key: &str, default: bool| json.get(key).and_then(|v| v.as_bool()).unwrap_or(default);
-    settings.set_done_date = flag("setDoneDate", true);
-    settings.set_cancelled_date = flag("setCancelledDate", true);
-    settings.set_created_date = flag("setCreatedDate", false);
-    settings.recurrence_below = flag("recurrenceOnNextLine", false);
-    settings.remove_scheduled_on_recurrence = flag("removeScheduledDateOnRecurrence", false);
-    if let Some(filter) = json.get("globalFilter").and_then(|v| v.as_str()) {
-        settings.global_filter = filter.into();
+    match weft_workspace::config::Config::load(dir) {
+        Ok(config) => (
+            config.task_settings(),
+            "the vault's configuration (data.json, .weft.toml)".into(),
+        ),
+        Err(e) => (
+            TaskSettings::default(),
+            format!("the plugin's defaults ({e})"),
+        ),
     }
-    if json.get("taskFormat").and_then(|v| v.as_str()) == Some("dataview") {
-        settings.format = Format::Dataview;
-    }
-    let mut own = Vec::new();
-    for group in ["coreStatuses", "customStatuses"] {
-        let list = json
-            .pointer(&format!("/statusSettings/{group}"))
-            .and_then(|v| v.as_array());
-        for status in list.into_iter().flatten() {
-            let text = |key: &str| status.get(key).and_then(|v| v.as_str()).unwrap_or("");
-            let (Some(symbol), Some(kind)) = (
-                text("symbol").chars().next(),
-                StatusType::parse(text("type")),
-            ) else {
-                continue;
-            };
-            let next = text("nextStatusSymbol").chars().next().unwrap_or('x');
-            own.push(Status::new(symbol, text("name"), next, kind));
-        }
-    }
-    settings.statuses = Statuses::new(own);
-    (settings, path.display().to_string())
 }
 
 impl TasksReport {
@@ -329,6 +363,23 @@ impl TasksReport {
         for (why, cases) in &self.refused {
             let _ = writeln!(out, "- {why}: {}", cases.len());
             for case in cases.iter().filter(|c| !c.is_empty()) {
+                let _ = writeln!(out, "  - {case}");
+            }
+        }
+        let found: usize = self.block_matches.iter().sum();
+        let _ = writeln!(
+            out,
+            "\n## Query blocks\n\n{} blocks · {} run ({} tasks found in all, {} blocks finding \
+             none) · {} not run",
+            self.blocks,
+            self.blocks_run,
+            found,
+            self.block_matches.iter().filter(|n| **n == 0).count(),
+            self.blocks - self.blocks_run
+        );
+        for (why, cases) in &self.block_errors {
+            let _ = writeln!(out, "- {why}: {}", cases.len());
+            for case in cases.iter().take(SHOWN) {
                 let _ = writeln!(out, "  - {case}");
             }
         }

@@ -21,6 +21,7 @@ struct Source {
     file: Option<String>,
     /// The note's line of the query's first line (errors name the note's).
     first_line: u32,
+    note: Option<weft_vault::NoteId>,
 }
 
 /// Whether the call asks for a query rather than the filters.
@@ -98,6 +99,9 @@ pub(super) fn run_query(state: &ToolState, args: &ListTasksArgs) -> ToolResult {
         let ctx = QueryContext {
             today,
             file: source.file.as_deref(),
+            properties: source
+                .note
+                .and_then(|id| index.note(id).frontmatter.as_deref()),
             settings: &settings,
         };
         let parsed = parse(&source.text, &ctx).map_err(|e| QueryError {
@@ -217,6 +221,7 @@ fn sources(
             text: query.clone(),
             file: None,
             first_line: 0,
+            note: None,
         }]);
     }
     let name = args.query_note.as_deref().unwrap_or_default();
@@ -254,6 +259,7 @@ fn sources(
             text: b.query.clone(),
             file: Some(path.clone()),
             first_line: b.line + 1,
+            note: Some(id),
         })
         .collect())
 }

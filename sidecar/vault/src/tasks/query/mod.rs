@@ -83,6 +83,8 @@ pub struct QueryContext<'a> {
     pub today: Date,
     /// The vault path of the note holding the query (`{{query.file.path}}`).
     pub file: Option<&'a str>,
+    /// Its properties (`{{query.file.property('x')}}`).
+    pub properties: Option<&'a serde_json::Map<String, serde_json::Value>>,
     pub settings: &'a TaskSettings,
 }
 
@@ -155,10 +157,28 @@ fn instruction(
     if s.text.starts_with('#') {
         return;
     }
-    let text = match placeholders(&s.text, ctx.file) {
+    let text = match placeholders(&s.text, ctx) {
         Ok(t) => t,
         Err(e) => return errors.push(error(e)),
     };
+    // A placeholder may give several instructions (a property holding
+    // lines, a preset): each is read in turn, on the statement's lines.
+    if text.contains('\n') {
+        if depth >= MAX_PRESET_DEPTH {
+            return errors.push(error(format!(
+                "placeholders give placeholders more than {MAX_PRESET_DEPTH} deep"
+            )));
+        }
+        for part in scan::statements(&text) {
+            let part = Statement {
+                first: s.first,
+                last: s.last,
+                text: part.text,
+            };
+            instruction(&part, ctx, query, errors, depth + 1);
+        }
+        return;
+    }
     let lower = text.to_lowercase();
     if let Some(name) = lower.strip_prefix("preset ") {
         let name = name.trim();
@@ -247,7 +267,8 @@ fn instruction(
         .strip_prefix("hide ")
         .or_else(|| lower.strip_prefix("show "))
     {
-        match LAYOUT.contains(&rest.trim()) {
+        // As the plugin reads them: an option's name starts the rest.
+        match LAYOUT.iter().any(|o| rest.trim().starts_with(o)) {
             true => query.layout.push(text),
             false => errors.push(error(format!(
                 "do not understand hide/show option `{}`; the options are {}",
@@ -299,7 +320,8 @@ const LAYOUT: &[&str] = &[
     "tags",
     "urgency",
     "backlink",
-    "backlinks",
+    "nested backlink",
+    "group count",
     "edit button",
     "postpone button",
     "task count",
@@ -330,43 +352,100 @@ fn limit(rest: &str) -> Result<(bool, usize), String> {
     }
 }
 
-/// `{{query.file.path}}` and its kin, from the note holding the query.
-fn placeholders(text: &str, file: Option<&str>) -> Result<String, String> {
+/// `{{query.file.path}}` and its kin, from the note holding the query;
+/// `{{query.file.property('x')}}`, `{{query.file.hasProperty('x')}}`;
+/// `{{preset.NAME}}`.
+fn placeholders(text: &str, ctx: &QueryContext) -> Result<String, String> {
     if !(text.contains("{{") && text.contains("}}")) {
         return Ok(text.to_string());
     }
-    let Some(path) = file else {
+    crate::template::fill_with(text, |name| placeholder(name, ctx).map(Some))
+}
+
+fn placeholder(name: &str, ctx: &QueryContext) -> Result<String, String> {
+    if let Some(preset) = name.strip_prefix("preset.") {
+        return ctx
+            .settings
+            .presets
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(preset))
+            .map(|(_, text)| text.to_string())
+            .ok_or_else(|| format!("there is no preset `{preset}` for `{{{{{name}}}}}`"));
+    }
+    let unsupported = || {
+        format!(
+            "the placeholder `{{{{{name}}}}}` is not supported (query.file.path, \
+             pathWithoutExtension, folder, root, filename, filenameWithoutExtension, \
+             property('name'), hasProperty('name') and preset.NAME are; JavaScript is not)"
+        )
+    };
+    if !name.starts_with("query.file.") {
+        return Err(unsupported());
+    }
+    let Some(path) = ctx.file else {
         return Err(
-            "the line holds a placeholder `{{…}}` but the query is not run from a note, so it \
-             has no values; run the note's block (its path and block number) instead"
+            "the line holds a placeholder `{{query.file…}}` but the query is not run from a \
+             note, so it has no values; run the note's block (its path and block number) \
+             instead"
                 .into(),
         );
     };
-    crate::template::fill_with(text, |name| placeholder(name, path).map(Some))
-}
-
-fn placeholder(name: &str, path: &str) -> Result<String, String> {
     let folder = crate::note::folder_of(path);
     let filename = path.rsplit('/').next().unwrap_or(path);
-    let value = match name {
-        "query.file.path" => path.to_string(),
-        "query.file.pathWithoutExtension" => crate::note::strip_md(path).to_string(),
-        "query.file.folder" if folder.is_empty() => "/".into(),
-        "query.file.folder" => format!("{folder}/"),
-        "query.file.root" => match path.split_once('/') {
+    let value = match &name["query.file.".len()..] {
+        "path" => path.to_string(),
+        "pathWithoutExtension" => crate::note::strip_md(path).to_string(),
+        "folder" if folder.is_empty() => "/".into(),
+        "folder" => format!("{folder}/"),
+        "root" => match path.split_once('/') {
             Some((top, _)) => format!("{top}/"),
             None => "/".into(),
         },
-        "query.file.filename" => filename.to_string(),
-        "query.file.filenameWithoutExtension" => crate::note::strip_md(filename).to_string(),
-        other => {
-            return Err(format!(
-                "the placeholder `{{{{{other}}}}}` is not supported (query.file.path, \
-                 pathWithoutExtension, folder, root, filename and filenameWithoutExtension are)"
-            ));
+        "filename" => filename.to_string(),
+        "filenameWithoutExtension" => crate::note::strip_md(filename).to_string(),
+        call => {
+            let (function, key) = property_call(call).ok_or_else(unsupported)?;
+            let value = ctx.properties.and_then(|p| {
+                p.iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                    .map(|(_, v)| v)
+            });
+            match function {
+                "hasProperty" => value.is_some_and(|v| !v.is_null()).to_string(),
+                _ => value.map_or(String::new(), property_text),
+            }
         }
     };
     Ok(value)
+}
+
+/// `property('x')` or `hasProperty("x")`: the function and the name.
+fn property_call(call: &str) -> Option<(&str, &str)> {
+    let (function, rest) = call.split_once('(')?;
+    let function = function.trim();
+    if !matches!(function, "property" | "hasProperty") {
+        return None;
+    }
+    let inner = rest.strip_suffix(')')?.trim();
+    let quote = inner.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let key = inner.strip_prefix(quote)?.strip_suffix(quote)?;
+    (!key.contains(quote)).then_some((function, key))
+}
+
+/// A property's value as a placeholder writes it: text as it is, a list
+/// as its items joined by commas (as JavaScript writes an array), nothing
+/// for null.
+fn property_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .map(property_text)
+            .collect::<Vec<_>>()
+            .join(","),
+        other => other.to_string(),
+    }
 }
 
 impl TasksQuery {

@@ -34,6 +34,7 @@ fn ctx(settings: &TaskSettings) -> QueryContext<'_> {
     QueryContext {
         today: TODAY,
         file: Some("Dashboards/Today.md"),
+        properties: None,
         settings,
     }
 }
@@ -287,7 +288,7 @@ fn errors_name_the_line_and_what_is_not_supported() {
     assert!(error("path regex matches abc").contains("between slashes"));
     assert!(error("priority is urgent").contains("priority"));
     assert!(error("preset mine").contains("no preset `mine`"));
-    assert!(error("path includes {{query.file.property('x')}}").contains("not supported"));
+    assert!(error("path includes {{query.file.path.toUpperCase()}}").contains("not supported"));
     // Continued lines are reported with their lines.
     assert!(error("not done\n(done) OR \\\n  (whatever)").starts_with("lines 2–3:"));
     // Every error, for diagnostics.
@@ -314,13 +315,43 @@ fn placeholders_presets_global_query_and_layout() {
             .message
             .contains("not run from a note")
     );
+    // Properties of the query's note, a preset as a placeholder: lines
+    // that may hold several instructions.
+    let props = serde_json::json!({"project": "Weft", "instructions": "not done\nis recurring", "tags": ["a", "b"]});
+    let with_props = QueryContext {
+        properties: props.as_object(),
+        ..ctx(&settings)
+    };
+    let q = parse(
+        "path includes {{query.file.property('project')}}\n{{query.file.property(\"instructions\")}}\n\
+         description does not include zz{{query.file.property('missing')}}",
+        &with_props,
+    )
+    .unwrap();
+    assert_eq!(q.filters.len(), 4);
+    let index = fixture::index(VAULT);
+    assert_eq!(
+        run(&q, &index, &NoteFilter::All, &settings, TODAY).matched,
+        1
+    );
+    let q = parse(
+        "path includes {{query.file.hasProperty('tags')}}{{query.file.property('tags')}}",
+        &with_props,
+    )
+    .unwrap();
+    assert_eq!(
+        q.explanation(TODAY).lines().nth(2),
+        Some("  path includes truea,b")
+    );
     let settings = TaskSettings {
         global_query: "path includes Projects".into(),
         presets: vec![("recurring".into(), "is recurring\nnot done".into())],
         ..TaskSettings::default()
     };
-    let (outcome, _) = outcome("preset recurring", &settings);
-    assert_eq!(outcome.matched, 1);
+    let (preset, _) = outcome("preset recurring", &settings);
+    assert_eq!(preset.matched, 1);
+    let (placeholder, _) = outcome("{{preset.recurring}}", &settings);
+    assert_eq!(placeholder.matched, 1);
     let (outcome, _) = outcome_with("not done\nignore global query", &settings);
     assert_eq!(outcome.matched, 11);
     let (outcome, _) = outcome_with("not done\nhide due date\nshort mode\nshow tree", &settings);
