@@ -1,5 +1,6 @@
-//! `textDocument/codeLens`: backlink counts on the first line of a note and
-//! link counts on each heading that is linked to.
+//! `textDocument/codeLens`: backlink counts on the first line of a note,
+//! link counts on each heading that is linked to, and on each ```` ```tasks ````
+//! block the tasks its query finds (`task_query`).
 //!
 //! Counting uses the domain's backlinks and fragment resolution; the lens
 //! command is informative (clients show its title; running it does
@@ -53,6 +54,13 @@ pub(super) fn code_lenses(world: &World, params: CodeLensParams) -> Option<Vec<C
         Position::default(),
         count(backlinks.len(), "backlink"),
     )];
+    out.extend(super::task_query::lenses(
+        &index,
+        &here.rel,
+        &here.text,
+        &here.vault.config(),
+        lens,
+    ));
     for (h, n) in per_heading.into_iter().enumerate() {
         if n > 0 {
             let position = here

@@ -128,7 +128,7 @@ impl LineIndex {
 
     /// Byte offset where `line` ends, before its `\n` (a `\r` before it is
     /// part of the line); the end of the text past the last line.
-    fn line_end(&self, line: u32) -> usize {
+    pub fn line_end(&self, line: u32) -> usize {
         self.lines.line_end(line).unwrap_or(self.len())
     }
 

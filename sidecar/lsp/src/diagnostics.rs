@@ -5,7 +5,8 @@
 //! the parser reported (duplicate block ids, bad YAML), property values
 //! that do not fit their type (`vault::props::mismatches`, warnings), and
 //! on the lines that count as tasks, dates that are no calendar day and
-//! recurrence rules that do not read (`vault::tasks::check`, warnings).
+//! recurrence rules that do not read (`vault::tasks::check`, warnings),
+//! and the lines of ```` ```tasks ```` queries that do not read (errors).
 //! Severities come from `[diagnostics]` in the configuration.
 //!
 //! Computed from the domain's problems of one note (`problems_of`), in the
@@ -113,6 +114,14 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
         });
     }
     task_problems(world, doc, &index.note(id).tasks, &vault_config, &mut out);
+    out.extend(super::task_query::problems(
+        &index,
+        &doc.rel,
+        &doc.text,
+        &doc.lines,
+        world.encoding(),
+        &vault_config,
+    ));
     drop(index);
     // The candidates of ambiguous links, as places to go.
     for (i, paths) in related_wanted {

@@ -2,7 +2,8 @@
 //! (the note, its section for a heading link, its block for a block link)
 //! with the target's backlink count; on an unresolved link, how many notes
 //! link to that name; on a tag, how it is used; on a property's name in
-//! the frontmatter, its type, use and most used values.
+//! the frontmatter, its type, use and most used values; on a ```` ```tasks ````
+//! block's fence, the tasks its query finds (`task_query`).
 //!
 //! The domain resolves and counts; this module reads the target's text and
 //! writes Markdown. It must not resolve anything itself.
@@ -34,6 +35,23 @@ struct Preview {
 pub(super) fn hover(world: &World, params: HoverParams) -> Option<Hover> {
     let position = params.text_document_position_params;
     let here = world.here(&position.text_document.uri, position.position)?;
+    // On a ```tasks block's fence: the tasks its query finds.
+    let line = position.position.line;
+    if let Some(value) = super::task_query::hover(
+        &here.vault.read(),
+        &here.rel,
+        &here.text,
+        line,
+        &here.vault.config(),
+    ) {
+        return Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value,
+            }),
+            range: None,
+        });
+    }
     if let Some((key, span)) = key_at(&here.text, here.offset) {
         let value = property_hover(&here.vault.read(), &here.vault.config().types, &key);
         return Some(Hover {

@@ -28,6 +28,7 @@ mod semantic_tokens;
 mod server;
 mod symbols;
 mod task_action;
+mod task_query;
 mod vault;
 mod world;
 

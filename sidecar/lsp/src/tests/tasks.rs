@@ -265,3 +265,89 @@ async fn invalid_dates_and_unreadable_rules_are_diagnosed_on_their_field() {
     "#]]
     .assert_debug_eq(&shown);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_block_shows_its_tasks_in_a_lens_and_a_hover_and_its_bad_lines() {
+    let client = utf16(concat!(
+        "//- /Plan.md\n",
+        "- [ ] 🙂 write the parser #work 📅 2099-01-05 ⏫\n",
+        "- [ ] read the docs #work\n",
+        "- [x] set up CI #work\n",
+        "//- /Today.md\n",
+        "---\nproject: Plan\n---\n",
+        "```tasks\n",
+        "not done\n",
+        "path includes {{query.file.property('project')}}\n",
+        "group by priority\n",
+        "```\n",
+        "> ```tasks\n",
+        "> due before someday\n",
+        "> sort by colour\n",
+        "> ```\n",
+    ))
+    .await;
+    client.open("Today.md").await;
+    let uri = client.uri("Today.md");
+    let result = client
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let lenses: Vec<String> = result
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {}",
+                show_range(&l["range"]),
+                l["command"]["title"].as_str().unwrap()
+            )
+        })
+        .collect();
+    expect![[r#"
+        [
+            "0:0-0:0 0 backlinks",
+            "3:0-3:0 2 tasks match in 1 note",
+            "8:0-8:0 Not run: do not understand due date: cannot read `someday` as a day or a period; use YYYY-MM-DD, YYYY-MM, YYYY, YYYY-Www, YYYY-Qn, today, tomorrow, yesterday, next monday, in 3 days, 2 weeks ago, or this|next|last week|month|quarter|year",
+        ]
+    "#]]
+    .assert_debug_eq(&lenses);
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 2}}),
+        )
+        .await;
+    expect![[r#"
+        **2 tasks match** in 1 note
+
+        **High priority**
+
+        - [ ] 🙂 write the parser #work 📅 2099-01-05 — Plan.md:1
+
+        **Normal priority**
+
+        - [ ] read the docs #work — Plan.md:2"#]]
+    .assert_eq(hover["contents"]["value"].as_str().unwrap());
+    let diagnostics = client.diagnostics("Today.md", |d| d.len() >= 2).await;
+    let shown: Vec<String> = diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}",
+                show_range(&d["range"]),
+                d["code"].as_str().unwrap(),
+                d["message"].as_str().unwrap().split(';').next().unwrap()
+            )
+        })
+        .collect();
+    expect![[r#"
+        [
+            "9:0-9:20 task-query do not understand due date: cannot read `someday` as a day or a period",
+            "10:0-10:16 task-query cannot sort by `colour`",
+        ]
+    "#]]
+    .assert_debug_eq(&shown);
+}
