@@ -172,6 +172,26 @@ async def main(weft, vault, mode):
             fail(f"query_notes rows: {rows}")
         report["base_rows"] = rows
 
+        # A Tasks plugin query, as a ```tasks block would hold it: open
+        # recurring tasks grouped by file, explained.
+        result = await client.call_tool(
+            "list_tasks", {"query": "not done\n(is recurring) AND (due before 2100-01-01)\ngroup by filename\nexplain"}
+        )
+        if result.is_error:
+            fail(f"list_tasks query: {text_of(result)}")
+        groups = result.structured_content["groups"]
+        if [g["key"] for g in groups] != ["[[Weekly]]"] or [t["line"] for t in groups[0]["tasks"]] != [3]:
+            fail(f"list_tasks query groups: {groups}")
+        if "due date is before 2100-01-01 (Friday 1st January 2100)" not in result.structured_content["explanation"]:
+            fail(f"list_tasks explanation: {result.structured_content}")
+        result = await client.call_tool("list_tasks", {"query": "not done\nsort by function task.urgency"})
+        if not result.is_error or "line 2" not in text_of(result) or "JavaScript" not in text_of(result):
+            fail(f"list_tasks JavaScript query: {text_of(result)}")
+        result = await client.call_tool("list_tasks", {"query_note": "chores/Weekly.md"})
+        if not result.is_error or "has no ```tasks block" not in text_of(result):
+            fail(f"list_tasks query_note: {text_of(result)}")
+        report["task_query_groups"] = [g["key"] for g in groups]
+
         # Tasks: the agent finds a recurring task by its due date and
         # completes it; the note gets the plugin's next copy above it.
         result = await client.call_tool("list_tasks", {"due": "before 2100-01-01", "recurring": True})

@@ -542,3 +542,81 @@ fn tasks_lists_by_dates_status_and_tags_in_both_formats() {
     assert!(err.contains("`due`: cannot read `soon`"), "{err}");
     sandbox.stop_daemons();
 }
+
+/// `weft tasks --query`: a note's ```tasks blocks (each, or one), a
+/// query's text, or a file holding one; a line Weft cannot run is an
+/// error naming it.
+#[test]
+fn tasks_runs_query_blocks_texts_and_files() {
+    let sandbox = Sandbox::new();
+    let vault = sandbox.vault(
+        "
+//- /work/Plan.md
+- [ ] call Bob #work 📅 2021-04-25 ⏫
+- [x] file taxes #work 📅 2021-04-15 ✅ 2021-04-10
+- [ ] water plants 🔁 every week 🛫 2099-01-04
+//- /Today.md
+# Today
+```tasks
+not done
+tags include #work
+```
+```tasks
+is recurring
+group by filename
+```
+```tasks
+filter by function task.urgency > 1
+```
+",
+    );
+    let (out, err, code) = run(&vault, &["tasks", "--query", "Today.md"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("## `Today` block 1 (line 2)\n\n1 task matches in 1 note.\n- work/Plan.md:1 [ ] call Bob #work"),
+        "{out}"
+    );
+    assert!(
+        out.contains("### [[Plan]]\n- work/Plan.md:3 [ ] water plants"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Not run: line 12: `filter by function task.urgency > 1`: `filter by function` runs JavaScript"),
+        "{out}"
+    );
+    let (out, err, code) = run(
+        &vault,
+        &[
+            "--no-daemon",
+            "tasks",
+            "--query",
+            "Today.md",
+            "--block",
+            "2",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("1 task matches in 1 note."), "{out}");
+    let (out, _, code) = run(
+        &vault,
+        &["tasks", "--query", "done\nsort by due", "--format", "json"],
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        v["groups"][0]["tasks"][0]["description"],
+        "file taxes #work"
+    );
+    let file = sandbox.root().join("query.txt");
+    std::fs::write(&file, "not done\nhas due date\n").unwrap();
+    let (out, _, code) = run(&vault, &["tasks", "--query", file.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("1 task matches in 1 note."), "{out}");
+    let (_, err, code) = run(&vault, &["tasks", "--query", "Today.md", "--block", "3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("line 12") && err.contains("JavaScript"),
+        "{err}"
+    );
+    sandbox.stop_daemons();
+}

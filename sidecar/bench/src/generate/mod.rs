@@ -447,7 +447,7 @@ mod tests {
                     weft_vault::tasks::recur::Recurrence::parse(rule)
                         .unwrap_or_else(|e| panic!("{rule}: {e:?}"));
                 }
-                let parent = task.parent.map(|p| {
+                let parent = task.parent().map(|p| {
                     let p = &note.tasks[p as usize];
                     &with[p.span.start as usize..p.span.end as usize]
                 });

@@ -122,7 +122,7 @@ pub(super) fn item(
         id: task.id().map(str::to_string),
         depends_on: task.depends_on().iter().map(|d| d.to_string()).collect(),
         parent_line: task
-            .parent
+            .parent()
             .and_then(|p| note.tasks.get(p as usize))
             .map(|p| p.line + 1),
         overdue_days,

@@ -328,7 +328,7 @@ impl<'a> NoteParser<'a> {
         let rest = &self.text[start..];
         let end = memchr::memchr2(b'\n', b'\r', rest.as_bytes()).unwrap_or(rest.len());
         let mut task = Task::read(&rest[..end], line, start as u32)?;
-        task.parent = parent;
+        task.set_parent(parent);
         self.tasks.push(task);
         Some(self.tasks.len() as u32 - 1)
     }
@@ -475,7 +475,12 @@ impl<'a> NoteParser<'a> {
             headings: self.headings,
             blocks: self.blocks,
             links: self.links,
-            tasks: self.tasks,
+            tasks: {
+                // Kept for as long as the note is: no spare room.
+                let mut tasks = self.tasks;
+                tasks.shrink_to_fit();
+                tasks
+            },
             frontmatter: self.frontmatter,
             frontmatter_span: self.frontmatter_span,
             has_base_block: self.has_base_block,

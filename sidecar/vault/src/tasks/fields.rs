@@ -187,9 +187,16 @@ pub fn read(text: &str) -> Fields {
         end = start + text[start..start + at].trim_end().len();
     }
     let mut tags: Vec<Range<usize>> = Vec::new();
+    // Emoji fields need a character beyond ASCII, Dataview ones `::`: a
+    // line with neither can end only in tags.
+    let may_hold_fields =
+        !text.is_ascii() || memchr::memmem::find(text.as_bytes(), b"::").is_some();
     for _ in 0..MAX_PASSES {
         let mut matched = false;
         for step in PASS {
+            if !may_hold_fields && !matches!(step, Step::Tag) {
+                continue;
+            }
             let line = &text[start..end];
             let kind = match step {
                 Step::Field(kind) => kind,

@@ -215,8 +215,10 @@ pub struct Task {
     pub priority: Priority,
     /// The format its fields are written in; `None` when it has none.
     pub format: Option<Format>,
-    /// The nearest enclosing task: its index in the note's tasks.
-    pub parent: Option<u32>,
+    /// The nearest enclosing task: its index in the note's tasks, plus one
+    /// (four bytes where an `Option<u32>` takes eight: a vault holds
+    /// hundreds of thousands of tasks); see [`Task::parent`].
+    parent: Option<std::num::NonZeroU32>,
     /// Indented under a list item (in a quote, more than one space after
     /// its last `>`): what the plugin's `exclude sub-items` leaves out.
     pub sub_item: bool,
@@ -224,6 +226,15 @@ pub struct Task {
 }
 
 impl Task {
+    /// The nearest enclosing task: its index in the note's tasks.
+    pub fn parent(&self) -> Option<u32> {
+        self.parent.map(|p| p.get() - 1)
+    }
+
+    pub fn set_parent(&mut self, parent: Option<u32>) {
+        self.parent = parent.and_then(|p| std::num::NonZeroU32::new(p.saturating_add(1)));
+    }
+
     pub fn date(&self, kind: DateKind) -> TaskDate {
         self.dates[kind as usize]
     }

@@ -72,7 +72,7 @@ not a list [ ] at all
 #[test]
 fn a_task_knows_its_parent_task() {
     let text = "- [ ] a\n  - [ ] b\n    - plain\n      - [ ] c\n- [ ] d\n";
-    let parents: Vec<Option<u32>> = tasks(text).iter().map(|t| t.parent).collect();
+    let parents: Vec<Option<u32>> = tasks(text).iter().map(|t| t.parent()).collect();
     assert_eq!(parents, [None, Some(0), Some(1), None]);
     // Indented by tabs (pulldown-cmark starts such an item at the line
     // break before it), in CRLF too.
@@ -83,7 +83,7 @@ fn a_task_knows_its_parent_task() {
         let found = tasks(text);
         let lines: Vec<(u32, Option<u32>, bool)> = found
             .iter()
-            .map(|t| (t.line, t.parent, t.sub_item))
+            .map(|t| (t.line, t.parent(), t.sub_item))
             .collect();
         assert_eq!(
             lines,
