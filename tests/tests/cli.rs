@@ -581,7 +581,7 @@ filter by function task.urgency > 1
         "{out}"
     );
     assert!(
-        out.contains("Not run: line 12: `filter by function task.urgency > 1`: `filter by function` runs JavaScript"),
+        out.contains("Not run: line 11: `filter by function task.urgency > 1`: `filter by function` runs JavaScript"),
         "{out}"
     );
     let (out, err, code) = run(
@@ -615,7 +615,7 @@ filter by function task.urgency > 1
     let (_, err, code) = run(&vault, &["tasks", "--query", "Today.md", "--block", "3"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("line 12") && err.contains("JavaScript"),
+        err.contains("line 11") && err.contains("JavaScript"),
         "{err}"
     );
     sandbox.stop_daemons();
