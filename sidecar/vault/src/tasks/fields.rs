@@ -187,14 +187,20 @@ pub fn read(text: &str) -> Fields {
         end = start + text[start..start + at].trim_end().len();
     }
     let mut tags: Vec<Range<usize>> = Vec::new();
-    // Emoji fields need a character beyond ASCII, Dataview ones `::`: a
-    // line with neither can end only in tags.
-    let may_hold_fields =
-        !text.is_ascii() || memchr::memmem::find(text.as_bytes(), b"::").is_some();
+    // The kinds whose emoji or Dataview key the line holds anywhere: the
+    // passes try only those (a line with no field skips them all).
+    let holds = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    let fields_here = !text.is_ascii() || holds("::");
+    let possible: [bool; PASS.len()] = std::array::from_fn(|i| match PASS[i] {
+        Step::Tag => true,
+        Step::Field(kind) => {
+            fields_here && (kind.emojis().iter().any(|e| holds(e)) || holds(kind.dataview_key()))
+        }
+    });
     for _ in 0..MAX_PASSES {
         let mut matched = false;
-        for step in PASS {
-            if !may_hold_fields && !matches!(step, Step::Tag) {
+        for (step, possible) in PASS.into_iter().zip(possible) {
+            if !possible {
                 continue;
             }
             let line = &text[start..end];
