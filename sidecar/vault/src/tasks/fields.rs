@@ -234,7 +234,10 @@ pub fn read(text: &str) -> Fields {
         }
     }
     out.rest_end = end;
-    let mut description = text[start..end].to_string();
+    // Sized exactly: a task keeps this buffer as it is.
+    let size = end - start + tags.iter().map(|t| t.len() + 1).sum::<usize>();
+    let mut description = String::with_capacity(size);
+    description.push_str(&text[start..end]);
     for tag in tags.iter().rev() {
         if !description.is_empty() {
             description.push(' ');

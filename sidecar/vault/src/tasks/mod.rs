@@ -374,7 +374,7 @@ impl Task {
     /// The task of `line` (at 0-based `number`, starting at byte `start` of
     /// its note), when the line is one.
     pub fn read(line: &str, number: u32, start: u32) -> Option<Task> {
-        let parts = read_line(line)?;
+        let mut parts = read_line(line)?;
         let lead = &line[..line.len() - line.trim_start_matches([' ', '\t', '>']).len()];
         let sub_item = match lead.rfind('>') {
             None => !lead.is_empty(),
@@ -412,14 +412,17 @@ impl Task {
                 })
                 .unwrap_or_default(),
         };
+        let format = fields.format();
+        // The description's own buffer, shrunk to fit, is kept: no copy.
+        let description = std::mem::take(&mut parts.fields.description).into_boxed_str();
         Some(Task {
             line: number,
             span: start..start + line.len() as u32,
             symbol,
-            description: fields.description.as_str().into(),
+            description,
             dates,
             priority,
-            format: fields.format(),
+            format,
             parent: None,
             sub_item,
             more: (more != TaskMore::default()).then(|| Box::new(more)),
