@@ -188,15 +188,28 @@ pub fn read(text: &str) -> Fields {
     }
     let mut tags: Vec<Range<usize>> = Vec::new();
     // The kinds whose emoji or Dataview key the line holds anywhere: the
-    // passes try only those (a line with no field skips them all).
-    let holds = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
-    let fields_here = !text.is_ascii() || holds("::");
-    let possible: [bool; PASS.len()] = std::array::from_fn(|i| match PASS[i] {
-        Step::Tag => true,
-        Step::Field(kind) => {
-            fields_here && (kind.emojis().iter().any(|e| holds(e)) || holds(kind.dataview_key()))
+    // passes try only those (a line with no field skips them all). One
+    // look at each character beyond ASCII and each `::`.
+    let mut possible = [false; PASS.len()];
+    for (i, step) in PASS.iter().enumerate() {
+        possible[i] = matches!(step, Step::Tag);
+    }
+    let mut allow = |holds: &dyn Fn(FieldKind) -> bool| {
+        for (i, step) in PASS.iter().enumerate() {
+            if let Step::Field(kind) = step
+                && holds(*kind)
+            {
+                possible[i] = true;
+            }
         }
-    });
+    };
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        allow(&|kind| kind.emojis().iter().any(|e| e.starts_with(c)));
+    }
+    for (at, _) in text.match_indices("::") {
+        let key = &text[..at + 2];
+        allow(&|kind| key.ends_with(kind.dataview_key()));
+    }
     for _ in 0..MAX_PASSES {
         let mut matched = false;
         for (step, possible) in PASS.into_iter().zip(possible) {
