@@ -297,6 +297,29 @@ impl TestClient {
         response["result"].clone()
     }
 
+    /// The code lenses of the note `rel`, each as `range title`.
+    pub async fn code_lenses(&self, rel: &str) -> Vec<String> {
+        let result = self
+            .request(
+                "textDocument/codeLens",
+                json!({"textDocument": {"uri": self.uri(rel)}}),
+            )
+            .await;
+        result
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {}",
+                    show_range(&l["range"]),
+                    l["command"]["title"].as_str().unwrap_or_default()
+                )
+            })
+            .collect()
+    }
+
     /// The code actions offered at `position` of the note `rel` (an empty
     /// range there, no diagnostics in the context).
     pub async fn code_actions(&self, rel: &str, position: Value) -> Vec<Value> {

@@ -288,24 +288,7 @@ async fn a_tasks_block_shows_its_tasks_in_a_lens_and_a_hover_and_its_bad_lines()
     .await;
     client.open("Today.md").await;
     let uri = client.uri("Today.md");
-    let result = client
-        .request(
-            "textDocument/codeLens",
-            json!({"textDocument": {"uri": uri}}),
-        )
-        .await;
-    let lenses: Vec<String> = result
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            format!(
-                "{} {}",
-                show_range(&l["range"]),
-                l["command"]["title"].as_str().unwrap()
-            )
-        })
-        .collect();
+    let lenses = client.code_lenses("Today.md").await;
     expect![[r#"
         [
             "0:0-0:0 0 backlinks",
