@@ -222,78 +222,76 @@ pub struct Row<'a> {
     pub urgency: f64,
 }
 
-/// Compares two tasks by one sort.
-pub fn compare(order: Order, settings: &TaskSettings, today: Date, a: &Row, b: &Row) -> Ordering {
-    let ord = match order.key {
-        Key::Status => {
-            let done = |r: &Row| settings.statuses.kind(r.task.symbol).is_done();
-            done(a).cmp(&done(b))
+/// A task's value under one sort, worked out once per task (a sort of
+/// many tasks compares each many times).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortKey<'a> {
+    Num(i64),
+    Real(f64),
+    /// A rank first, then a text compared as the plugin compares texts.
+    Text(u8, std::borrow::Cow<'a, str>),
+}
+
+impl SortKey<'_> {
+    pub fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (SortKey::Num(a), SortKey::Num(b)) => a.cmp(b),
+            (SortKey::Real(a), SortKey::Real(b)) => a.total_cmp(b),
+            (SortKey::Text(r, a), SortKey::Text(q, b)) => r.cmp(q).then_with(|| natural(a, b)),
+            // One sort gives one kind of key.
+            _ => Ordering::Equal,
         }
-        Key::StatusType => settings
-            .statuses
-            .kind(a.task.symbol)
-            .cmp(&settings.statuses.kind(b.task.symbol)),
-        Key::StatusName => natural(
-            &settings.statuses.of(a.task.symbol).name,
-            &settings.statuses.of(b.task.symbol).name,
+    }
+}
+
+/// A task's key under one sort (its order: smaller first, before
+/// `reverse`).
+pub fn sort_key<'a>(key: Key, settings: &TaskSettings, today: Date, row: &Row<'a>) -> SortKey<'a> {
+    use std::borrow::Cow;
+    let (note, task) = (row.note, row.task);
+    let text = |of: TextOf| SortKey::Text(0, Cow::Owned(text_of(of, settings, note, task)));
+    match key {
+        // `Todo` before `Done`.
+        Key::Status => SortKey::Num(i64::from(settings.statuses.kind(task.symbol).is_done())),
+        Key::StatusType => SortKey::Num(settings.statuses.kind(task.symbol) as i64),
+        Key::StatusName => SortKey::Text(
+            0,
+            Cow::Owned(settings.statuses.of(task.symbol).name.to_string()),
         ),
-        Key::Urgency => b.urgency.total_cmp(&a.urgency),
-        Key::Date(of) => date_rank(of, a.task).cmp(&date_rank(of, b.task)),
-        Key::Priority => b.task.priority.cmp(&a.task.priority),
-        Key::Description => natural(
-            &sortable_description(&description(settings, a.task)),
-            &sortable_description(&description(settings, b.task)),
-        ),
-        Key::Path => natural(&a.note.path, &b.note.path),
-        Key::Filename | Key::Folder | Key::Root | Key::Backlink | Key::Recurrence | Key::Id => {
-            let of = match order.key {
-                Key::Filename => TextOf::Filename,
-                Key::Folder => TextOf::Folder,
-                Key::Root => TextOf::Root,
-                Key::Backlink => TextOf::Backlink,
-                Key::Recurrence => TextOf::Recurrence,
-                _ => TextOf::Id,
-            };
-            natural(
-                &text_of(of, settings, a.note, a.task),
-                &text_of(of, settings, b.note, b.task),
-            )
+        // Highest first.
+        Key::Urgency => SortKey::Real(-row.urgency),
+        Key::Date(of) => {
+            let (rank, day) = date_rank(of, task);
+            SortKey::Num(i64::from(rank) << 40 | (day + (1 << 39)))
         }
-        Key::Heading => match (heading_of(a.note, a.task), heading_of(b.note, b.task)) {
-            (Some(x), Some(y)) => natural(&x.text, &y.text),
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => Ordering::Equal,
+        Key::Priority => SortKey::Num(-(task.priority as i64)),
+        Key::Description => SortKey::Text(
+            0,
+            Cow::Owned(sortable_description(&description(settings, task))),
+        ),
+        Key::Path => SortKey::Text(0, Cow::Borrowed(&note.path)),
+        Key::Filename => text(TextOf::Filename),
+        Key::Folder => text(TextOf::Folder),
+        Key::Root => text(TextOf::Root),
+        Key::Backlink => text(TextOf::Backlink),
+        Key::Recurrence => text(TextOf::Recurrence),
+        Key::Id => text(TextOf::Id),
+        // Tasks without one last.
+        Key::Heading => match heading_of(note, task) {
+            Some(h) => SortKey::Text(0, Cow::Borrowed(&h.text)),
+            None => SortKey::Text(1, Cow::Borrowed("")),
         },
-        Key::Tag(n) => {
-            let nth = |r: &Row| {
-                tags_of(r.note, r.task)
-                    .nth(n.max(1) - 1)
-                    .map(|t| t.name.clone())
-            };
-            match (nth(a), nth(b)) {
-                (Some(x), Some(y)) => natural(&x, &y),
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (None, None) => Ordering::Equal,
-            }
-        }
-        Key::Recurring => b
-            .task
-            .recurrence()
-            .is_some()
-            .cmp(&a.task.recurrence().is_some()),
-        Key::Random => {
-            let hash = |r: &Row| {
-                xxhash_rust::xxh3::xxh3_64_with_seed(
-                    r.task.description.as_bytes(),
-                    today.days() as u64,
-                )
-            };
-            hash(a).cmp(&hash(b))
-        }
-    };
-    if order.reverse { ord.reverse() } else { ord }
+        Key::Tag(n) => match tags_of(note, task).nth(n.max(1) - 1) {
+            Some(t) => SortKey::Text(0, Cow::Borrowed(&t.name)),
+            None => SortKey::Text(1, Cow::Borrowed("")),
+        },
+        // Recurring ones first.
+        Key::Recurring => SortKey::Num(i64::from(task.recurrence().is_none())),
+        Key::Random => SortKey::Num(xxhash_rust::xxh3::xxh3_64_with_seed(
+            task.description.as_bytes(),
+            today.days() as u64,
+        ) as i64),
+    }
 }
 
 /// A date's place: invalid ones first, then by day, then none.

@@ -11,7 +11,7 @@ use super::super::select::found;
 use super::super::{Task, TaskSettings};
 use super::TasksQuery;
 use super::filter::{Deps, Env};
-use super::order::{DEFAULT_SORTS, GroupRank, Row, compare, groups, urgency};
+use super::order::{DEFAULT_SORTS, GroupRank, Row, SortKey, groups, sort_key, urgency};
 use crate::date::Date;
 use crate::filter::{FileMeta, Filter as NoteFilter};
 use crate::{NoteId, VaultIndex};
@@ -82,7 +82,7 @@ pub fn run(
     let (found, note_count) = found(index, notes, |note, task| {
         settings.counts(task) && query.filters.iter().all(|f| f.matches(&env, note, task))
     });
-    let mut rows: Vec<(Hit, f64)> = found
+    let rows: Vec<(Hit, f64)> = found
         .into_iter()
         .map(|(note, task)| {
             let hit = Hit { note, task };
@@ -103,38 +103,70 @@ pub fn run(
         .chain(DEFAULT_SORTS.iter())
         .copied()
         .collect();
-    let order = |a: &(Hit, f64), b: &(Hit, f64)| -> Ordering {
-        let (a, b) = (row(a), row(b));
-        sorts
-            .iter()
-            .map(|s| compare(*s, settings, today, &a, &b))
+    // Each task's keys once; then the tasks ordered by them, the path and
+    // line last.
+    let mut keyed: Vec<((Hit, f64), Vec<SortKey>)> = rows
+        .into_iter()
+        .map(|r| {
+            let at = row(&r);
+            let keys = sorts
+                .iter()
+                .map(|s| sort_key(s.key, settings, today, &at))
+                .chain([SortKey::Num(i64::from(at.task.line))])
+                .collect();
+            (r, keys)
+        })
+        .collect();
+    let reverse: Vec<bool> = sorts.iter().map(|s| s.reverse).chain([false]).collect();
+    let order = |a: &((Hit, f64), Vec<SortKey>), b: &((Hit, f64), Vec<SortKey>)| -> Ordering {
+        a.1.iter()
+            .zip(&b.1)
+            .zip(&reverse)
+            .map(|((x, y), rev)| {
+                let o = x.cmp(y);
+                if *rev { o.reverse() } else { o }
+            })
             .find(|o| o.is_ne())
-            .unwrap_or_else(|| (&*a.note.path, a.task.line).cmp(&(&*b.note.path, b.task.line)))
+            .unwrap_or(Ordering::Equal)
     };
-    let matched = rows.len();
+    let matched = keyed.len();
     if let Some(limit) = query.limit
-        && limit < rows.len()
+        && limit < keyed.len()
     {
         if limit > 0 {
-            rows.select_nth_unstable_by(limit - 1, order);
+            keyed.select_nth_unstable_by(limit - 1, order);
         }
-        rows.truncate(limit);
+        keyed.truncate(limit);
     }
-    rows.sort_by(order);
+    keyed.sort_by(order);
+    let rows: Vec<(Hit, f64)> = keyed.into_iter().map(|(r, _)| r).collect();
 
     // Groups: each task under every heading path its groups give, in the
-    // plugin's order of groups, the tasks' order kept inside each.
-    let mut grouped: Vec<(Vec<(GroupRank, String)>, Hit)> = Vec::new();
+    // plugin's order of groups, the tasks' order kept inside each. Each
+    // level's distinct groups are ordered once; tasks then sort by their
+    // groups' places (numbers), stably.
+    let levels = query.groups.len();
+    let mut names: Vec<Vec<(GroupRank, String)>> = vec![Vec::new(); levels];
+    let mut seen: Vec<std::collections::HashMap<String, u32>> = vec![Default::default(); levels];
+    let mut grouped: Vec<(Vec<u32>, Hit)> = Vec::new();
     for r in &rows {
-        let mut paths: Vec<Vec<(GroupRank, String)>> = vec![Vec::new()];
-        for g in &query.groups {
-            let names = groups(g.key, settings, &row(r));
+        let mut paths: Vec<Vec<u32>> = vec![Vec::with_capacity(levels)];
+        for (level, g) in query.groups.iter().enumerate() {
+            let ids: Vec<u32> = groups(g.key, settings, &row(r))
+                .into_iter()
+                .map(|(rank, heading)| {
+                    *seen[level].entry(heading.clone()).or_insert_with(|| {
+                        names[level].push((rank, heading));
+                        names[level].len() as u32 - 1
+                    })
+                })
+                .collect();
             paths = paths
                 .into_iter()
                 .flat_map(|p| {
-                    names.iter().map(move |n| {
+                    ids.iter().map(move |id| {
                         let mut p = p.clone();
-                        p.push(n.clone());
+                        p.push(*id);
                         p
                     })
                 })
@@ -142,28 +174,58 @@ pub fn run(
         }
         grouped.extend(paths.into_iter().map(|p| (p, r.0)));
     }
-    let reverse: Vec<bool> = query.groups.iter().map(|g| g.reverse).collect();
+    // Each level's groups in order: a group's place by its id.
+    let places: Vec<Vec<u32>> = names
+        .iter()
+        .zip(&query.groups)
+        .map(|(level, g)| {
+            let mut order: Vec<u32> = (0..level.len() as u32).collect();
+            order.sort_by(|a, b| {
+                let o = level[*a as usize].0.cmp(&level[*b as usize].0);
+                if g.reverse { o.reverse() } else { o }
+            });
+            let mut place = vec![0; level.len()];
+            for (at, id) in order.into_iter().enumerate() {
+                place[id as usize] = at as u32;
+            }
+            place
+        })
+        .collect();
+    for (path, _) in &mut grouped {
+        for (level, id) in path.iter_mut().enumerate() {
+            *id = places[level][*id as usize];
+        }
+    }
     // Stable: the tasks' order holds inside a group.
-    grouped.sort_by(|(a, _), (b, _)| {
-        a.iter()
-            .zip(b)
-            .zip(&reverse)
-            .map(|((x, y), rev)| {
-                let o = x.0.cmp(&y.0);
-                if *rev { o.reverse() } else { o }
-            })
-            .find(|o| o.is_ne())
-            .unwrap_or(Ordering::Equal)
-    });
+    grouped.sort_by(|(a, _), (b, _)| a.cmp(b));
+    // Back from places to headings.
+    let headings_at: Vec<Vec<&str>> = names
+        .iter()
+        .zip(&places)
+        .map(|(level, place)| {
+            let mut by_place = vec![""; level.len()];
+            for (id, (_, heading)) in level.iter().enumerate() {
+                by_place[place[id] as usize] = heading.as_str();
+            }
+            by_place
+        })
+        .collect();
     let mut out: Vec<Group> = Vec::new();
+    let mut last: Option<Vec<u32>> = None;
     for (path, hit) in grouped {
-        let headings: Vec<String> = path.into_iter().map(|(_, h)| h).collect();
         match out.last_mut() {
-            Some(g) if g.headings == headings => g.hits.push(hit),
-            _ => out.push(Group {
-                headings,
-                hits: vec![hit],
-            }),
+            Some(g) if last.as_ref() == Some(&path) => g.hits.push(hit),
+            _ => {
+                out.push(Group {
+                    headings: path
+                        .iter()
+                        .enumerate()
+                        .map(|(level, at)| headings_at[level][*at as usize].to_string())
+                        .collect(),
+                    hits: vec![hit],
+                });
+                last = Some(path);
+            }
         }
     }
     if let Some(n) = query.group_limit {
