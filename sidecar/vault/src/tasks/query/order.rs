@@ -233,7 +233,7 @@ pub enum SortKey<'a> {
 }
 
 impl SortKey<'_> {
-    pub fn cmp(&self, other: &Self) -> Ordering {
+    pub fn order(&self, other: &Self) -> Ordering {
         match (self, other) {
             (SortKey::Num(a), SortKey::Num(b)) => a.cmp(b),
             (SortKey::Real(a), SortKey::Real(b)) => a.total_cmp(b),

@@ -123,7 +123,7 @@ pub fn run(
             .zip(&b.1)
             .zip(&reverse)
             .map(|((x, y), rev)| {
-                let o = x.cmp(y);
+                let o = x.order(y);
                 if *rev { o.reverse() } else { o }
             })
             .find(|o| o.is_ne())
