@@ -223,7 +223,7 @@ impl TaskTest {
 }
 
 /// Whether `hay` holds `needle`, any case.
-fn contains_folded(hay: &str, needle: &str) -> bool {
+pub(crate) fn contains_folded(hay: &str, needle: &str) -> bool {
     let needle = needle.trim();
     if hay.is_ascii() && needle.is_ascii() {
         return hay

@@ -8,7 +8,7 @@
 
 use regex::Regex;
 
-use super::super::select::{PriorityTest, When, heading_of, tags_of};
+use super::super::select::{PriorityTest, When, contains_folded, heading_of, tags_of};
 use super::super::status::StatusType;
 use super::super::when::{self, Days};
 use super::super::{DateKind, Priority, Task, TaskSettings};
@@ -371,14 +371,8 @@ pub(crate) fn text_of(of: TextOf, settings: &TaskSettings, note: &Note, task: &T
     match of {
         TextOf::StatusName => settings.statuses.of(task.symbol).name.to_string(),
         TextOf::Path => path.to_string(),
-        TextOf::Folder => match folder_of(path) {
-            "" => "/".into(),
-            folder => format!("{folder}/"),
-        },
-        TextOf::Root => match path.split_once('/') {
-            Some((top, _)) => format!("{top}/"),
-            None => "/".into(),
-        },
+        TextOf::Folder => folder_text(path),
+        TextOf::Root => root_text(path),
         TextOf::Filename => filename.to_string(),
         TextOf::Heading => heading_of(note, task).map_or(String::new(), |h| h.text.to_string()),
         TextOf::Backlink => match heading_of(note, task) {
@@ -394,6 +388,22 @@ pub(crate) fn text_of(of: TextOf, settings: &TaskSettings, note: &Note, task: &T
     }
 }
 
+/// A note's folder as the plugin writes it: `a/b/`, `/` at the top.
+pub(crate) fn folder_text(path: &str) -> String {
+    match folder_of(path) {
+        "" => "/".into(),
+        folder => format!("{folder}/"),
+    }
+}
+
+/// A note's top folder as the plugin writes it: `a/`, `/` at the top.
+pub(crate) fn root_text(path: &str) -> String {
+    match path.split_once('/') {
+        Some((top, _)) => format!("{top}/"),
+        None => "/".into(),
+    }
+}
+
 /// The description without the global filter, trimmed.
 pub(crate) fn description(settings: &TaskSettings, task: &Task) -> String {
     if settings.global_filter.is_empty() {
@@ -404,20 +414,6 @@ pub(crate) fn description(settings: &TaskSettings, task: &Task) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Whether `hay` holds `needle` (already lower-cased), any case.
-fn contains_folded(hay: &str, needle: &str) -> bool {
-    if needle.is_empty() {
-        return true;
-    }
-    if hay.is_ascii() && needle.is_ascii() {
-        return hay
-            .as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()));
-    }
-    hay.to_lowercase().contains(needle)
 }
 
 /// Reads one filter line that is not a boolean one, on `today`. `None`:

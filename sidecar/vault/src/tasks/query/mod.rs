@@ -390,17 +390,12 @@ fn placeholder(name: &str, ctx: &QueryContext) -> Result<String, String> {
                 .into(),
         );
     };
-    let folder = crate::note::folder_of(path);
     let filename = path.rsplit('/').next().unwrap_or(path);
     let value = match &name["query.file.".len()..] {
         "path" => path.to_string(),
         "pathWithoutExtension" => crate::note::strip_md(path).to_string(),
-        "folder" if folder.is_empty() => "/".into(),
-        "folder" => format!("{folder}/"),
-        "root" => match path.split_once('/') {
-            Some((top, _)) => format!("{top}/"),
-            None => "/".into(),
-        },
+        "folder" => filter::folder_text(path),
+        "root" => filter::root_text(path),
         "filename" => filename.to_string(),
         "filenameWithoutExtension" => crate::note::strip_md(filename).to_string(),
         call => {
