@@ -28,39 +28,35 @@ enum Answer {
     NotRun(QueryError),
 }
 
-/// The blocks of `text` (the note `rel`), each read and run.
-fn answers(
-    index: &VaultIndex,
-    rel: &str,
-    text: &str,
-    settings: &TaskSettings,
+/// What the queries of the note `rel` are read with.
+fn context<'a>(
+    index: &'a VaultIndex,
+    rel: &'a str,
+    settings: &'a TaskSettings,
     today: Date,
-) -> Vec<(QueryBlock, Answer)> {
-    let properties = index
-        .id_of(rel)
-        .and_then(|id| index.note(id).frontmatter.as_deref());
-    blocks(text)
-        .into_iter()
-        .map(|block| {
-            let ctx = QueryContext {
-                today,
-                file: Some(rel),
-                properties,
-                settings,
-            };
-            let answer = match parse(&block.query, &ctx) {
-                Ok(query) => Answer::Found(run(
-                    &query,
-                    index,
-                    &weft_vault::filter::Filter::All,
-                    settings,
-                    today,
-                )),
-                Err(e) => Answer::NotRun(e),
-            };
-            (block, answer)
-        })
-        .collect()
+) -> QueryContext<'a> {
+    QueryContext {
+        today,
+        file: Some(rel),
+        properties: index
+            .id_of(rel)
+            .and_then(|id| index.note(id).frontmatter.as_deref()),
+        settings,
+    }
+}
+
+/// One block read and run.
+fn answer(index: &VaultIndex, block: &QueryBlock, ctx: &QueryContext) -> Answer {
+    match parse(&block.query, ctx) {
+        Ok(query) => Answer::Found(run(
+            &query,
+            index,
+            &weft_vault::filter::Filter::All,
+            ctx.settings,
+            ctx.today,
+        )),
+        Err(e) => Answer::NotRun(e),
+    }
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -79,11 +75,11 @@ pub(super) fn lenses(
         return Vec::new();
     }
     let settings = config.task_settings();
-    let today = config.now().today();
-    answers(index, rel, text, &settings, today)
+    let ctx = context(index, rel, &settings, config.now().today());
+    blocks(text)
         .into_iter()
-        .map(|(block, answer)| {
-            let title = match answer {
+        .map(|block| {
+            let title = match answer(index, &block, &ctx) {
                 Answer::Found(o) => {
                     let mut title = format!(
                         "{} in {}",
@@ -113,16 +109,10 @@ pub(super) fn hover(
     if !text.contains("tasks") {
         return None;
     }
+    let block = blocks(text).into_iter().find(|b| b.line == line)?;
     let settings = config.task_settings();
-    let today = config.now().today();
-    let found = blocks(text).into_iter().any(|b| b.line == line);
-    if !found {
-        return None;
-    }
-    let (_, answer) = answers(index, rel, text, &settings, today)
-        .into_iter()
-        .find(|(b, _)| b.line == line)?;
-    let outcome = match answer {
+    let ctx = context(index, rel, &settings, config.now().today());
+    let outcome = match answer(index, &block, &ctx) {
         Answer::NotRun(e) => return Some(format!("**Not run**: {e}")),
         Answer::Found(o) => o,
     };
@@ -175,15 +165,7 @@ pub(super) fn problems(
         return Vec::new();
     }
     let settings = config.task_settings();
-    let properties = index
-        .id_of(rel)
-        .and_then(|id| index.note(id).frontmatter.as_deref());
-    let ctx = QueryContext {
-        today: config.now().today(),
-        file: Some(rel),
-        properties,
-        settings: &settings,
-    };
+    let ctx = context(index, rel, &settings, config.now().today());
     let mut out = Vec::new();
     for block in blocks(text) {
         for e in check(&block.query, &ctx) {
