@@ -71,9 +71,6 @@ pub(super) fn lenses(
     config: &Config,
     mut lens: impl FnMut(Position, String) -> CodeLens,
 ) -> Vec<CodeLens> {
-    if !text.contains("tasks") {
-        return Vec::new();
-    }
     let settings = config.task_settings();
     let ctx = context(index, rel, &settings, config.now().today());
     blocks(text)
@@ -106,9 +103,6 @@ pub(super) fn hover(
     line: u32,
     config: &Config,
 ) -> Option<String> {
-    if !text.contains("tasks") {
-        return None;
-    }
     let block = blocks(text).into_iter().find(|b| b.line == line)?;
     let settings = config.task_settings();
     let ctx = context(index, rel, &settings, config.now().today());
@@ -161,9 +155,6 @@ pub(super) fn problems(
     encoding: Encoding,
     config: &Config,
 ) -> Vec<Diagnostic> {
-    if !text.contains("tasks") {
-        return Vec::new();
-    }
     let settings = config.task_settings();
     let ctx = context(index, rel, &settings, config.now().today());
     let mut out = Vec::new();
