@@ -158,7 +158,7 @@ fn run_blocks(
 
 fn check_task(
     path: &str,
-    task: &Task,
+    task: Task<'_>,
     line: &str,
     today: Date,
     settings: &TaskSettings,
@@ -220,7 +220,7 @@ fn recur(at: &str, line: &str, today: Date, settings: &TaskSettings, report: &mu
 /// date as today (no done date: the setting off).
 fn round_trip(
     at: &str,
-    task: &Task,
+    task: Task<'_>,
     line: &str,
     today: Date,
     settings: &TaskSettings,

@@ -25,7 +25,7 @@ use weft_vault::props::mismatches;
 use weft_vault::query::{Problem, problems_of};
 use weft_vault::report::{message, mismatch};
 use weft_vault::tasks::check::{self, ProblemKind};
-use weft_vault::tasks::{DateKind, Task};
+use weft_vault::tasks::{DateKind, Tasks};
 use weft_workspace::config::{Config, DiagnosticsConfig, Severity};
 
 /// Diagnostic codes, also read by code actions.
@@ -144,12 +144,12 @@ pub(super) fn compute(world: &World, doc: &Doc) -> Option<Vec<Diagnostic>> {
 fn task_problems(
     world: &World,
     doc: &Doc,
-    tasks: &[Task],
+    tasks: &Tasks,
     config: &Config,
     out: &mut Vec<Diagnostic>,
 ) {
     let settings = config.task_settings();
-    for task in tasks {
+    for task in tasks.iter() {
         let suspect = task.recurrence().is_some()
             || DateKind::ALL.iter().any(|&k| {
                 let date = task.date(k);

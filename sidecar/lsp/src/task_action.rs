@@ -16,7 +16,7 @@ use weft_vault::daily::Date;
 use weft_vault::parse::parse_text;
 use weft_vault::tasks::status::StatusType;
 use weft_vault::tasks::write::{TaskChange, edit_task};
-use weft_vault::tasks::{Task, TaskSettings};
+use weft_vault::tasks::{TaskSettings, Tasks};
 
 /// What an action does to the task, by the status word the domain
 /// resolves (`Statuses::symbol_for`).
@@ -57,9 +57,13 @@ pub(super) fn task_actions(
     settings: &TaskSettings,
     today: Date,
 ) -> Vec<CodeAction> {
-    let Some(task) = task_at(here, line).filter(|t| settings.counts(t)) else {
+    let Some(one) = task_at(here, line) else {
         return Vec::new();
     };
+    let task = one.at(0);
+    if !settings.counts(task) {
+        return Vec::new();
+    }
     let span = task.span.start as usize..task.span.end as usize;
     let Some(line_text) = here.text.get(span.clone()) else {
         return Vec::new();
@@ -91,18 +95,29 @@ pub(super) fn task_actions(
         .collect()
 }
 
-/// The task on `line` of the note's current text: from the index when it
-/// holds that very text, else from a parse of it (an edit on its way).
-fn task_at(here: &Here, line: u32) -> Option<Task> {
-    {
+/// The task on `line` of the note's current text (alone): which lines are
+/// tasks from the index when it holds that very text, else from a parse of
+/// it (an edit on its way).
+fn task_at(here: &Here, line: u32) -> Option<Tasks> {
+    let span = {
         let index = here.vault.read();
-        if let Some(id) = index.id_of(&here.rel) {
-            let note = index.note(id);
-            if note.content_hash == text_hash(&here.text) {
-                return note.tasks.iter().find(|t| t.line == line).cloned();
-            }
+        match index.id_of(&here.rel) {
+            Some(id) if index.note(id).content_hash == text_hash(&here.text) => index
+                .note(id)
+                .tasks
+                .iter()
+                .find(|t| t.line == line)
+                .map(|t| t.span.clone()),
+            _ => None,
         }
-    }
-    let note = parse_text(&here.rel, &here.text);
-    note.tasks.into_iter().find(|t| t.line == line)
+    };
+    let span = span.or_else(|| {
+        let note = parse_text(&here.rel, &here.text);
+        note.tasks
+            .iter()
+            .find(|t| t.line == line)
+            .map(|t| t.span.clone())
+    })?;
+    let text = here.text.get(span.start as usize..span.end as usize)?;
+    Tasks::of_line(text, line, span.start)
 }

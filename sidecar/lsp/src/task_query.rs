@@ -138,7 +138,7 @@ pub(super) fn hover(
             out += &format!(
                 "\n- [{}] {}{due} — {path}:{}",
                 task.symbol,
-                task.description.trim(),
+                task.description().trim(),
                 task.line + 1
             );
         }

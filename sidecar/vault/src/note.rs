@@ -22,7 +22,7 @@ pub struct Note {
     pub blocks: Vec<Block>,
     pub links: Vec<Link>,
     /// Its list items with a checkbox, in text order.
-    pub tasks: Vec<crate::tasks::Task>,
+    pub tasks: crate::tasks::Tasks,
     /// The frontmatter as a JSON object (YAML mapping), when it parsed.
     /// Stored as JSON text by non-self-describing formats (snapshots).
     #[serde(with = "frontmatter_as_json")]

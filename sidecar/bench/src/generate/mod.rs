@@ -448,7 +448,7 @@ mod tests {
                         .unwrap_or_else(|e| panic!("{rule}: {e:?}"));
                 }
                 let parent = task.parent().map(|p| {
-                    let p = &note.tasks[p as usize];
+                    let p = note.tasks.at(p);
                     &with[p.span.start as usize..p.span.end as usize]
                 });
                 assert_eq!(
@@ -459,9 +459,9 @@ mod tests {
                 let tags: Vec<&str> = tags_of(&note, task).map(|t| &*t.name).collect();
                 assert_eq!(tags, m.tags, "{line}: tags");
                 assert!(
-                    !task.description.contains("::") && !task.description.contains('📅'),
+                    !task.description().contains("::") && !task.description().contains('📅'),
                     "{line}: {}",
-                    task.description
+                    task.description()
                 );
                 total += 1;
                 match task.format {

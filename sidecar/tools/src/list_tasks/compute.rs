@@ -63,7 +63,7 @@ fn group_key(
     index: &VaultIndex,
     settings: &TaskSettings,
     id: NoteId,
-    task: &Task,
+    task: Task<'_>,
 ) -> GroupKey {
     let note = index.note(id);
     match group {
@@ -125,11 +125,11 @@ pub fn compute(
     let mut hits: Vec<(GroupKey, NoteId, u32)> = found
         .into_iter()
         .map(|(id, i)| {
-            let task = &index.note(id).tasks[i as usize];
+            let task = index.note(id).tasks.at(i);
             (group_key(query.group, index, settings, id, task), id, i)
         })
         .collect();
-    let task = |id: NoteId, i: u32| (&*index.note(id).path, &index.note(id).tasks[i as usize]);
+    let task = |id: NoteId, i: u32| (&*index.note(id).path, index.note(id).tasks.at(i));
     let compare = |a: &(GroupKey, NoteId, u32), b: &(GroupKey, NoteId, u32)| -> Ordering {
         a.0.cmp(&b.0).then_with(|| {
             query

@@ -78,7 +78,7 @@ pub struct TaskItem {
 }
 
 /// A date field as written: `2024-05-01`, `invalid`, or nothing.
-fn date(task: &Task, kind: DateKind) -> Option<String> {
+fn date(task: Task<'_>, kind: DateKind) -> Option<String> {
     let d = task.date(kind);
     match d.date() {
         Some(day) => Some(day_text(day)),
@@ -94,7 +94,7 @@ pub(super) fn item(
     today: Date,
 ) -> TaskItem {
     let note = index.note(hit.note);
-    let task = &note.tasks[hit.task as usize];
+    let task = note.tasks.at(hit.task);
     let status = settings.statuses.of(task.symbol);
     let overdue_days = task
         .date(DateKind::Due)
@@ -106,7 +106,7 @@ pub(super) fn item(
         line: task.line + 1,
         status: task.symbol.to_string(),
         status_type: status.kind.name().to_string(),
-        description: task.description.to_string(),
+        description: task.description().to_string(),
         due: date(task, DateKind::Due),
         scheduled: date(task, DateKind::Scheduled),
         start: date(task, DateKind::Start),

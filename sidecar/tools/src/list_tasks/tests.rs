@@ -51,8 +51,8 @@ fn list(args: serde_json::Value) -> String {
             group = Some(hit.group.clone());
         }
         let note = index.note(hit.note);
-        let task = &note.tasks[hit.task as usize];
-        out += &format!("{}:{} {}\n", note.path, task.line + 1, task.description);
+        let task = note.tasks.at(hit.task);
+        out += &format!("{}:{} {}\n", note.path, task.line + 1, task.description());
     }
     out
 }

@@ -20,7 +20,7 @@ use crate::note::{
     Block, Heading, Link, LinkKind, Note, NoteDiagnostic, Span, TagUse, strip_md, text_hash,
 };
 use crate::tags;
-use crate::tasks::Task;
+use crate::tasks::TasksBuilder;
 
 /// The length of `text` in UTF-16 code units.
 fn utf16_len(text: &str) -> u32 {
@@ -110,7 +110,7 @@ pub(super) struct NoteParser<'a> {
     headings: Vec<Heading>,
     blocks: Vec<Block>,
     links: Vec<Link>,
-    tasks: Vec<Task>,
+    tasks: TasksBuilder,
     has_base_block: bool,
     pub(super) diagnostics: Vec<NoteDiagnostic>,
 }
@@ -134,7 +134,7 @@ impl<'a> NoteParser<'a> {
             headings: Vec::new(),
             blocks: Vec::new(),
             links: Vec::new(),
-            tasks: Vec::new(),
+            tasks: TasksBuilder::default(),
             has_base_block: false,
             diagnostics: Vec::new(),
         }
@@ -319,18 +319,13 @@ impl<'a> NoteParser<'a> {
                 .count()
                 .min(2);
         let line = self.line(at);
-        if let Some(last) = self.tasks.last()
-            && last.line == line
-        {
+        if self.tasks.last_line() == Some(line) {
             return Some(self.tasks.len() as u32 - 1);
         }
         let start = self.lines.line_start(line)?;
         let rest = &self.text[start..];
         let end = memchr::memchr2(b'\n', b'\r', rest.as_bytes()).unwrap_or(rest.len());
-        let mut task = Task::read(&rest[..end], line, start as u32)?;
-        task.set_parent(parent);
-        self.tasks.push(task);
-        Some(self.tasks.len() as u32 - 1)
+        self.tasks.push(&rest[..end], line, start as u32, parent)
     }
 
     /// A block id `^id` ending the paragraph or list item at `range`.
@@ -475,12 +470,7 @@ impl<'a> NoteParser<'a> {
             headings: self.headings,
             blocks: self.blocks,
             links: self.links,
-            tasks: {
-                // Kept for as long as the note is: no spare room.
-                let mut tasks = self.tasks;
-                tasks.shrink_to_fit();
-                tasks
-            },
+            tasks: self.tasks.finish(),
             frontmatter: self.frontmatter,
             frontmatter_span: self.frontmatter_span,
             has_base_block: self.has_base_block,

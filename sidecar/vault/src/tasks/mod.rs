@@ -195,11 +195,55 @@ pub struct TaskMore {
     pub on_completion: Option<OnCompletion>,
     pub id: Option<Box<str>>,
     pub depends_on: Vec<Box<str>>,
+    /// Dates too far from now for a record's two bytes, by [`DateKind`]
+    /// (`📅 9999-12-31`); [`TaskDate::NONE`] where the record holds it.
+    pub far_dates: [TaskDate; 6],
 }
 
-/// One task: a list item whose line has a checkbox.
+impl Default for TaskDate {
+    fn default() -> Self {
+        TaskDate::NONE
+    }
+}
+
+/// A task's date in a record's two bytes: none, invalid, kept among the
+/// rare fields, or a day from 1900-01-01 to 2079-06-05.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct PackedDate(u16);
+
+impl PackedDate {
+    const NONE: PackedDate = PackedDate(0);
+    const INVALID: PackedDate = PackedDate(1);
+    const FAR: PackedDate = PackedDate(2);
+    /// 1900-01-01, as days since 1970-01-01.
+    const FIRST_DAY: i32 = -25_567;
+
+    /// The date packed, or [`PackedDate::FAR`].
+    fn of(date: TaskDate) -> PackedDate {
+        match date {
+            TaskDate::NONE => PackedDate::NONE,
+            TaskDate::INVALID => PackedDate::INVALID,
+            TaskDate(day) => u16::try_from(i64::from(day) - i64::from(Self::FIRST_DAY) + 3)
+                .map_or(PackedDate::FAR, PackedDate),
+        }
+    }
+
+    /// The date, or `None` for [`PackedDate::FAR`].
+    fn date(self) -> Option<TaskDate> {
+        match self {
+            PackedDate::NONE => Some(TaskDate::NONE),
+            PackedDate::INVALID => Some(TaskDate::INVALID),
+            PackedDate::FAR => None,
+            PackedDate(n) => Some(TaskDate(i32::from(n) - 3 + Self::FIRST_DAY)),
+        }
+    }
+}
+
+/// One task as its note keeps it: 48 bytes, a vault holding a million.
+/// Its description and rare fields live in the note's [`Tasks`]; read it
+/// through a [`Task`], which joins the two.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Task {
+pub struct TaskRecord {
     /// 0-based line.
     pub line: u32,
     /// The line, from its first byte (indentation and `>` included) to its
@@ -207,52 +251,304 @@ pub struct Task {
     pub span: std::ops::Range<u32>,
     /// The symbol between the brackets.
     pub symbol: char,
-    /// What the fields leave (the plugin's description; tags that stood
-    /// among the fields follow it).
-    pub description: Box<str>,
+    /// Where its description is in the note's descriptions: start, length.
+    text_at: [u32; 2],
     /// By [`DateKind`], in its order.
-    dates: [TaskDate; 6],
+    dates: [PackedDate; 6],
+    /// The nearest enclosing task: its index in the note's tasks, plus one.
+    parent: Option<std::num::NonZeroU32>,
+    /// Its rare fields' place in the note's, plus one.
+    more: Option<std::num::NonZeroU32>,
     pub priority: Priority,
     /// The format its fields are written in; `None` when it has none.
     pub format: Option<Format>,
-    /// The nearest enclosing task: its index in the note's tasks, plus one
-    /// (four bytes where an `Option<u32>` takes eight: a vault holds
-    /// hundreds of thousands of tasks); see [`Task::parent`].
-    parent: Option<std::num::NonZeroU32>,
     /// Indented under a list item (in a quote, more than one space after
     /// its last `>`): what the plugin's `exclude sub-items` leaves out.
     pub sub_item: bool,
-    pub more: Option<Box<TaskMore>>,
 }
 
-impl Task {
+/// A note's tasks, in line order: their records, their descriptions back
+/// to back in one buffer, and the rare fields of the few that carry them
+/// — three allocations a note instead of one or two a task. Nothing for a
+/// note without tasks.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tasks(Option<Box<Kept>>);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Kept {
+    list: Box<[TaskRecord]>,
+    text: Box<str>,
+    more: Box<[TaskMore]>,
+}
+
+impl Tasks {
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |k| k.list.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The task at `index` in line order.
+    pub fn get(&self, index: usize) -> Option<Task<'_>> {
+        let kept = self.0.as_deref()?;
+        Some(Task {
+            record: kept.list.get(index)?,
+            kept,
+        })
+    }
+
+    /// The task at `index`, which must be one (as a slice's `[index]`).
+    pub fn at(&self, index: u32) -> Task<'_> {
+        match self.get(index as usize) {
+            Some(task) => task,
+            None => panic!("task {index} of {}", self.len()),
+        }
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        Iter {
+            records: self.0.as_deref().map_or(&[][..], |k| &k.list[..]).iter(),
+            kept: self.0.as_deref(),
+        }
+    }
+
+    /// The task `line` holds, alone, when it is one (as at 0-based line
+    /// `number`, starting at byte `start` of its note).
+    pub fn of_line(line: &str, number: u32, start: u32) -> Option<Tasks> {
+        let mut one = TasksBuilder::default();
+        one.push(line, number, start, None)?;
+        Some(one.finish())
+    }
+}
+
+impl<'a> IntoIterator for &'a Tasks {
+    type Item = Task<'a>;
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+/// A note's tasks in line order.
+pub struct Iter<'a> {
+    records: std::slice::Iter<'a, TaskRecord>,
+    kept: Option<&'a Kept>,
+}
+
+impl<'a> Iter<'a> {
+    fn view(&self, record: &'a TaskRecord) -> Option<Task<'a>> {
+        Some(Task {
+            record,
+            kept: self.kept?,
+        })
+    }
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = Task<'a>;
+
+    fn next(&mut self) -> Option<Task<'a>> {
+        let record = self.records.next()?;
+        self.view(record)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.records.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let record = self.records.next_back()?;
+        self.view(record)
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+/// A note's tasks as its parse finds them, one line at a time.
+#[derive(Debug, Default)]
+pub struct TasksBuilder {
+    list: Vec<TaskRecord>,
+    text: String,
+    more: Vec<TaskMore>,
+}
+
+impl TasksBuilder {
+    /// The line of the last task read.
+    pub fn last_line(&self) -> Option<u32> {
+        self.list.last().map(|t| t.line)
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Reads the task of `line` (at 0-based line `number`, starting at byte
+    /// `start` of its note), when it is one, under `parent` (an index of an
+    /// earlier task): its index.
+    pub fn push(
+        &mut self,
+        line: &str,
+        number: u32,
+        start: u32,
+        parent: Option<u32>,
+    ) -> Option<u32> {
+        let parts = read_line(line)?;
+        let lead = &line[..line.len() - line.trim_start_matches([' ', '\t', '>']).len()];
+        let sub_item = match lead.rfind('>') {
+            None => !lead.is_empty(),
+            Some(at) => !matches!(&lead[at + 1..], "" | " "),
+        };
+        let symbol = line[parts.symbol.clone()].chars().next()?;
+        let fields = &parts.fields;
+        let text = |kind: FieldKind| fields.get(kind).map(|f| &line[f.value.clone()]);
+        let mut more = TaskMore {
+            recurrence: text(FieldKind::Recurrence).map(|r| r.trim().into()),
+            on_completion: text(FieldKind::OnCompletion).and_then(|v| {
+                if v.eq_ignore_ascii_case("delete") {
+                    Some(OnCompletion::Delete)
+                } else if v.eq_ignore_ascii_case("keep") {
+                    Some(OnCompletion::Keep)
+                } else {
+                    None
+                }
+            }),
+            id: text(FieldKind::Id).map(Into::into),
+            depends_on: text(FieldKind::DependsOn)
+                .map(|ids| {
+                    ids.split(',')
+                        .map(|id| id.trim_matches(' '))
+                        .filter(|id| !id.is_empty())
+                        .map(Into::into)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            far_dates: [TaskDate::NONE; 6],
+        };
+        let mut dates = [PackedDate::NONE; 6];
+        for kind in DateKind::ALL {
+            if let Some(value) = text(kind.field()) {
+                let date = TaskDate::of_text(value);
+                dates[kind as usize] = PackedDate::of(date);
+                if dates[kind as usize] == PackedDate::FAR {
+                    more.far_dates[kind as usize] = date;
+                }
+            }
+        }
+        let priority = text(FieldKind::Priority).map_or(Priority::None, Priority::of_value);
+        let text_at = [self.text.len(), fields.description.len()].map(|n| n as u32);
+        if u32::try_from(self.text.len() + fields.description.len()).is_err() {
+            return None;
+        }
+        self.text.push_str(&fields.description);
+        let more = (more != TaskMore::default()).then(|| {
+            self.more.push(more);
+            std::num::NonZeroU32::new(self.more.len() as u32)
+        });
+        self.list.push(TaskRecord {
+            line: number,
+            span: start..start.saturating_add(line.len() as u32),
+            symbol,
+            text_at,
+            dates,
+            parent: parent.and_then(|p| std::num::NonZeroU32::new(p.saturating_add(1))),
+            more: more.flatten(),
+            priority,
+            format: fields.format(),
+            sub_item,
+        });
+        Some(self.list.len() as u32 - 1)
+    }
+
+    /// The tasks, kept for as long as their note is: no spare room.
+    pub fn finish(self) -> Tasks {
+        if self.list.is_empty() {
+            return Tasks::default();
+        }
+        Tasks(Some(Box::new(Kept {
+            list: self.list.into_boxed_slice(),
+            text: self.text.into_boxed_str(),
+            more: self.more.into_boxed_slice(),
+        })))
+    }
+}
+
+/// One task of a note: its record joined to the note's descriptions and
+/// rare fields. The record's fields read through it (`task.line`).
+#[derive(Clone, Copy)]
+pub struct Task<'a> {
+    record: &'a TaskRecord,
+    kept: &'a Kept,
+}
+
+impl std::ops::Deref for Task<'_> {
+    type Target = TaskRecord;
+
+    fn deref(&self) -> &TaskRecord {
+        self.record
+    }
+}
+
+impl std::fmt::Debug for Task<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Task")
+            .field("record", self.record)
+            .field("description", &self.description())
+            .field("more", &self.more())
+            .finish()
+    }
+}
+
+impl<'a> Task<'a> {
+    /// What the fields leave (the plugin's description; tags that stood
+    /// among the fields follow it).
+    pub fn description(self) -> &'a str {
+        let [at, len] = self.record.text_at.map(|n| n as usize);
+        // A record read back from a snapshot could point anywhere.
+        self.kept.text.get(at..at + len).unwrap_or("")
+    }
+
+    /// Its rare fields, when it has any.
+    pub fn more(self) -> Option<&'a TaskMore> {
+        let at = self.record.more?.get() as usize - 1;
+        self.kept.more.get(at)
+    }
+
     /// The nearest enclosing task: its index in the note's tasks.
-    pub fn parent(&self) -> Option<u32> {
-        self.parent.map(|p| p.get() - 1)
+    pub fn parent(self) -> Option<u32> {
+        self.record.parent.map(|p| p.get() - 1)
     }
 
-    pub fn set_parent(&mut self, parent: Option<u32>) {
-        self.parent = parent.and_then(|p| std::num::NonZeroU32::new(p.saturating_add(1)));
+    pub fn date(self, kind: DateKind) -> TaskDate {
+        let packed = self.record.dates[kind as usize];
+        packed.date().unwrap_or_else(|| {
+            self.more()
+                .map_or(TaskDate::NONE, |m| m.far_dates[kind as usize])
+        })
     }
 
-    pub fn date(&self, kind: DateKind) -> TaskDate {
-        self.dates[kind as usize]
+    pub fn recurrence(self) -> Option<&'a str> {
+        self.more()?.recurrence.as_deref()
     }
 
-    pub fn recurrence(&self) -> Option<&str> {
-        self.more.as_ref()?.recurrence.as_deref()
+    pub fn id(self) -> Option<&'a str> {
+        self.more()?.id.as_deref()
     }
 
-    pub fn id(&self) -> Option<&str> {
-        self.more.as_ref()?.id.as_deref()
+    pub fn depends_on(self) -> &'a [Box<str>] {
+        self.more().map_or(&[], |m| &m.depends_on)
     }
 
-    pub fn depends_on(&self) -> &[Box<str>] {
-        self.more.as_ref().map_or(&[], |m| &m.depends_on)
-    }
-
-    pub fn on_completion(&self) -> Option<OnCompletion> {
-        self.more.as_ref()?.on_completion
+    pub fn on_completion(self) -> Option<OnCompletion> {
+        self.more()?.on_completion
     }
 }
 
@@ -303,8 +599,8 @@ impl Default for TaskSettings {
 
 impl TaskSettings {
     /// Whether a checklist line counts as a task under the global filter.
-    pub fn counts(&self, task: &Task) -> bool {
-        self.counts_description(&task.description)
+    pub fn counts(&self, task: Task<'_>) -> bool {
+        self.counts_description(task.description())
     }
 
     /// [`TaskSettings::counts`] of the task with this description.
@@ -368,66 +664,6 @@ pub fn read_line(line: &str) -> Option<LineParts> {
         body: body_at..line.len(),
         fields,
     })
-}
-
-impl Task {
-    /// The task of `line` (at 0-based `number`, starting at byte `start` of
-    /// its note), when the line is one.
-    pub fn read(line: &str, number: u32, start: u32) -> Option<Task> {
-        let mut parts = read_line(line)?;
-        let lead = &line[..line.len() - line.trim_start_matches([' ', '\t', '>']).len()];
-        let sub_item = match lead.rfind('>') {
-            None => !lead.is_empty(),
-            Some(at) => !matches!(&lead[at + 1..], "" | " "),
-        };
-        let symbol = line[parts.symbol.clone()].chars().next()?;
-        let fields = &parts.fields;
-        let mut dates = [TaskDate::NONE; 6];
-        for kind in DateKind::ALL {
-            if let Some(field) = fields.get(kind.field()) {
-                dates[kind as usize] = TaskDate::of_text(&line[field.value.clone()]);
-            }
-        }
-        let text = |kind: FieldKind| fields.get(kind).map(|f| &line[f.value.clone()]);
-        let priority = text(FieldKind::Priority).map_or(Priority::None, Priority::of_value);
-        let more = TaskMore {
-            recurrence: text(FieldKind::Recurrence).map(|r| r.trim().into()),
-            on_completion: text(FieldKind::OnCompletion).and_then(|v| {
-                if v.eq_ignore_ascii_case("delete") {
-                    Some(OnCompletion::Delete)
-                } else if v.eq_ignore_ascii_case("keep") {
-                    Some(OnCompletion::Keep)
-                } else {
-                    None
-                }
-            }),
-            id: text(FieldKind::Id).map(Into::into),
-            depends_on: text(FieldKind::DependsOn)
-                .map(|ids| {
-                    ids.split(',')
-                        .map(|id| id.trim_matches(' '))
-                        .filter(|id| !id.is_empty())
-                        .map(Into::into)
-                        .collect()
-                })
-                .unwrap_or_default(),
-        };
-        let format = fields.format();
-        // The description's own buffer, shrunk to fit, is kept: no copy.
-        let description = std::mem::take(&mut parts.fields.description).into_boxed_str();
-        Some(Task {
-            line: number,
-            span: start..start + line.len() as u32,
-            symbol,
-            description,
-            dates,
-            priority,
-            format,
-            parent: None,
-            sub_item,
-            more: (more != TaskMore::default()).then(|| Box::new(more)),
-        })
-    }
 }
 
 #[cfg(test)]

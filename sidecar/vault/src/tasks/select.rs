@@ -102,7 +102,7 @@ pub struct DateTest {
 }
 
 impl DateTest {
-    fn matches(&self, task: &Task) -> bool {
+    fn matches(&self, task: Task<'_>) -> bool {
         match self.field {
             DateField::One(kind) => self.when.matches(task.date(kind)),
             DateField::Happens => {
@@ -200,7 +200,7 @@ pub struct TaskTest {
 
 impl TaskTest {
     /// Whether `task` of `note` passes (the global filter included).
-    pub fn matches(&self, note: &Note, task: &Task, settings: &TaskSettings) -> bool {
+    pub fn matches(&self, note: &Note, task: Task<'_>, settings: &TaskSettings) -> bool {
         settings.counts(task)
             && (self.types.is_empty() || self.types.contains(&settings.statuses.kind(task.symbol)))
             && self.dates.iter().all(|t| t.matches(task))
@@ -211,7 +211,7 @@ impl TaskTest {
             && self
                 .text
                 .as_deref()
-                .is_none_or(|t| contains_folded(&task.description, t))
+                .is_none_or(|t| contains_folded(&task.description(), t))
             && self.heading.as_deref().is_none_or(|h| {
                 heading_of(note, task).is_some_and(|heading| contains_folded(&heading.text, h))
             })
@@ -242,7 +242,7 @@ pub(crate) fn contains_folded(hay: &str, needle: &str) -> bool {
 pub fn found(
     index: &crate::VaultIndex,
     notes: &crate::filter::Filter,
-    mut test: impl FnMut(&Note, &Task) -> bool,
+    mut test: impl FnMut(&Note, Task<'_>) -> bool,
 ) -> (Vec<(crate::NoteId, u32)>, usize) {
     let mut hits = Vec::new();
     let mut note_count = 0;
@@ -267,17 +267,18 @@ pub fn found(
 }
 
 /// The tags written on the task's line.
-pub fn tags_of<'n>(note: &'n Note, task: &Task) -> impl Iterator<Item = &'n TagUse> {
+pub fn tags_of<'n>(note: &'n Note, task: Task<'_>) -> impl Iterator<Item = &'n TagUse> {
     // Tags are in text order; the frontmatter's all stand above any task.
-    let at = note.tags.partition_point(|t| t.line < task.line);
+    let line = task.line;
+    let at = note.tags.partition_point(|t| t.line < line);
     note.tags[at..]
         .iter()
-        .take_while(move |t| t.line == task.line)
+        .take_while(move |t| t.line == line)
         .filter(|t| !t.in_frontmatter)
 }
 
 /// The nearest heading above the task.
-pub fn heading_of<'n>(note: &'n Note, task: &Task) -> Option<&'n Heading> {
+pub fn heading_of<'n>(note: &'n Note, task: Task<'_>) -> Option<&'n Heading> {
     let at = note.headings.partition_point(|h| h.line < task.line);
     at.checked_sub(1).map(|i| &note.headings[i])
 }
@@ -323,10 +324,10 @@ impl Order {
     pub fn compare(
         self,
         settings: &TaskSettings,
-        (a_path, a): (&str, &Task),
-        (b_path, b): (&str, &Task),
+        (a_path, a): (&str, Task<'_>),
+        (b_path, b): (&str, Task<'_>),
     ) -> Ordering {
-        let date = |t: &Task, k: DateKind| t.date(k).days().unwrap_or(i64::MAX);
+        let date = |t: Task<'_>, k: DateKind| t.date(k).days().unwrap_or(i64::MAX);
         let place = || a_path.cmp(b_path).then(a.line.cmp(&b.line));
         match self {
             Order::Default => settings
@@ -340,9 +341,9 @@ impl Order {
             Order::Priority => b.priority.cmp(&a.priority).then_with(place),
             Order::Path => place(),
             Order::Description => a
-                .description
+                .description()
                 .to_lowercase()
-                .cmp(&b.description.to_lowercase())
+                .cmp(&b.description().to_lowercase())
                 .then_with(place),
         }
     }

@@ -25,9 +25,9 @@ fn pick(test: &TaskTest) -> Vec<String> {
     let settings = TaskSettings::default();
     note.tasks
         .iter()
-        .filter(|t| test.matches(&note, t, &settings))
+        .filter(|t| test.matches(&note, *t, &settings))
         .map(|t| {
-            t.description
+            t.description()
                 .split(" #")
                 .next()
                 .unwrap_or_default()
@@ -157,7 +157,7 @@ fn the_global_filter_decides_what_is_a_task() {
     let n = note
         .tasks
         .iter()
-        .filter(|t| TaskTest::default().matches(&note, t, &settings))
+        .filter(|t| TaskTest::default().matches(&note, *t, &settings))
         .count();
     assert_eq!(n, 2);
 }
@@ -167,12 +167,12 @@ fn orders() {
     let note = parse_note("w.md", NOTE.as_bytes());
     let settings = TaskSettings::default();
     let sorted = |order: Order| {
-        let mut tasks: Vec<&Task> = note.tasks.iter().collect();
-        tasks.sort_by(|a, b| order.compare(&settings, ("w.md", a), ("w.md", b)));
+        let mut tasks: Vec<Task> = note.tasks.iter().collect();
+        tasks.sort_by(|a, b| order.compare(&settings, ("w.md", *a), ("w.md", *b)));
         tasks
             .iter()
             .map(|t| {
-                t.description
+                t.description()
                     .split(" #")
                     .next()
                     .unwrap_or_default()

@@ -1,15 +1,16 @@
 use super::*;
 use crate::parse_note;
 
-fn tasks(text: &str) -> Vec<Task> {
+fn tasks(text: &str) -> Tasks {
     parse_note("t.md", text.as_bytes()).tasks
 }
 
 #[test]
 fn a_checkbox_line_is_a_task_with_its_fields() {
-    let t = &tasks("- [ ] take out the trash 🔁 every Sunday 📅 2021-04-25 ⏫\n")[0];
+    let all = tasks("- [ ] take out the trash 🔁 every Sunday 📅 2021-04-25 ⏫\n");
+    let t = all.at(0);
     assert_eq!(t.symbol, ' ');
-    assert_eq!(&*t.description, "take out the trash");
+    assert_eq!(t.description(), "take out the trash");
     assert_eq!(t.date(DateKind::Due), TaskDate::of_text("2021-04-25"));
     assert_eq!(
         t.date(DateKind::Due)
@@ -48,7 +49,7 @@ not a list [ ] at all
 ";
     let got: Vec<(u32, char, String)> = tasks(text)
         .iter()
-        .map(|t| (t.line, t.symbol, t.description.to_string()))
+        .map(|t| (t.line, t.symbol, t.description().to_string()))
         .collect();
     let want = [
         (0, ' ', "dash"),
@@ -95,7 +96,8 @@ fn a_task_knows_its_parent_task() {
 
 #[test]
 fn dates_and_the_rarer_fields() {
-    let t = &tasks("- [x] a 🆔 x1 ⛔ y, z 🔁 every day 🏁 Delete ➕ 2023-02-30 ✅ 2024-02-29\n")[0];
+    let all = tasks("- [x] a 🆔 x1 ⛔ y, z 🔁 every day 🏁 Delete ➕ 2023-02-30 ✅ 2024-02-29\n");
+    let t = all.at(0);
     assert_eq!(t.id(), Some("x1"));
     assert_eq!(t.depends_on(), [Box::from("y"), Box::from("z")]);
     assert_eq!(t.on_completion(), Some(OnCompletion::Delete));
@@ -103,8 +105,9 @@ fn dates_and_the_rarer_fields() {
     assert!(!t.date(DateKind::Created).is_valid());
     assert_eq!(t.date(DateKind::Done).date().map(|d| d.day), Some(29));
     assert!(!t.date(DateKind::Due).is_set());
-    let plain = &tasks("- [ ] plain\n")[0];
-    assert!(plain.more.is_none());
+    let plain = tasks("- [ ] plain\n");
+    let plain = plain.at(0);
+    assert!(plain.more().is_none());
     assert_eq!(plain.format, None);
 }
 
@@ -112,9 +115,9 @@ fn dates_and_the_rarer_fields() {
 fn crlf_lines_and_a_line_that_is_only_a_checkbox() {
     let got = tasks("- [ ] a 📅 2021-01-01\r\n- [x]\r\n");
     assert_eq!(got.len(), 2);
-    assert_eq!(&*got[0].description, "a");
-    assert_eq!(got[0].span, 0..23);
-    assert_eq!(&*got[1].description, "");
+    assert_eq!(got.at(0).description(), "a");
+    assert_eq!(got.at(0).span, 0..23);
+    assert_eq!(got.at(1).description(), "");
 }
 
 #[test]
@@ -136,4 +139,33 @@ fn statuses_by_symbol() {
         status::StatusType::parse("in-progress"),
         Some(status::StatusType::InProgress)
     );
+}
+
+#[test]
+fn a_task_record_stays_small() {
+    // A vault holds a million of them: each byte is a megabyte.
+    assert_eq!(std::mem::size_of::<TaskRecord>(), 48);
+}
+
+#[test]
+fn dates_far_from_now_are_kept_whole() {
+    let all = tasks(
+        "- [ ] someday 📅 9999-12-31 ⏳ 1899-12-31 🛫 1900-01-01 ➕ 2079-06-05\n\
+         - [ ] next ✅ 2079-06-06\n",
+    );
+    let day = |t: Task<'_>, k: DateKind| {
+        t.date(k)
+            .date()
+            .map(|d| crate::daily::format_date(d, "YYYY-MM-DD"))
+    };
+    let (a, b) = (all.at(0), all.at(1));
+    assert_eq!(day(a, DateKind::Due).as_deref(), Some("9999-12-31"));
+    assert_eq!(day(a, DateKind::Scheduled).as_deref(), Some("1899-12-31"));
+    assert_eq!(day(a, DateKind::Start).as_deref(), Some("1900-01-01"));
+    assert_eq!(day(a, DateKind::Created).as_deref(), Some("2079-06-05"));
+    assert_eq!(day(b, DateKind::Done).as_deref(), Some("2079-06-06"));
+    assert!(a.more().is_some(), "far dates live among the rare fields");
+    assert!(!b.date(DateKind::Due).is_set());
+    assert_eq!(a.description(), "someday");
+    assert_eq!(b.description(), "next");
 }

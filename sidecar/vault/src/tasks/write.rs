@@ -20,7 +20,7 @@ use std::fmt;
 use super::fields::{FieldKind, Format};
 use super::recur::{self, RecurError, Recurrence, TaskDates};
 use super::status::StatusType;
-use super::{DateKind, LineParts, OnCompletion, Priority, Task, TaskSettings, read_line};
+use super::{DateKind, LineParts, OnCompletion, Priority, TaskSettings, Tasks, read_line};
 use crate::date::Date;
 
 /// One change asked of a task.
@@ -222,7 +222,8 @@ pub fn edit_task(
     if line.contains(['\n', '\r']) {
         return Err(TaskError::LineBreak);
     }
-    let original = Task::read(line, 0, 0).ok_or(TaskError::NotATask)?;
+    let original = Tasks::of_line(line, 0, 0).ok_or(TaskError::NotATask)?;
+    let original = original.at(0);
     let parts = read_line(line).ok_or(TaskError::NotATask)?;
     let format = parts.fields.format().unwrap_or(settings.format);
     let mut task = Line::new(line, parts, format);

@@ -27,8 +27,9 @@ pub use weft_vault::stamp::{Stamp, now_ns};
 /// Bumped whenever the layout of a snapshot or of [`Note`] changes, or
 /// what a stored field means (4: masks fold non-ASCII characters; 5: a
 /// note records whether it has a ```` ```base ```` block; 6: its tasks;
-/// 7: whether each task is a sub-item).
-pub const FORMAT: u32 = 7;
+/// 7: whether each task is a sub-item; 8: a note's tasks packed, their
+/// descriptions in one buffer).
+pub const FORMAT: u32 = 8;
 const MAGIC: &[u8; 8] = b"WEFTSNAP";
 /// Magic, format, payload length, CRC-32.
 const HEADER: usize = 8 + 4 + 8 + 4;

@@ -11,8 +11,8 @@ use super::error::OpError;
 use super::{Change, Ops, Step, WriteOptions, change};
 use weft_vault::lines::LineIndex;
 use weft_vault::parse_note;
-use weft_vault::tasks::Task;
 use weft_vault::tasks::write::{TaskChange, edit_task};
+use weft_vault::tasks::{Task, Tasks};
 
 /// Which task, and what to change.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -95,7 +95,7 @@ impl Ops<'_> {
             change: change(&rel, None, Some(text), Some(&after), dry_run),
             changed,
             dry_run,
-            task: task.description.to_string(),
+            task: task.description().to_string(),
             line: first,
             lines: edit
                 .lines
@@ -110,18 +110,18 @@ impl Ops<'_> {
 /// The task `line` and `text` name in a note's `tasks`.
 fn find_task<'t>(
     rel: &str,
-    tasks: &'t [Task],
+    tasks: &'t Tasks,
     line: Option<u32>,
     text: &str,
-) -> Result<&'t Task, OpError> {
+) -> Result<Task<'t>, OpError> {
     let words = text.trim().to_lowercase();
-    let holds = |t: &Task| t.description.to_lowercase().contains(&words);
-    let matching: Vec<&Task> = tasks.iter().filter(|t| holds(t)).collect();
-    let listed = |found: &[&Task]| {
+    let holds = |t: Task| t.description().to_lowercase().contains(&words);
+    let matching: Vec<Task> = tasks.iter().filter(|t| holds(*t)).collect();
+    let listed = |found: &[Task]| {
         found
             .iter()
             .take(10)
-            .map(|t| format!("line {}: {}", t.line + 1, t.description))
+            .map(|t| format!("line {}: {}", t.line + 1, t.description()))
             .collect::<Vec<_>>()
             .join("; ")
     };
@@ -131,7 +131,7 @@ fn find_task<'t>(
             Some(t) if holds(t) => Ok(t),
             _ => {
                 let here = match at {
-                    Some(t) => format!("line {line} is the task \"{}\"", t.description),
+                    Some(t) => format!("line {line} is the task \"{}\"", t.description()),
                     None => format!("line {line} of `{rel}` is not a task"),
                 };
                 let hint = match matching.as_slice() {
@@ -152,7 +152,7 @@ fn find_task<'t>(
         };
     }
     match matching.as_slice() {
-        [one] => Ok(one),
+        [one] => Ok(*one),
         [] => Err(OpError::Invalid(format!(
             "no task of `{rel}` holds \"{}\". Nothing was changed.",
             text.trim()

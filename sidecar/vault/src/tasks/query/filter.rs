@@ -70,7 +70,7 @@ impl DateOf {
     ];
 
     /// The days of a task it reads.
-    pub(crate) fn dates(self, task: &Task) -> impl Iterator<Item = super::super::TaskDate> + '_ {
+    pub(crate) fn dates(self, task: Task<'_>) -> impl Iterator<Item = super::super::TaskDate> {
         let kinds: &[DateKind] = match self {
             DateOf::One(DateKind::Created) => &[DateKind::Created],
             DateOf::One(DateKind::Start) => &[DateKind::Start],
@@ -80,7 +80,7 @@ impl DateOf {
             DateOf::One(DateKind::Done) => &[DateKind::Done],
             DateOf::Happens => &[DateKind::Start, DateKind::Scheduled, DateKind::Due],
         };
-        kinds.iter().map(|k| task.date(*k))
+        kinds.iter().map(move |k| task.date(*k))
     }
 }
 
@@ -194,7 +194,7 @@ impl Filter {
         }
     }
 
-    pub fn matches(&self, env: &Env, note: &Note, task: &Task) -> bool {
+    pub fn matches(&self, env: &Env, note: &Note, task: Task<'_>) -> bool {
         match self {
             Filter::Test(t) => t.ask.matches(env, note, task),
             Filter::And(a, b) => a.matches(env, note, task) && b.matches(env, note, task),
@@ -251,7 +251,7 @@ impl Filter {
 }
 
 impl Ask {
-    fn matches(&self, env: &Env, note: &Note, task: &Task) -> bool {
+    fn matches(&self, env: &Env, note: &Note, task: Task<'_>) -> bool {
         let kind = || env.settings.statuses.kind(task.symbol);
         match self {
             Ask::Done(done) => kind().is_done() == *done,
@@ -365,7 +365,7 @@ const EXPLAIN_DATE: &str = "YYYY-MM-DD (dddd Do MMMM YYYY)";
 /// `.md`; the folder with a trailing `/` (`/` at the top); the top folder
 /// likewise; the file name with `.md`; the nearest heading above (empty
 /// when none); the description without the global filter.
-pub(crate) fn text_of(of: TextOf, settings: &TaskSettings, note: &Note, task: &Task) -> String {
+pub(crate) fn text_of(of: TextOf, settings: &TaskSettings, note: &Note, task: Task<'_>) -> String {
     let path = &*note.path;
     let filename = path.rsplit('/').next().unwrap_or(path);
     match of {
@@ -405,11 +405,11 @@ pub(crate) fn root_text(path: &str) -> String {
 }
 
 /// The description without the global filter, trimmed.
-pub(crate) fn description(settings: &TaskSettings, task: &Task) -> String {
+pub(crate) fn description(settings: &TaskSettings, task: Task<'_>) -> String {
     if settings.global_filter.is_empty() {
-        return task.description.trim().to_string();
+        return task.description().trim().to_string();
     }
-    task.description
+    task.description()
         .replacen(&*settings.global_filter, "", 1)
         .split_whitespace()
         .collect::<Vec<_>>()

@@ -218,7 +218,7 @@ impl Order {
 /// What the orders read of one task, worked out once.
 pub struct Row<'a> {
     pub note: &'a Note,
-    pub task: &'a Task,
+    pub task: Task<'a>,
     pub urgency: f64,
 }
 
@@ -288,14 +288,14 @@ pub fn sort_key<'a>(key: Key, settings: &TaskSettings, today: Date, row: &Row<'a
         // Recurring ones first.
         Key::Recurring => SortKey::Num(i64::from(task.recurrence().is_none())),
         Key::Random => SortKey::Num(xxhash_rust::xxh3::xxh3_64_with_seed(
-            task.description.as_bytes(),
+            task.description().as_bytes(),
             today.days() as u64,
         ) as i64),
     }
 }
 
 /// A date's place: invalid ones first, then by day, then none.
-fn date_rank(of: DateOf, task: &Task) -> (u8, i64) {
+fn date_rank(of: DateOf, task: Task<'_>) -> (u8, i64) {
     let earliest = of
         .dates(task)
         .filter(|d| d.is_set())
@@ -372,7 +372,7 @@ pub fn natural(a: &str, b: &str) -> Ordering {
 /// (overdue a week or more: 12; two weeks ahead or more: 2.4; linear
 /// between), then a scheduled day reached (5), a start day not reached
 /// (-3), and priority (highest 9 … lowest -1.8).
-pub fn urgency(task: &Task, today: Date) -> f64 {
+pub fn urgency(task: Task<'_>, today: Date) -> f64 {
     let mut score = 0.0;
     if let Some(due) = task.date(DateKind::Due).days() {
         let overdue = (today.days() - due) as f64;

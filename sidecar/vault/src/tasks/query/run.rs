@@ -63,7 +63,7 @@ pub fn run(
             if note.tasks.is_empty() || !visible(id) {
                 continue;
             }
-            for task in note.tasks.iter().filter(|t| settings.counts(t)) {
+            for task in note.tasks.iter().filter(|t| settings.counts(*t)) {
                 if settings.statuses.kind(task.symbol).is_done() {
                     continue;
                 }
@@ -93,7 +93,7 @@ pub fn run(
         let note = index.note(hit.note);
         Row {
             note,
-            task: &note.tasks[hit.task as usize],
+            task: note.tasks.at(hit.task),
             urgency: *urgency,
         }
     };
@@ -241,6 +241,6 @@ pub fn run(
 }
 
 /// The task a hit names.
-pub fn task_of(index: &VaultIndex, hit: Hit) -> &Task {
-    &index.note(hit.note).tasks[hit.task as usize]
+pub fn task_of(index: &VaultIndex, hit: Hit) -> Task<'_> {
+    index.note(hit.note).tasks.at(hit.task)
 }

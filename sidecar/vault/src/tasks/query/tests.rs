@@ -51,7 +51,7 @@ fn found(source: &str) -> Vec<String> {
         for hit in &g.hits {
             let task = run::task_of(&index, *hit);
             let words: Vec<&str> = task
-                .description
+                .description()
                 .split_whitespace()
                 .take_while(|w| !w.starts_with('#'))
                 .collect();
