@@ -11,6 +11,8 @@ use regex::Regex;
 use super::super::select::{PriorityTest, When, contains_folded, heading_of, tags_of};
 use super::super::status::StatusType;
 use super::super::when::{self, Days};
+use std::borrow::Cow;
+
 use super::super::{DateKind, Priority, Task, TaskSettings};
 use crate::date::Date;
 use crate::note::{Note, folder_of, strip_md};
@@ -365,26 +367,31 @@ const EXPLAIN_DATE: &str = "YYYY-MM-DD (dddd Do MMMM YYYY)";
 /// `.md`; the folder with a trailing `/` (`/` at the top); the top folder
 /// likewise; the file name with `.md`; the nearest heading above (empty
 /// when none); the description without the global filter.
-pub(crate) fn text_of(of: TextOf, settings: &TaskSettings, note: &Note, task: Task<'_>) -> String {
+pub(crate) fn text_of<'n>(
+    of: TextOf,
+    settings: &TaskSettings,
+    note: &'n Note,
+    task: Task<'n>,
+) -> Cow<'n, str> {
     let path = &*note.path;
     let filename = path.rsplit('/').next().unwrap_or(path);
     match of {
-        TextOf::StatusName => settings.statuses.of(task.symbol).name.to_string(),
-        TextOf::Path => path.to_string(),
-        TextOf::Folder => folder_text(path),
-        TextOf::Root => root_text(path),
-        TextOf::Filename => filename.to_string(),
-        TextOf::Heading => heading_of(note, task).map_or(String::new(), |h| h.text.to_string()),
-        TextOf::Backlink => match heading_of(note, task) {
+        TextOf::StatusName => Cow::Owned(settings.statuses.of(task.symbol).name.to_string()),
+        TextOf::Path => Cow::Borrowed(path),
+        TextOf::Folder => Cow::Owned(folder_text(path)),
+        TextOf::Root => Cow::Owned(root_text(path)),
+        TextOf::Filename => Cow::Borrowed(filename),
+        TextOf::Heading => Cow::Borrowed(heading_of(note, task).map_or("", |h| &*h.text)),
+        TextOf::Backlink => Cow::Owned(match heading_of(note, task) {
             Some(h) => format!("{} > {}", strip_md(filename), h.text),
             None => strip_md(filename).to_string(),
-        },
+        }),
         TextOf::Description => description(settings, task),
-        TextOf::Recurrence => task.recurrence().map_or(String::new(), |rule| {
+        TextOf::Recurrence => Cow::Owned(task.recurrence().map_or(String::new(), |rule| {
             super::super::recur::Recurrence::parse(rule)
                 .map_or_else(|_| rule.to_string(), |r| r.to_text())
-        }),
-        TextOf::Id => task.id().unwrap_or("").to_string(),
+        })),
+        TextOf::Id => Cow::Borrowed(task.id().unwrap_or("")),
     }
 }
 
@@ -405,15 +412,17 @@ pub(crate) fn root_text(path: &str) -> String {
 }
 
 /// The description without the global filter, trimmed.
-pub(crate) fn description(settings: &TaskSettings, task: Task<'_>) -> String {
+pub(crate) fn description<'n>(settings: &TaskSettings, task: Task<'n>) -> Cow<'n, str> {
     if settings.global_filter.is_empty() {
-        return task.description().trim().to_string();
+        return Cow::Borrowed(task.description().trim());
     }
-    task.description()
-        .replacen(&*settings.global_filter, "", 1)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    Cow::Owned(
+        task.description()
+            .replacen(&*settings.global_filter, "", 1)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// Reads one filter line that is not a boolean one, on `today`. `None`:

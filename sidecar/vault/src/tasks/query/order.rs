@@ -249,7 +249,7 @@ impl SortKey<'_> {
 pub fn sort_key<'a>(key: Key, settings: &TaskSettings, today: Date, row: &Row<'a>) -> SortKey<'a> {
     use std::borrow::Cow;
     let (note, task) = (row.note, row.task);
-    let text = |of: TextOf| SortKey::Text(0, Cow::Owned(text_of(of, settings, note, task)));
+    let text = |of: TextOf| SortKey::Text(0, text_of(of, settings, note, task));
     match key {
         // `Todo` before `Done`.
         Key::Status => SortKey::Num(i64::from(settings.statuses.kind(task.symbol).is_done())),
@@ -295,7 +295,7 @@ pub fn sort_key<'a>(key: Key, settings: &TaskSettings, today: Date, row: &Row<'a
 }
 
 /// A date's place: invalid ones first, then by day, then none.
-fn date_rank(of: DateOf, task: Task<'_>) -> (u8, i64) {
+pub(crate) fn date_rank(of: DateOf, task: Task<'_>) -> (u8, i64) {
     let earliest = of
         .dates(task)
         .filter(|d| d.is_set())
@@ -333,37 +333,49 @@ fn sortable_description(text: &str) -> String {
 }
 
 /// Texts as the plugin compares them (`localeCompare` with numbers read as
-/// numbers): any case, runs of digits by their value.
+/// numbers): any case, runs of digits by their value. Byte by byte where
+/// both characters are ASCII (most paths and words), without allocating:
+/// a sort calls it millions of times.
 pub fn natural(a: &str, b: &str) -> Ordering {
-    let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
     loop {
-        match (x.peek().copied(), y.peek().copied()) {
+        let (c, d) = match (x.get(i), y.get(j)) {
             (None, None) => return a.cmp(b),
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
-            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
-                let mut m = String::new();
-                let mut n = String::new();
-                while let Some(c) = x.next_if(char::is_ascii_digit) {
-                    m.push(c);
-                }
-                while let Some(d) = y.next_if(char::is_ascii_digit) {
-                    n.push(d);
-                }
-                let (m, n) = (m.trim_start_matches('0'), n.trim_start_matches('0'));
-                let ord = m.len().cmp(&n.len()).then_with(|| m.cmp(n));
-                if ord != Ordering::Equal {
-                    return ord;
-                }
+            (Some(c), Some(d)) => (*c, *d),
+        };
+        if c.is_ascii_digit() && d.is_ascii_digit() {
+            let run = |s: &[u8], at: usize| {
+                at + s[at..].iter().take_while(|c| c.is_ascii_digit()).count()
+            };
+            let (ei, ej) = (run(x, i), run(y, j));
+            let zeros = |s: &[u8]| s.iter().take_while(|c| **c == b'0').count();
+            let (m, n) = (&x[i..ei], &y[j..ej]);
+            let (m, n) = (&m[zeros(m)..], &n[zeros(n)..]);
+            let ord = m.len().cmp(&n.len()).then_with(|| m.cmp(n));
+            if ord != Ordering::Equal {
+                return ord;
             }
-            (Some(c), Some(d)) => {
-                let ord = c.to_lowercase().cmp(d.to_lowercase());
-                if ord != Ordering::Equal {
-                    return ord;
-                }
-                x.next();
-                y.next();
+            (i, j) = (ei, ej);
+        } else if c.is_ascii() && d.is_ascii() {
+            let ord = c.to_ascii_lowercase().cmp(&d.to_ascii_lowercase());
+            if ord != Ordering::Equal {
+                return ord;
             }
+            (i, j) = (i + 1, j + 1);
+        } else {
+            // `i` and `j` stand on character boundaries: ASCII steps one
+            // byte, these a character.
+            let (Some(c), Some(d)) = (a[i..].chars().next(), b[j..].chars().next()) else {
+                return a.cmp(b);
+            };
+            let ord = c.to_lowercase().cmp(d.to_lowercase());
+            if ord != Ordering::Equal {
+                return ord;
+            }
+            (i, j) = (i + c.len_utf8(), j + d.len_utf8());
         }
     }
 }
@@ -481,9 +493,9 @@ pub fn groups(key: Key, settings: &TaskSettings, row: &Row) -> Vec<GroupName> {
             "[[{}]]",
             strip_md(note.path.rsplit('/').next().unwrap_or(&note.path))
         )),
-        Key::Folder => text(text_of(TextOf::Folder, settings, note, task)),
-        Key::Root => text(text_of(TextOf::Root, settings, note, task)),
-        Key::Backlink => text(text_of(TextOf::Backlink, settings, note, task)),
+        Key::Folder => text(text_of(TextOf::Folder, settings, note, task).into_owned()),
+        Key::Root => text(text_of(TextOf::Root, settings, note, task).into_owned()),
+        Key::Backlink => text(text_of(TextOf::Backlink, settings, note, task).into_owned()),
         Key::Heading => match heading_of(note, task) {
             Some(h) => text(h.text.to_string()),
             None => ranked(-1.0, "(No heading)".into()),
@@ -505,7 +517,7 @@ pub fn groups(key: Key, settings: &TaskSettings, row: &Row) -> Vec<GroupName> {
             }
         }
         Key::Recurrence => match task.recurrence() {
-            Some(_) => text(text_of(TextOf::Recurrence, settings, note, task)),
+            Some(_) => text(text_of(TextOf::Recurrence, settings, note, task).into_owned()),
             None => ranked(-1.0, "None".into()),
         },
         Key::Id => match task.id() {

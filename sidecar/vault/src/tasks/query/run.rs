@@ -11,7 +11,10 @@ use super::super::select::found;
 use super::super::{Task, TaskSettings};
 use super::TasksQuery;
 use super::filter::{Deps, Env};
-use super::order::{DEFAULT_SORTS, GroupRank, Row, SortKey, groups, sort_key, urgency};
+use super::filter::{TextOf, text_of};
+use super::order::{
+    DEFAULT_SORTS, GroupRank, Key, Row, SortKey, date_rank, groups, natural, sort_key, urgency,
+};
 use crate::date::Date;
 use crate::filter::{FileMeta, Filter as NoteFilter};
 use crate::{NoteId, VaultIndex};
@@ -103,15 +106,26 @@ pub fn run(
         .chain(DEFAULT_SORTS.iter())
         .copied()
         .collect();
+    // Texts a note's tasks share (its path, file name, folder, root) as
+    // the note's place among the notes found, the texts compared once a
+    // note rather than at each of a sort's many comparisons.
+    let places: Vec<Option<Vec<u32>>> = sorts
+        .iter()
+        .map(|s| note_text(s.key).map(|of| note_places(index, &rows, of, settings)))
+        .collect();
     // Each task's keys once; then the tasks ordered by them, the path and
-    // line last.
+    // line last (no two tasks tie: the sort need not be stable).
     let mut keyed: Vec<((Hit, f64), Vec<SortKey>)> = rows
         .into_iter()
         .map(|r| {
             let at = row(&r);
             let keys = sorts
                 .iter()
-                .map(|s| sort_key(s.key, settings, today, &at))
+                .zip(&places)
+                .map(|(s, places)| match places {
+                    Some(places) => SortKey::Num(i64::from(places[r.0.note.index()])),
+                    None => sort_key(s.key, settings, today, &at),
+                })
                 .chain([SortKey::Num(i64::from(at.task.line))])
                 .collect();
             (r, keys)
@@ -138,39 +152,63 @@ pub fn run(
         }
         keyed.truncate(limit);
     }
-    keyed.sort_by(order);
+    keyed.sort_unstable_by(order);
     let rows: Vec<(Hit, f64)> = keyed.into_iter().map(|(r, _)| r).collect();
 
     // Groups: each task under every heading path its groups give, in the
     // plugin's order of groups, the tasks' order kept inside each. Each
     // level's distinct groups are ordered once; tasks then sort by their
-    // groups' places (numbers), stably.
+    // groups' places (numbers), stably. Tasks alike in what a group reads
+    // (one day, one note…) share their groups, worked out once.
     let levels = query.groups.len();
     let mut names: Vec<Vec<(GroupRank, String)>> = vec![Vec::new(); levels];
     let mut seen: Vec<std::collections::HashMap<String, u32>> = vec![Default::default(); levels];
+    let mut known: Vec<std::collections::HashMap<u64, Vec<u32>>> = vec![Default::default(); levels];
     let mut grouped: Vec<(Vec<u32>, Hit)> = Vec::new();
     for r in &rows {
         let mut paths: Vec<Vec<u32>> = vec![Vec::with_capacity(levels)];
         for (level, g) in query.groups.iter().enumerate() {
-            let ids: Vec<u32> = groups(g.key, settings, &row(r))
-                .into_iter()
-                .map(|(rank, heading)| {
-                    *seen[level].entry(heading.clone()).or_insert_with(|| {
-                        names[level].push((rank, heading));
-                        names[level].len() as u32 - 1
-                    })
-                })
-                .collect();
-            paths = paths
-                .into_iter()
-                .flat_map(|p| {
-                    ids.iter().map(move |id| {
-                        let mut p = p.clone();
-                        p.push(*id);
+            let at = row(r);
+            let alike = group_alike(g.key, r.0.note, &at);
+            let cached = alike.and_then(|k| known[level].get(&k));
+            let ids: Vec<u32> = match cached {
+                Some(ids) => ids.clone(),
+                None => {
+                    let ids: Vec<u32> = groups(g.key, settings, &at)
+                        .into_iter()
+                        .map(|(rank, heading)| {
+                            *seen[level].entry(heading.clone()).or_insert_with(|| {
+                                names[level].push((rank, heading));
+                                names[level].len() as u32 - 1
+                            })
+                        })
+                        .collect();
+                    if let Some(k) = alike {
+                        known[level].insert(k, ids.clone());
+                    }
+                    ids
+                }
+            };
+            paths = if let [one] = ids[..] {
+                paths
+                    .into_iter()
+                    .map(|mut p| {
+                        p.push(one);
                         p
                     })
-                })
-                .collect();
+                    .collect()
+            } else {
+                paths
+                    .into_iter()
+                    .flat_map(|p| {
+                        ids.iter().map(move |id| {
+                            let mut p = p.clone();
+                            p.push(*id);
+                            p
+                        })
+                    })
+                    .collect()
+            };
         }
         grouped.extend(paths.into_iter().map(|p| (p, r.0)));
     }
@@ -238,6 +276,68 @@ pub fn run(
         notes: note_count,
         groups: out,
     }
+}
+
+/// The text a sort reads that is its note's, not its task's.
+fn note_text(key: Key) -> Option<TextOf> {
+    match key {
+        Key::Path => Some(TextOf::Path),
+        Key::Filename => Some(TextOf::Filename),
+        Key::Folder => Some(TextOf::Folder),
+        Key::Root => Some(TextOf::Root),
+        _ => None,
+    }
+}
+
+/// Each note's place (by note index) among the notes of `rows` under
+/// their `of` texts, as the plugin compares texts; notes with equal texts
+/// share a place.
+fn note_places(
+    index: &VaultIndex,
+    rows: &[(Hit, f64)],
+    of: TextOf,
+    settings: &TaskSettings,
+) -> Vec<u32> {
+    let mut notes: Vec<NoteId> = rows.iter().map(|(h, _)| h.note).collect();
+    notes.sort_unstable();
+    notes.dedup();
+    let texts: Vec<(NoteId, std::borrow::Cow<str>)> = notes
+        .iter()
+        .map(|id| {
+            let note = index.note(*id);
+            // Every note here holds a task found: its first stands for all.
+            (*id, text_of(of, settings, note, note.tasks.at(0)))
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_unstable_by(|a, b| natural(&texts[*a].1, &texts[*b].1));
+    let size = notes.last().map_or(0, |id| id.index() + 1);
+    let mut places = vec![0; size];
+    let mut place = 0;
+    for (at, i) in order.iter().enumerate() {
+        if at > 0 && natural(&texts[order[at - 1]].1, &texts[*i].1).is_ne() {
+            place += 1;
+        }
+        places[texts[*i].0.index()] = place;
+    }
+    places
+}
+
+/// What a `group by` reads of a task, as a number, where tasks with the
+/// same number are in the same groups (`None`: worked out each time).
+fn group_alike(key: Key, note: NoteId, row: &Row) -> Option<u64> {
+    let task = row.task;
+    Some(match key {
+        Key::Path | Key::Filename | Key::Folder | Key::Root => note.index() as u64,
+        Key::StatusType | Key::Status | Key::StatusName => u64::from(task.symbol),
+        Key::Priority => task.priority as u64,
+        Key::Recurring => u64::from(task.recurrence().is_some()),
+        Key::Date(of) => {
+            let (rank, day) = date_rank(of, task);
+            u64::from(rank) << 40 | (day + (1 << 39)) as u64
+        }
+        _ => return None,
+    })
 }
 
 /// The task a hit names.

@@ -391,3 +391,90 @@ fn blocks_of_a_note() {
         ]
     );
 }
+
+/// The comparison as first written (characters, digit runs copied out),
+/// against which the byte-wise one is checked.
+fn natural_by_chars(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
+    loop {
+        match (x.peek().copied(), y.peek().copied()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let (mut m, mut n) = (String::new(), String::new());
+                while let Some(c) = x.next_if(char::is_ascii_digit) {
+                    m.push(c);
+                }
+                while let Some(d) = y.next_if(char::is_ascii_digit) {
+                    n.push(d);
+                }
+                let (m, n) = (m.trim_start_matches('0'), n.trim_start_matches('0'));
+                let ord = m.len().cmp(&n.len()).then_with(|| m.cmp(n));
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+            }
+            (Some(c), Some(d)) => {
+                let ord = c.to_lowercase().cmp(d.to_lowercase());
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+                x.next();
+                y.next();
+            }
+        }
+    }
+}
+
+#[test]
+fn texts_compare_as_the_plugin_compares_them() {
+    use super::order::natural;
+    use std::cmp::Ordering::*;
+    assert_eq!(natural("file2", "file10"), Less);
+    assert_eq!(natural("File", "file"), Less);
+    assert_eq!(natural("a", "B"), Less);
+    assert_eq!(natural("x01", "x1"), Less);
+    assert_eq!(natural("Écriture/2", "écriture/10"), Less);
+    let words = [
+        "",
+        "a",
+        "A",
+        "b",
+        "a1",
+        "a01",
+        "a10",
+        "a2b",
+        "a2B",
+        "0",
+        "00",
+        "007",
+        "7",
+        "ä",
+        "Ä",
+        "é1",
+        "É01",
+        "z",
+        "Z9",
+        "İ",
+        "i",
+        "ß",
+        "ss",
+        "日本",
+        "日本2",
+        "日本10",
+        "a b",
+        "a-b",
+        "Notes/2024-05-01.md",
+        "Notes/2024-5-1.md",
+        "notes/2024-05-01.md",
+        "99999999999999999999",
+        "100000000000000000000",
+    ];
+    for a in words {
+        for b in words {
+            assert_eq!(natural(a, b), natural_by_chars(a, b), "{a:?} vs {b:?}");
+        }
+    }
+}
