@@ -6,6 +6,7 @@
 use std::cmp::Ordering;
 
 use crate::args::choice;
+use weft_vault::Note;
 use weft_vault::filter::{Filter, Folder};
 use weft_vault::tasks::select::{Order, TaskTest, found, heading_of, tags_of};
 use weft_vault::tasks::{DateKind, Task, TaskSettings};
@@ -53,56 +54,83 @@ pub struct Listing {
     pub notes: usize,
 }
 
-/// How a group sorts: a number first (dates, types, priorities), then the
-/// label.
-type GroupKey = (i64, String);
+/// How a group sorts: a number first (dates, types, priorities), then a
+/// text borrowed from the note or the settings (its label is written for
+/// the page's tasks only).
+type GroupKey<'a> = (i64, &'a str);
 
-/// The group of a task.
-fn group_key(
+/// The group of a task, as it sorts.
+fn group_key<'a>(
     group: Group,
-    index: &VaultIndex,
-    settings: &TaskSettings,
-    id: NoteId,
-    task: Task<'_>,
-) -> GroupKey {
-    let note = index.note(id);
+    note: &'a Note,
+    settings: &'a TaskSettings,
+    task: Task<'a>,
+) -> GroupKey<'a> {
     match group {
-        Group::None => (0, String::new()),
-        Group::Note => (0, note.path.to_string()),
-        Group::Folder => {
-            let folder = note.path.rsplit_once('/').map_or("", |(f, _)| f);
-            (
-                0,
-                if folder.is_empty() {
-                    "/".into()
-                } else {
-                    folder.into()
-                },
-            )
-        }
+        Group::None => (0, ""),
+        Group::Note => (0, &note.path),
+        Group::Folder => (0, folder_label(&note.path)),
         Group::Due => {
             let due = task.date(DateKind::Due);
-            match (due.days(), due.date()) {
-                (Some(n), Some(day)) => (n, day_text(day)),
-                _ if due.is_set() => (i64::MAX - 1, "invalid due date".into()),
-                _ => (i64::MAX, "no due date".into()),
+            match due.days() {
+                Some(n) => (n, ""),
+                None if due.is_set() => (i64::MAX - 1, ""),
+                None => (i64::MAX, ""),
+            }
+        }
+        Group::Status => {
+            let status = settings.statuses.get(task.symbol);
+            (
+                settings.statuses.kind(task.symbol) as i64,
+                status.map_or("Unknown", |s| &s.name),
+            )
+        }
+        Group::Priority => (-(task.priority as i64), ""),
+        Group::Tag => match tags_of(note, task).next() {
+            Some(tag) => (0, &tag.name),
+            None => (1, ""),
+        },
+        Group::Heading => match heading_of(note, task) {
+            Some(h) => (0, &h.text),
+            None => (1, ""),
+        },
+    }
+}
+
+/// A note's folder as a group names it: `/` at the top.
+fn folder_label(path: &str) -> &str {
+    match path.rsplit_once('/') {
+        Some((folder, _)) if !folder.is_empty() => folder,
+        _ => "/",
+    }
+}
+
+/// The label of a task's group.
+fn group_label(group: Group, note: &Note, settings: &TaskSettings, task: Task<'_>) -> String {
+    match group {
+        Group::None => String::new(),
+        Group::Note => note.path.to_string(),
+        Group::Folder => folder_label(&note.path).to_string(),
+        Group::Due => {
+            let due = task.date(DateKind::Due);
+            match due.date() {
+                Some(day) => day_text(day),
+                None if due.is_set() => "invalid due date".into(),
+                None => "no due date".into(),
             }
         }
         Group::Status => {
             let status = settings.statuses.of(task.symbol);
-            (
-                status.kind as i64,
-                format!("{} ({})", status.name, status.kind.name()),
-            )
+            format!("{} ({})", status.name, status.kind.name())
         }
-        Group::Priority => (-(task.priority as i64), task.priority.name().to_string()),
+        Group::Priority => task.priority.name().to_string(),
         Group::Tag => match tags_of(note, task).next() {
-            Some(tag) => (0, format!("#{}", tag.name)),
-            None => (1, "no tags".into()),
+            Some(tag) => format!("#{}", tag.name),
+            None => "no tags".into(),
         },
         Group::Heading => match heading_of(note, task) {
-            Some(h) => (0, h.text.to_string()),
-            None => (1, "no heading".into()),
+            Some(h) => h.text.to_string(),
+            None => "no heading".into(),
         },
     }
 }
@@ -110,6 +138,38 @@ fn group_key(
 /// `2024-05-01` (the daily notes' one date writer).
 pub(crate) fn day_text(day: weft_vault::date::Date) -> String {
     weft_vault::daily::format_date(day, "YYYY-MM-DD")
+}
+
+/// A task found, with what orders it worked out once.
+struct Found<'a> {
+    group: GroupKey<'a>,
+    /// The order's numbers, then its text (a description in lower case).
+    numbers: [i64; 3],
+    text: Option<String>,
+    path: &'a str,
+    line: u32,
+    note: NoteId,
+    task: u32,
+}
+
+/// What `order` reads of a task, smaller first.
+fn order_key(order: Order, settings: &TaskSettings, task: Task<'_>) -> ([i64; 3], Option<String>) {
+    let date = |k: DateKind| task.date(k).days().unwrap_or(i64::MAX);
+    let priority = -(task.priority as i64);
+    match order {
+        Order::Default => (
+            [
+                settings.statuses.kind(task.symbol) as i64,
+                date(DateKind::Due),
+                priority,
+            ],
+            None,
+        ),
+        Order::Date(kind) => ([date(kind), 0, 0], None),
+        Order::Priority => ([priority, 0, 0], None),
+        Order::Path => ([0; 3], None),
+        Order::Description => ([0; 3], Some(task.description().to_lowercase())),
+    }
 }
 
 /// The tasks of the notes `notes` passes that `query` asks for.
@@ -122,20 +182,32 @@ pub fn compute(
     let (found, note_count) = found(index, notes, |note, task| {
         query.test.matches(note, task, settings)
     });
-    let mut hits: Vec<(GroupKey, NoteId, u32)> = found
+    let mut hits: Vec<Found> = found
         .into_iter()
         .map(|(id, i)| {
-            let task = index.note(id).tasks.at(i);
-            (group_key(query.group, index, settings, id, task), id, i)
+            let note = index.note(id);
+            let task = note.tasks.at(i);
+            let (numbers, text) = order_key(query.order, settings, task);
+            Found {
+                group: group_key(query.group, note, settings, task),
+                numbers,
+                text,
+                path: &note.path,
+                line: task.line,
+                note: id,
+                task: i,
+            }
         })
         .collect();
-    let task = |id: NoteId, i: u32| (&*index.note(id).path, index.note(id).tasks.at(i));
-    let compare = |a: &(GroupKey, NoteId, u32), b: &(GroupKey, NoteId, u32)| -> Ordering {
-        a.0.cmp(&b.0).then_with(|| {
-            query
-                .order
-                .compare(settings, task(a.1, a.2), task(b.1, b.2))
-        })
+    // Groups, then the order (the plugin's: status type, due, priority),
+    // then path and line: no two tasks tie.
+    let compare = |a: &Found, b: &Found| -> Ordering {
+        a.group
+            .cmp(&b.group)
+            .then_with(|| a.numbers.cmp(&b.numbers))
+            .then_with(|| a.text.cmp(&b.text))
+            .then_with(|| a.path.cmp(b.path))
+            .then(a.line.cmp(&b.line))
     };
     let total = hits.len();
     let end = query.offset.saturating_add(query.limit).min(total);
@@ -144,11 +216,18 @@ pub fn compute(
         hits.select_nth_unstable_by(end - 1, compare);
         hits.truncate(end);
     }
-    hits.sort_by(compare);
+    hits.sort_unstable_by(compare);
     let page = hits
         .into_iter()
         .skip(query.offset)
-        .map(|((_, group), note, task)| Hit { note, task, group })
+        .map(|f| {
+            let note = index.note(f.note);
+            Hit {
+                note: f.note,
+                task: f.task,
+                group: group_label(query.group, note, settings, note.tasks.at(f.task)),
+            }
+        })
         .collect();
     Listing {
         page,

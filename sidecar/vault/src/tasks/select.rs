@@ -225,12 +225,20 @@ impl TaskTest {
 /// Whether `hay` holds `needle`, any case.
 pub(crate) fn contains_folded(hay: &str, needle: &str) -> bool {
     let needle = needle.trim();
-    if hay.is_ascii() && needle.is_ascii() {
-        return hay
-            .as_bytes()
-            .windows(needle.len().max(1))
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-            || needle.is_empty();
+    let Some(&first) = needle.as_bytes().first() else {
+        return true;
+    };
+    // Lower-casing maps only two characters beyond ASCII into it (KELVIN
+    // SIGN, and the dotted capital I): without them, an ASCII needle is
+    // found byte by byte in any text, where its first byte (either case)
+    // stands.
+    if needle.is_ascii() && (hay.is_ascii() || !hay.contains(['\u{212A}', '\u{130}'])) {
+        let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+        let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+        return memchr::memchr2_iter(lower, upper, hay).any(|at| {
+            hay.get(at..at + needle.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+        });
     }
     hay.to_lowercase().contains(&needle.to_lowercase())
 }

@@ -229,3 +229,29 @@ fn when_and_status_words() {
     assert_eq!(status_types("any").unwrap(), []);
     assert!(status_types("later").is_err());
 }
+
+#[test]
+fn words_are_found_in_any_case() {
+    use super::contains_folded;
+    for (hay, needle, want) in [
+        ("Call Bob about the review", "REVIEW", true),
+        ("Call Bob", "bob ", true),
+        ("Call Bob", "", true),
+        ("Call Bob", "bobby", false),
+        ("déjà Vu", "vu", true),
+        ("DÉJÀ vu", "déjà", true),
+        ("naïve", "NAÏVE", true),
+        ("20 \u{212A}elvin", "kelvin", true),
+        ("\u{130}stanbul", "istanbul", false),
+        ("\u{130}stanbul", "stanbul", true),
+        ("rr", "rrr", false),
+        ("abcab", "cab", true),
+    ] {
+        let slow = hay.to_lowercase().contains(&needle.trim().to_lowercase());
+        assert_eq!(contains_folded(hay, needle), want, "{hay:?} / {needle:?}");
+        assert_eq!(
+            want, slow,
+            "{hay:?} / {needle:?}: as lower-casing both says"
+        );
+    }
+}

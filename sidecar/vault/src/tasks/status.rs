@@ -129,6 +129,11 @@ impl Statuses {
         &self.list
     }
 
+    /// The status of `symbol`, when the vault knows it.
+    pub fn get(&self, symbol: char) -> Option<&Status> {
+        self.list.iter().find(|s| s.symbol == symbol)
+    }
+
     /// The status of `symbol`; an unknown one is a TODO named `Unknown`
     /// that toggles to `x`.
     pub fn of(&self, symbol: char) -> Status {
