@@ -5,7 +5,7 @@
 //! `group by` a level, groups in the plugin's order), each group cut to
 //! `limit groups`. Reads the index only.
 
-use std::cmp::Ordering;
+use std::collections::HashMap;
 
 use super::super::select::found;
 use super::super::{Task, TaskSettings};
@@ -100,117 +100,102 @@ pub fn run(
             urgency: *urgency,
         }
     };
+    let matched = rows.len();
     let sorts: Vec<_> = query
         .sorts
         .iter()
         .chain(DEFAULT_SORTS.iter())
         .copied()
         .collect();
-    // Texts a note's tasks share (its path, file name, folder, root) as
-    // the note's place among the notes found, the texts compared once a
-    // note rather than at each of a sort's many comparisons.
-    let places: Vec<Option<Vec<u32>>> = sorts
-        .iter()
-        .map(|s| note_text(s.key).map(|of| note_places(index, &rows, of, settings)))
-        .collect();
-    // Each task's keys once; then the tasks ordered by them, the path and
-    // line last (no two tasks tie: the sort need not be stable).
-    let mut keyed: Vec<((Hit, f64), Vec<SortKey>)> = rows
-        .into_iter()
-        .map(|r| {
-            let at = row(&r);
-            let keys = sorts
-                .iter()
-                .zip(&places)
-                .map(|(s, places)| match places {
-                    Some(places) => SortKey::Num(i64::from(places[r.0.note.index()])),
-                    None => sort_key(s.key, settings, today, &at),
-                })
-                .chain([SortKey::Num(i64::from(at.task.line))])
-                .collect();
-            (r, keys)
-        })
-        .collect();
-    let reverse: Vec<bool> = sorts.iter().map(|s| s.reverse).chain([false]).collect();
-    let order = |a: &((Hit, f64), Vec<SortKey>), b: &((Hit, f64), Vec<SortKey>)| -> Ordering {
-        a.1.iter()
-            .zip(&b.1)
-            .zip(&reverse)
-            .map(|((x, y), rev)| {
-                let o = x.order(y);
-                if *rev { o.reverse() } else { o }
-            })
-            .find(|o| o.is_ne())
-            .unwrap_or(Ordering::Equal)
-    };
-    let matched = keyed.len();
+    // Each task's keys worked out once, as numbers (a sort compares each
+    // task many times): one a sort, the line last; the tasks ordered by
+    // them (no two tasks tie: the sort need not be stable).
+    let width = sorts.len() + 1;
+    let mut keys = vec![0u64; rows.len() * width];
+    for (column, sort) in sorts.iter().enumerate() {
+        let values = sort_column(sort.key, &rows, &row, index, settings, today);
+        for (at, value) in values.into_iter().enumerate() {
+            keys[at * width + column] = if sort.reverse { !value } else { value };
+        }
+    }
+    for (at, r) in rows.iter().enumerate() {
+        keys[at * width + width - 1] = u64::from(row(r).task.line);
+    }
+    let key = |at: u32| &keys[at as usize * width..][..width];
+    let mut order: Vec<u32> = (0..rows.len() as u32).collect();
+    let compare = |a: &u32, b: &u32| key(*a).cmp(key(*b));
     if let Some(limit) = query.limit
-        && limit < keyed.len()
+        && limit < order.len()
     {
         if limit > 0 {
-            keyed.select_nth_unstable_by(limit - 1, order);
+            order.select_nth_unstable_by(limit - 1, compare);
         }
-        keyed.truncate(limit);
+        order.truncate(limit);
     }
-    keyed.sort_unstable_by(order);
-    let rows: Vec<(Hit, f64)> = keyed.into_iter().map(|(r, _)| r).collect();
+    order.sort_unstable_by(compare);
+    let rows: Vec<(Hit, f64)> = order.into_iter().map(|at| rows[at as usize]).collect();
+    let groups = grouped(query, &rows, &row, settings);
+    Outcome {
+        matched,
+        notes: note_count,
+        groups,
+    }
+}
 
-    // Groups: each task under every heading path its groups give, in the
-    // plugin's order of groups, the tasks' order kept inside each. Each
-    // level's distinct groups are ordered once; tasks then sort by their
-    // groups' places (numbers), stably. Tasks alike in what a group reads
-    // (one day, one note…) share their groups, worked out once.
+/// The tasks in groups: each task under every heading path its groups
+/// give (a task with two tags is in two groups), groups in the plugin's
+/// order, the tasks' order kept inside each; each group cut to `limit
+/// groups`. Each level's distinct groups are ordered once, and tasks
+/// alike in what a group reads (one day, one note…) share their groups,
+/// worked out once.
+fn grouped<'a>(
+    query: &TasksQuery,
+    rows: &[(Hit, f64)],
+    row: &dyn Fn(&(Hit, f64)) -> Row<'a>,
+    settings: &TaskSettings,
+) -> Vec<Group> {
     let levels = query.groups.len();
-    let mut names: Vec<Vec<(GroupRank, String)>> = vec![Vec::new(); levels];
-    let mut seen: Vec<std::collections::HashMap<String, u32>> = vec![Default::default(); levels];
-    let mut known: Vec<std::collections::HashMap<u64, Vec<u32>>> = vec![Default::default(); levels];
-    let mut grouped: Vec<(Vec<u32>, Hit)> = Vec::new();
-    for r in &rows {
-        let mut paths: Vec<Vec<u32>> = vec![Vec::with_capacity(levels)];
-        for (level, g) in query.groups.iter().enumerate() {
-            let at = row(r);
-            let alike = group_alike(g.key, r.0.note, &at);
-            let cached = alike.and_then(|k| known[level].get(&k));
-            let ids: Vec<u32> = match cached {
-                Some(ids) => ids.clone(),
-                None => {
-                    let ids: Vec<u32> = groups(g.key, settings, &at)
-                        .into_iter()
-                        .map(|(rank, heading)| {
-                            *seen[level].entry(heading.clone()).or_insert_with(|| {
-                                names[level].push((rank, heading));
-                                names[level].len() as u32 - 1
-                            })
-                        })
-                        .collect();
-                    if let Some(k) = alike {
-                        known[level].insert(k, ids.clone());
-                    }
-                    ids
-                }
-            };
-            paths = if let [one] = ids[..] {
-                paths
-                    .into_iter()
-                    .map(|mut p| {
-                        p.push(one);
-                        p
-                    })
-                    .collect()
-            } else {
-                paths
-                    .into_iter()
-                    .flat_map(|p| {
-                        ids.iter().map(move |id| {
-                            let mut p = p.clone();
-                            p.push(*id);
-                            p
-                        })
-                    })
-                    .collect()
-            };
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    if levels == 0 {
+        let mut hits: Vec<Hit> = rows.iter().map(|r| r.0).collect();
+        if let Some(n) = query.group_limit {
+            hits.truncate(n);
         }
-        grouped.extend(paths.into_iter().map(|p| (p, r.0)));
+        return vec![Group {
+            headings: Vec::new(),
+            hits,
+        }];
+    }
+    let mut names: Vec<Vec<(GroupRank, String)>> = vec![Vec::new(); levels];
+    let mut seen: Vec<HashMap<String, u32>> = vec![HashMap::new(); levels];
+    let mut known: Vec<HashMap<u64, (u32, u32)>> = vec![HashMap::new(); levels];
+    // Each task's group ids a level (most tasks: one), as a run of `pool`.
+    let mut pool: Vec<u32> = Vec::new();
+    let mut ids: Vec<(u32, u32)> = Vec::with_capacity(rows.len() * levels);
+    for r in rows {
+        let at = row(r);
+        for (level, g) in query.groups.iter().enumerate() {
+            let alike = group_alike(g.key, r.0.note, &at);
+            if let Some(cached) = alike.and_then(|k| known[level].get(&k)) {
+                ids.push(*cached);
+                continue;
+            }
+            let start = pool.len() as u32;
+            for (rank, heading) in groups(g.key, settings, &at) {
+                let id = *seen[level].entry(heading.clone()).or_insert_with(|| {
+                    names[level].push((rank, heading));
+                    names[level].len() as u32 - 1
+                });
+                pool.push(id);
+            }
+            let run = (start, pool.len() as u32 - start);
+            if let Some(k) = alike {
+                known[level].insert(k, run);
+            }
+            ids.push(run);
+        }
     }
     // Each level's groups in order: a group's place by its id.
     let places: Vec<Vec<u32>> = names
@@ -229,13 +214,41 @@ pub fn run(
             place
         })
         .collect();
-    for (path, _) in &mut grouped {
-        for (level, id) in path.iter_mut().enumerate() {
-            *id = places[level][*id as usize];
+    // Each (task, heading path) as the path's places back to back, then
+    // the task's place in the order.
+    let mut paths: Vec<u32> = Vec::with_capacity(rows.len() * (levels + 1));
+    for (at, runs) in ids.chunks(levels).enumerate() {
+        let level_ids = |level: usize| {
+            let (start, len) = runs[level];
+            &pool[start as usize..(start + len) as usize]
+        };
+        if runs.iter().all(|(_, len)| *len == 1) {
+            for (level, place) in places.iter().enumerate() {
+                paths.push(place[level_ids(level)[0] as usize]);
+            }
+            paths.push(at as u32);
+            continue;
+        }
+        let mut combos: Vec<Vec<u32>> = vec![Vec::with_capacity(levels + 1)];
+        for (level, place) in places.iter().enumerate() {
+            combos = combos
+                .into_iter()
+                .flat_map(|c| {
+                    level_ids(level).iter().map(move |id| {
+                        let mut c = c.clone();
+                        c.push(place[*id as usize]);
+                        c
+                    })
+                })
+                .collect();
+        }
+        for mut c in combos {
+            c.push(at as u32);
+            paths.extend(c);
         }
     }
-    // Stable: the tasks' order holds inside a group.
-    grouped.sort_by(|(a, _), (b, _)| a.cmp(b));
+    let mut entries: Vec<&[u32]> = paths.chunks(levels + 1).collect();
+    entries.sort_unstable();
     // Back from places to headings.
     let headings_at: Vec<Vec<&str>> = names
         .iter()
@@ -249,10 +262,12 @@ pub fn run(
         })
         .collect();
     let mut out: Vec<Group> = Vec::new();
-    let mut last: Option<Vec<u32>> = None;
-    for (path, hit) in grouped {
+    let mut last: Option<&[u32]> = None;
+    for entry in entries {
+        let (path, at) = entry.split_at(levels);
+        let hit = rows[at[0] as usize].0;
         match out.last_mut() {
-            Some(g) if last.as_ref() == Some(&path) => g.hits.push(hit),
+            Some(g) if last == Some(path) => g.hits.push(hit),
             _ => {
                 out.push(Group {
                     headings: path
@@ -271,11 +286,63 @@ pub fn run(
             g.hits.truncate(n);
         }
     }
-    Outcome {
-        matched,
-        notes: note_count,
-        groups: out,
+    out
+}
+
+/// Each task's value under one sort as a number, in the sort's order
+/// (before `reverse`): numbers kept in order, texts as their places among
+/// the tasks' texts, compared as the plugin compares texts — a note's
+/// (path, file name, folder, root) once a note.
+fn sort_column<'a>(
+    key: Key,
+    rows: &[(Hit, f64)],
+    row: &dyn Fn(&(Hit, f64)) -> Row<'a>,
+    index: &'a VaultIndex,
+    settings: &TaskSettings,
+    today: Date,
+) -> Vec<u64> {
+    if let Some(of) = note_text(key) {
+        let places = note_places(index, rows, of, settings);
+        return rows
+            .iter()
+            .map(|(hit, _)| u64::from(places[hit.note.index()]))
+            .collect();
     }
+    let values: Vec<SortKey> = rows
+        .iter()
+        .map(|r| sort_key(key, settings, today, &row(r)))
+        .collect();
+    if !values.iter().any(|v| matches!(v, SortKey::Text(..))) {
+        return values
+            .iter()
+            .map(|v| match v {
+                // Order kept: the sign bit flipped.
+                SortKey::Num(n) => (*n as u64) ^ (1 << 63),
+                // Order kept (`total_cmp`'s): negative numbers' bits
+                // flipped, positive ones' sign bit.
+                SortKey::Real(x) => {
+                    let bits = x.to_bits();
+                    if bits >> 63 == 1 {
+                        !bits
+                    } else {
+                        bits | 1 << 63
+                    }
+                }
+                SortKey::Text(..) => 0,
+            })
+            .collect();
+    }
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_unstable_by(|a, b| values[*a].order(&values[*b]));
+    let mut places = vec![0u64; values.len()];
+    let mut place = 0;
+    for (at, i) in order.iter().enumerate() {
+        if at > 0 && values[order[at - 1]].order(&values[*i]).is_ne() {
+            place += 1;
+        }
+        places[*i] = place;
+    }
+    places
 }
 
 /// The text a sort reads that is its note's, not its task's.
