@@ -338,7 +338,13 @@ fn sortable_description(text: &str) -> String {
 /// a sort calls it millions of times.
 pub fn natural(a: &str, b: &str) -> Ordering {
     let (x, y) = (a.as_bytes(), b.as_bytes());
-    let (mut i, mut j) = (0, 0);
+    // What both share byte for byte compares equal, but for a run of
+    // digits it ends in (read whole below) and a character it splits.
+    let mut same = x.iter().zip(y).take_while(|(c, d)| c == d).count();
+    while same > 0 && (x[same - 1].is_ascii_digit() || !a.is_char_boundary(same)) {
+        same -= 1;
+    }
+    let (mut i, mut j) = (same, same);
     loop {
         let (c, d) = match (x.get(i), y.get(j)) {
             (None, None) => return a.cmp(b),

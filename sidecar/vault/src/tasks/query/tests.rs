@@ -471,6 +471,18 @@ fn texts_compare_as_the_plugin_compares_them() {
         "notes/2024-05-01.md",
         "99999999999999999999",
         "100000000000000000000",
+        "Notes/a10",
+        "Notes/a9",
+        "Notes/a09x",
+        "x/é1",
+        "x/é01",
+        "x/É",
+        "ab007",
+        "ab07",
+        "ab7c",
+        "日本語/1",
+        "日本語/01",
+        "日本人",
     ];
     for a in words {
         for b in words {
