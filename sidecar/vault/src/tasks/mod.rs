@@ -53,19 +53,23 @@ impl TaskDate {
     }
 
     /// The day, when there is a valid one.
+    #[inline]
     pub fn date(self) -> Option<Date> {
         self.is_valid().then(|| Date::from_days(i64::from(self.0)))
     }
 
     /// Days since 1970-01-01, when a valid date.
+    #[inline]
     pub fn days(self) -> Option<i64> {
         self.is_valid().then_some(i64::from(self.0))
     }
 
+    #[inline]
     pub fn is_set(self) -> bool {
         self != TaskDate::NONE
     }
 
+    #[inline]
     pub fn is_valid(self) -> bool {
         self.0 > TaskDate::INVALID.0
     }
@@ -219,6 +223,7 @@ impl PackedDate {
     const FIRST_DAY: i32 = -25_567;
 
     /// The date packed, or [`PackedDate::FAR`].
+    #[inline]
     fn of(date: TaskDate) -> PackedDate {
         match date {
             TaskDate::NONE => PackedDate::NONE,
@@ -229,6 +234,7 @@ impl PackedDate {
     }
 
     /// The date, or `None` for [`PackedDate::FAR`].
+    #[inline]
     fn date(self) -> Option<TaskDate> {
         match self {
             PackedDate::NONE => Some(TaskDate::NONE),
@@ -282,15 +288,18 @@ struct Kept {
 }
 
 impl Tasks {
+    #[inline]
     pub fn len(&self) -> usize {
         self.0.as_ref().map_or(0, |k| k.list.len())
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The task at `index` in line order.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<Task<'_>> {
         let kept = self.0.as_deref()?;
         Some(Task {
@@ -300,6 +309,7 @@ impl Tasks {
     }
 
     /// The task at `index`, which must be one (as a slice's `[index]`).
+    #[inline]
     pub fn at(&self, index: u32) -> Task<'_> {
         match self.get(index as usize) {
             Some(task) => task,
@@ -307,6 +317,7 @@ impl Tasks {
         }
     }
 
+    #[inline]
     pub fn iter(&self) -> Iter<'_> {
         Iter {
             records: self.0.as_deref().map_or(&[][..], |k| &k.list[..]).iter(),
@@ -327,6 +338,7 @@ impl<'a> IntoIterator for &'a Tasks {
     type Item = Task<'a>;
     type IntoIter = Iter<'a>;
 
+    #[inline]
     fn into_iter(self) -> Iter<'a> {
         self.iter()
     }
@@ -339,6 +351,7 @@ pub struct Iter<'a> {
 }
 
 impl<'a> Iter<'a> {
+    #[inline]
     fn view(&self, record: &'a TaskRecord) -> Option<Task<'a>> {
         Some(Task {
             record,
@@ -350,17 +363,20 @@ impl<'a> Iter<'a> {
 impl<'a> Iterator for Iter<'a> {
     type Item = Task<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<Task<'a>> {
         let record = self.records.next()?;
         self.view(record)
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.records.size_hint()
     }
 }
 
 impl DoubleEndedIterator for Iter<'_> {
+    #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
         let record = self.records.next_back()?;
         self.view(record)
@@ -492,6 +508,7 @@ pub struct Task<'a> {
 impl std::ops::Deref for Task<'_> {
     type Target = TaskRecord;
 
+    #[inline]
     fn deref(&self) -> &TaskRecord {
         self.record
     }
@@ -510,6 +527,7 @@ impl std::fmt::Debug for Task<'_> {
 impl<'a> Task<'a> {
     /// What the fields leave (the plugin's description; tags that stood
     /// among the fields follow it).
+    #[inline]
     pub fn description(self) -> &'a str {
         let [at, len] = self.record.text_at.map(|n| n as usize);
         // A record read back from a snapshot could point anywhere.
@@ -517,16 +535,19 @@ impl<'a> Task<'a> {
     }
 
     /// Its rare fields, when it has any.
+    #[inline]
     pub fn more(self) -> Option<&'a TaskMore> {
         let at = self.record.more?.get() as usize - 1;
         self.kept.more.get(at)
     }
 
     /// The nearest enclosing task: its index in the note's tasks.
+    #[inline]
     pub fn parent(self) -> Option<u32> {
         self.record.parent.map(|p| p.get() - 1)
     }
 
+    #[inline]
     pub fn date(self, kind: DateKind) -> TaskDate {
         let packed = self.record.dates[kind as usize];
         packed.date().unwrap_or_else(|| {
@@ -535,18 +556,22 @@ impl<'a> Task<'a> {
         })
     }
 
+    #[inline]
     pub fn recurrence(self) -> Option<&'a str> {
         self.more()?.recurrence.as_deref()
     }
 
+    #[inline]
     pub fn id(self) -> Option<&'a str> {
         self.more()?.id.as_deref()
     }
 
+    #[inline]
     pub fn depends_on(self) -> &'a [Box<str>] {
         self.more().map_or(&[], |m| &m.depends_on)
     }
 
+    #[inline]
     pub fn on_completion(self) -> Option<OnCompletion> {
         self.more()?.on_completion
     }
@@ -599,11 +624,13 @@ impl Default for TaskSettings {
 
 impl TaskSettings {
     /// Whether a checklist line counts as a task under the global filter.
+    #[inline]
     pub fn counts(&self, task: Task<'_>) -> bool {
         self.counts_description(task.description())
     }
 
     /// [`TaskSettings::counts`] of the task with this description.
+    #[inline]
     pub fn counts_description(&self, description: &str) -> bool {
         self.global_filter.is_empty() || description.contains(&*self.global_filter)
     }

@@ -275,6 +275,7 @@ pub fn found(
 }
 
 /// The tags written on the task's line.
+#[inline]
 pub fn tags_of<'n>(note: &'n Note, task: Task<'_>) -> impl Iterator<Item = &'n TagUse> {
     // Tags are in text order; the frontmatter's all stand above any task.
     let line = task.line;
@@ -286,6 +287,7 @@ pub fn tags_of<'n>(note: &'n Note, task: Task<'_>) -> impl Iterator<Item = &'n T
 }
 
 /// The nearest heading above the task.
+#[inline]
 pub fn heading_of<'n>(note: &'n Note, task: Task<'_>) -> Option<&'n Heading> {
     let at = note.headings.partition_point(|h| h.line < task.line);
     at.checked_sub(1).map(|i| &note.headings[i])

@@ -54,6 +54,7 @@ impl StatusType {
     }
 
     /// DONE, CANCELLED and NON_TASK: what the plugin's `done` matches.
+    #[inline]
     pub fn is_done(self) -> bool {
         matches!(
             self,
@@ -130,6 +131,7 @@ impl Statuses {
     }
 
     /// The status of `symbol`, when the vault knows it.
+    #[inline]
     pub fn get(&self, symbol: char) -> Option<&Status> {
         self.list.iter().find(|s| s.symbol == symbol)
     }
@@ -171,6 +173,7 @@ impl Statuses {
     }
 
     /// The type of `symbol`.
+    #[inline]
     pub fn kind(&self, symbol: char) -> StatusType {
         self.list
             .iter()
