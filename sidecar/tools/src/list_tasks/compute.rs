@@ -148,8 +148,6 @@ struct Found<'a> {
     text: Option<String>,
     path: &'a str,
     line: u32,
-    note: NoteId,
-    task: u32,
 }
 
 /// What `order` reads of a task, smaller first.
@@ -179,14 +177,8 @@ pub fn compute(
     settings: &TaskSettings,
     query: &Query,
 ) -> Listing {
-    let (found, note_count) = found(index, notes, |note, task| {
-        query.test.matches(note, task, settings)
-    });
-    let mut hits: Vec<Found> = found
-        .into_iter()
-        .map(|(id, i)| {
-            let note = index.note(id);
-            let task = note.tasks.at(i);
+    let (mut hits, note_count) = found(index, notes, |note, task| {
+        query.test.matches(note, task, settings).then(|| {
             let (numbers, text) = order_key(query.order, settings, task);
             Found {
                 group: group_key(query.group, note, settings, task),
@@ -194,21 +186,20 @@ pub fn compute(
                 text,
                 path: &note.path,
                 line: task.line,
-                note: id,
-                task: i,
             }
         })
-        .collect();
+    });
     // Groups, then the order (the plugin's: status type, due, priority),
     // then path and line: no two tasks tie.
-    let compare = |a: &Found, b: &Found| -> Ordering {
-        a.group
-            .cmp(&b.group)
-            .then_with(|| a.numbers.cmp(&b.numbers))
-            .then_with(|| a.text.cmp(&b.text))
-            .then_with(|| a.path.cmp(b.path))
-            .then(a.line.cmp(&b.line))
-    };
+    let compare =
+        |(_, _, a): &(NoteId, u32, Found), (_, _, b): &(NoteId, u32, Found)| -> Ordering {
+            a.group
+                .cmp(&b.group)
+                .then_with(|| a.numbers.cmp(&b.numbers))
+                .then_with(|| a.text.cmp(&b.text))
+                .then_with(|| a.path.cmp(b.path))
+                .then(a.line.cmp(&b.line))
+        };
     let total = hits.len();
     let end = query.offset.saturating_add(query.limit).min(total);
     // Only the page needs its place: the rest is partitioned around it.
@@ -220,12 +211,12 @@ pub fn compute(
     let page = hits
         .into_iter()
         .skip(query.offset)
-        .map(|f| {
-            let note = index.note(f.note);
+        .map(|(id, task, _)| {
+            let note = index.note(id);
             Hit {
-                note: f.note,
-                task: f.task,
-                group: group_label(query.group, note, settings, note.tasks.at(f.task)),
+                note: id,
+                task,
+                group: group_label(query.group, note, settings, note.tasks.at(task)),
             }
         })
         .collect();

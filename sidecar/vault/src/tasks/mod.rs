@@ -273,16 +273,20 @@ pub struct TaskRecord {
     pub sub_item: bool,
 }
 
-/// A note's tasks, in line order: their records, their descriptions back
-/// to back in one buffer, and the rare fields of the few that carry them
-/// — three allocations a note instead of one or two a task. Nothing for a
-/// note without tasks.
+/// A note's tasks, in line order: their records (in the note itself, so
+/// that a scan of every task goes straight to them), and apart their
+/// descriptions back to back in one buffer and the rare fields of the few
+/// that carry them — three allocations a note instead of one or two a
+/// task. Nothing for a note without tasks.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tasks(Option<Box<Kept>>);
+pub struct Tasks {
+    list: Box<[TaskRecord]>,
+    /// Present whenever `list` holds a task.
+    rest: Option<Box<Rest>>,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Kept {
-    list: Box<[TaskRecord]>,
+struct Rest {
     text: Box<str>,
     more: Box<[TaskMore]>,
 }
@@ -290,7 +294,7 @@ struct Kept {
 impl Tasks {
     #[inline]
     pub fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |k| k.list.len())
+        self.list.len()
     }
 
     #[inline]
@@ -301,10 +305,9 @@ impl Tasks {
     /// The task at `index` in line order.
     #[inline]
     pub fn get(&self, index: usize) -> Option<Task<'_>> {
-        let kept = self.0.as_deref()?;
         Some(Task {
-            record: kept.list.get(index)?,
-            kept,
+            record: self.list.get(index)?,
+            rest: self.rest.as_deref()?,
         })
     }
 
@@ -320,8 +323,8 @@ impl Tasks {
     #[inline]
     pub fn iter(&self) -> Iter<'_> {
         Iter {
-            records: self.0.as_deref().map_or(&[][..], |k| &k.list[..]).iter(),
-            kept: self.0.as_deref(),
+            records: self.list.iter(),
+            rest: self.rest.as_deref(),
         }
     }
 
@@ -347,7 +350,7 @@ impl<'a> IntoIterator for &'a Tasks {
 /// A note's tasks in line order.
 pub struct Iter<'a> {
     records: std::slice::Iter<'a, TaskRecord>,
-    kept: Option<&'a Kept>,
+    rest: Option<&'a Rest>,
 }
 
 impl<'a> Iter<'a> {
@@ -355,7 +358,7 @@ impl<'a> Iter<'a> {
     fn view(&self, record: &'a TaskRecord) -> Option<Task<'a>> {
         Some(Task {
             record,
-            kept: self.kept?,
+            rest: self.rest?,
         })
     }
 }
@@ -489,11 +492,13 @@ impl TasksBuilder {
         if self.list.is_empty() {
             return Tasks::default();
         }
-        Tasks(Some(Box::new(Kept {
+        Tasks {
             list: self.list.into_boxed_slice(),
-            text: self.text.into_boxed_str(),
-            more: self.more.into_boxed_slice(),
-        })))
+            rest: Some(Box::new(Rest {
+                text: self.text.into_boxed_str(),
+                more: self.more.into_boxed_slice(),
+            })),
+        }
     }
 }
 
@@ -502,7 +507,7 @@ impl TasksBuilder {
 #[derive(Clone, Copy)]
 pub struct Task<'a> {
     record: &'a TaskRecord,
-    kept: &'a Kept,
+    rest: &'a Rest,
 }
 
 impl std::ops::Deref for Task<'_> {
@@ -531,14 +536,14 @@ impl<'a> Task<'a> {
     pub fn description(self) -> &'a str {
         let [at, len] = self.record.text_at.map(|n| n as usize);
         // A record read back from a snapshot could point anywhere.
-        self.kept.text.get(at..at + len).unwrap_or("")
+        self.rest.text.get(at..at + len).unwrap_or("")
     }
 
     /// Its rare fields, when it has any.
     #[inline]
     pub fn more(self) -> Option<&'a TaskMore> {
         let at = self.record.more?.get() as usize - 1;
-        self.kept.more.get(at)
+        self.rest.more.get(at)
     }
 
     /// The nearest enclosing task: its index in the note's tasks.

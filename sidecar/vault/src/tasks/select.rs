@@ -243,15 +243,16 @@ pub(crate) fn contains_folded(hay: &str, needle: &str) -> bool {
     hay.to_lowercase().contains(&needle.to_lowercase())
 }
 
-/// The tasks of the notes `notes` passes that `test` passes, as (note,
-/// index in its tasks), and how many notes hold them. The task's own test
-/// first — cheap, and most notes hold no task that passes —, the note
-/// filter once per note that holds one.
-pub fn found(
-    index: &crate::VaultIndex,
+/// The tasks of the notes `notes` passes that `test` passes (giving what
+/// the caller keeps of each, worked out while the task is at hand), as
+/// (note, index in its tasks, what was kept), and how many notes hold
+/// them. The task's own test first — cheap, and most notes hold no task
+/// that passes —, the note filter once per note that holds one.
+pub fn found<'i, T>(
+    index: &'i crate::VaultIndex,
     notes: &crate::filter::Filter,
-    mut test: impl FnMut(&Note, Task<'_>) -> bool,
-) -> (Vec<(crate::NoteId, u32)>, usize) {
+    mut test: impl FnMut(&'i Note, Task<'i>) -> Option<T>,
+) -> (Vec<(crate::NoteId, u32, T)>, usize) {
     let mut hits = Vec::new();
     let mut note_count = 0;
     for (id, note) in index.notes() {
@@ -260,14 +261,14 @@ pub fn found(
         }
         let mut note_passes = None;
         for (i, task) in note.tasks.iter().enumerate() {
-            if !test(note, task) {
+            let Some(kept) = test(note, task) else {
                 continue;
-            }
+            };
             let meta = crate::filter::FileMeta::default();
             if !*note_passes.get_or_insert_with(|| notes.matches(index, id, &meta)) {
                 break;
             }
-            hits.push((id, i as u32));
+            hits.push((id, i as u32, kept));
         }
         note_count += usize::from(note_passes == Some(true));
     }

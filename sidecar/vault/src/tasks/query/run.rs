@@ -83,14 +83,12 @@ pub fn run(
         deps: &deps,
     };
     let (found, note_count) = found(index, notes, |note, task| {
-        settings.counts(task) && query.filters.iter().all(|f| f.matches(&env, note, task))
+        (settings.counts(task) && query.filters.iter().all(|f| f.matches(&env, note, task)))
+            .then(|| urgency(task, today))
     });
     let rows: Vec<(Hit, f64)> = found
         .into_iter()
-        .map(|(note, task)| {
-            let hit = Hit { note, task };
-            (hit, urgency(task_of(index, hit), today))
-        })
+        .map(|(note, task, urgency)| (Hit { note, task }, urgency))
         .collect();
     let row = |(hit, urgency): &(Hit, f64)| {
         let note = index.note(hit.note);
