@@ -3,12 +3,12 @@
 //! one page of them. Reads the index only: a task's fields were read when
 //! its note was.
 
-use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 use crate::args::choice;
 use weft_vault::Note;
 use weft_vault::filter::{Filter, Folder};
-use weft_vault::tasks::select::{Order, TaskTest, found, heading_of, tags_of};
+use weft_vault::tasks::select::{Order, TaskTest, heading_of, tags_of, visit};
 use weft_vault::tasks::{DateKind, Task, TaskSettings};
 use weft_vault::{NoteId, VaultIndex};
 
@@ -140,7 +140,10 @@ pub(crate) fn day_text(day: weft_vault::date::Date) -> String {
     weft_vault::daily::format_date(day, "YYYY-MM-DD")
 }
 
-/// A task found, with what orders it worked out once.
+/// A task found, with what orders it worked out once: groups, then the
+/// order (the plugin's: status type, due, priority), then path and line
+/// (no two tasks tie).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
 struct Found<'a> {
     group: GroupKey<'a>,
     /// The order's numbers, then its text (a description in lower case).
@@ -148,6 +151,8 @@ struct Found<'a> {
     text: Option<String>,
     path: &'a str,
     line: u32,
+    note: NoteId,
+    task: u32,
 }
 
 /// What `order` reads of a task, smaller first.
@@ -177,46 +182,54 @@ pub fn compute(
     settings: &TaskSettings,
     query: &Query,
 ) -> Listing {
-    let (mut hits, note_count) = found(index, notes, |note, task| {
-        query.test.matches(note, task, settings).then(|| {
+    // The page's tasks and those before it, kept as the tasks go by (the
+    // largest kept on top, dropped when a smaller one comes): a page is
+    // small, the tasks found can be a million.
+    let keep = query.offset.saturating_add(query.limit);
+    let mut best: BinaryHeap<Found> = BinaryHeap::with_capacity(keep.min(4096) + 1);
+    let mut total = 0;
+    let note_count = visit(
+        index,
+        notes,
+        |note, task| {
+            query
+                .test
+                .matches(note, task, settings)
+                .then_some((note, task))
+        },
+        |id, i, (note, task)| {
+            total += 1;
+            if keep == 0 {
+                return;
+            }
             let (numbers, text) = order_key(query.order, settings, task);
-            Found {
+            let found = Found {
                 group: group_key(query.group, note, settings, task),
                 numbers,
                 text,
                 path: &note.path,
                 line: task.line,
+                note: id,
+                task: i,
+            };
+            if best.len() < keep {
+                best.push(found);
+            } else if best.peek().is_some_and(|top| found < *top) {
+                best.pop();
+                best.push(found);
             }
-        })
-    });
-    // Groups, then the order (the plugin's: status type, due, priority),
-    // then path and line: no two tasks tie.
-    let compare =
-        |(_, _, a): &(NoteId, u32, Found), (_, _, b): &(NoteId, u32, Found)| -> Ordering {
-            a.group
-                .cmp(&b.group)
-                .then_with(|| a.numbers.cmp(&b.numbers))
-                .then_with(|| a.text.cmp(&b.text))
-                .then_with(|| a.path.cmp(b.path))
-                .then(a.line.cmp(&b.line))
-        };
-    let total = hits.len();
-    let end = query.offset.saturating_add(query.limit).min(total);
-    // Only the page needs its place: the rest is partitioned around it.
-    if end < total && end > 0 {
-        hits.select_nth_unstable_by(end - 1, compare);
-        hits.truncate(end);
-    }
-    hits.sort_unstable_by(compare);
+        },
+    );
+    let hits = best.into_sorted_vec();
     let page = hits
         .into_iter()
         .skip(query.offset)
-        .map(|(id, task, _)| {
-            let note = index.note(id);
+        .map(|f| {
+            let note = index.note(f.note);
             Hit {
-                note: id,
-                task,
-                group: group_label(query.group, note, settings, note.tasks.at(task)),
+                note: f.note,
+                task: f.task,
+                group: group_label(query.group, note, settings, note.tasks.at(f.task)),
             }
         })
         .collect();

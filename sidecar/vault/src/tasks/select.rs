@@ -246,14 +246,27 @@ pub(crate) fn contains_folded(hay: &str, needle: &str) -> bool {
 /// The tasks of the notes `notes` passes that `test` passes (giving what
 /// the caller keeps of each, worked out while the task is at hand), as
 /// (note, index in its tasks, what was kept), and how many notes hold
-/// them. The task's own test first — cheap, and most notes hold no task
-/// that passes —, the note filter once per note that holds one.
+/// them.
 pub fn found<'i, T>(
     index: &'i crate::VaultIndex,
     notes: &crate::filter::Filter,
-    mut test: impl FnMut(&'i Note, Task<'i>) -> Option<T>,
+    test: impl FnMut(&'i Note, Task<'i>) -> Option<T>,
 ) -> (Vec<(crate::NoteId, u32, T)>, usize) {
     let mut hits = Vec::new();
+    let note_count = visit(index, notes, test, |id, i, kept| hits.push((id, i, kept)));
+    (hits, note_count)
+}
+
+/// Hands `each` every task [`found`] would list, in the index's order,
+/// and answers how many notes hold them: for callers that keep only some
+/// (a page). The task's own test first — cheap, and most notes hold no
+/// task that passes —, the note filter once per note that holds one.
+pub fn visit<'i, T>(
+    index: &'i crate::VaultIndex,
+    notes: &crate::filter::Filter,
+    mut test: impl FnMut(&'i Note, Task<'i>) -> Option<T>,
+    mut each: impl FnMut(crate::NoteId, u32, T),
+) -> usize {
     let mut note_count = 0;
     for (id, note) in index.notes() {
         if note.tasks.is_empty() {
@@ -268,11 +281,11 @@ pub fn found<'i, T>(
             if !*note_passes.get_or_insert_with(|| notes.matches(index, id, &meta)) {
                 break;
             }
-            hits.push((id, i as u32, kept));
+            each(id, i as u32, kept);
         }
         note_count += usize::from(note_passes == Some(true));
     }
-    (hits, note_count)
+    note_count
 }
 
 /// The tags written on the task's line.
