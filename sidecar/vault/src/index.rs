@@ -224,6 +224,15 @@ impl VaultIndex {
     }
 
     /// Every note, in no particular order.
+    /// Every note with its id, split for threads (in id order, as
+    /// [`VaultIndex::notes`]).
+    pub fn par_notes(&self) -> impl IndexedParallelIterator<Item = (NoteId, Option<&Note>)> {
+        self.notes
+            .par_iter()
+            .enumerate()
+            .map(|(i, n)| (NoteId(i as u32), n.as_ref()))
+    }
+
     pub fn notes(&self) -> impl Iterator<Item = (NoteId, &Note)> {
         self.notes
             .iter()

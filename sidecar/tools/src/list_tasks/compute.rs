@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use crate::args::choice;
 use weft_vault::Note;
 use weft_vault::filter::{Filter, Folder};
-use weft_vault::tasks::select::{Order, TaskTest, heading_of, tags_of, visit};
+use weft_vault::tasks::select::{Order, TaskTest, gather, heading_of, tags_of};
 use weft_vault::tasks::{DateKind, Task, TaskSettings};
 use weft_vault::{NoteId, VaultIndex};
 
@@ -186,9 +186,16 @@ pub fn compute(
     // largest kept on top, dropped when a smaller one comes): a page is
     // small, the tasks found can be a million.
     let keep = query.offset.saturating_add(query.limit);
-    let mut best: BinaryHeap<Found> = BinaryHeap::with_capacity(keep.min(4096) + 1);
-    let mut total = 0;
-    let note_count = visit(
+    // The `keep` smallest, the largest on top.
+    fn put<'a>(best: &mut (BinaryHeap<Found<'a>>, usize), found: Found<'a>, keep: usize) {
+        if best.0.len() < keep {
+            best.0.push(found);
+        } else if best.0.peek().is_some_and(|top| found < *top) {
+            best.0.pop();
+            best.0.push(found);
+        }
+    }
+    let ((best, total), note_count) = gather(
         index,
         notes,
         |note, task| {
@@ -197,27 +204,33 @@ pub fn compute(
                 .matches(note, task, settings)
                 .then_some((note, task))
         },
-        |id, i, (note, task)| {
-            total += 1;
+        || (BinaryHeap::new(), 0usize),
+        |best, id, i, (note, task)| {
+            best.1 += 1;
             if keep == 0 {
                 return;
             }
             let (numbers, text) = order_key(query.order, settings, task);
-            let found = Found {
-                group: group_key(query.group, note, settings, task),
-                numbers,
-                text,
-                path: &note.path,
-                line: task.line,
-                note: id,
-                task: i,
-            };
-            if best.len() < keep {
-                best.push(found);
-            } else if best.peek().is_some_and(|top| found < *top) {
-                best.pop();
-                best.push(found);
+            put(
+                best,
+                Found {
+                    group: group_key(query.group, note, settings, task),
+                    numbers,
+                    text,
+                    path: &note.path,
+                    line: task.line,
+                    note: id,
+                    task: i,
+                },
+                keep,
+            );
+        },
+        |mut a, b| {
+            a.1 += b.1;
+            for found in b.0 {
+                put(&mut a, found, keep);
             }
+            a
         },
     );
     let hits = best.into_sorted_vec();

@@ -245,47 +245,67 @@ pub(crate) fn contains_folded(hay: &str, needle: &str) -> bool {
 
 /// The tasks of the notes `notes` passes that `test` passes (giving what
 /// the caller keeps of each, worked out while the task is at hand), as
-/// (note, index in its tasks, what was kept), and how many notes hold
-/// them.
-pub fn found<'i, T>(
+/// (note, index in its tasks, what was kept) in the index's order, and how
+/// many notes hold them.
+pub fn found<'i, T: Send>(
     index: &'i crate::VaultIndex,
     notes: &crate::filter::Filter,
-    test: impl FnMut(&'i Note, Task<'i>) -> Option<T>,
+    test: impl Fn(&'i Note, Task<'i>) -> Option<T> + Sync,
 ) -> (Vec<(crate::NoteId, u32, T)>, usize) {
-    let mut hits = Vec::new();
-    let note_count = visit(index, notes, test, |id, i, kept| hits.push((id, i, kept)));
-    (hits, note_count)
+    gather(
+        index,
+        notes,
+        test,
+        Vec::new,
+        |hits, id, i, kept| hits.push((id, i, kept)),
+        |mut a, b| {
+            a.extend(b);
+            a
+        },
+    )
 }
 
-/// Hands `each` every task [`found`] would list, in the index's order,
-/// and answers how many notes hold them: for callers that keep only some
-/// (a page). The task's own test first — cheap, and most notes hold no
-/// task that passes —, the note filter once per note that holds one.
-pub fn visit<'i, T>(
+/// The tasks [`found`] would list gathered as the caller says: each part
+/// of the notes (in index order, parts on threads) starts from `start`,
+/// takes in its tasks with `each`, and parts are joined in order with
+/// `join` — for callers that keep only some (a page). With how many notes
+/// hold them. In a note, the task's own test first — cheap, and most
+/// notes hold no task that passes —, the note filter once a note that
+/// holds one.
+pub fn gather<'i, T, A: Send>(
     index: &'i crate::VaultIndex,
     notes: &crate::filter::Filter,
-    mut test: impl FnMut(&'i Note, Task<'i>) -> Option<T>,
-    mut each: impl FnMut(crate::NoteId, u32, T),
-) -> usize {
-    let mut note_count = 0;
-    for (id, note) in index.notes() {
-        if note.tasks.is_empty() {
-            continue;
-        }
-        let mut note_passes = None;
-        for (i, task) in note.tasks.iter().enumerate() {
-            let Some(kept) = test(note, task) else {
-                continue;
-            };
-            let meta = crate::filter::FileMeta::default();
-            if !*note_passes.get_or_insert_with(|| notes.matches(index, id, &meta)) {
-                break;
-            }
-            each(id, i as u32, kept);
-        }
-        note_count += usize::from(note_passes == Some(true));
-    }
-    note_count
+    test: impl Fn(&'i Note, Task<'i>) -> Option<T> + Sync,
+    start: impl Fn() -> A + Sync + Send,
+    each: impl Fn(&mut A, crate::NoteId, u32, T) + Sync + Send,
+    join: impl Fn(A, A) -> A + Sync + Send,
+) -> (A, usize) {
+    use rayon::prelude::*;
+    let meta = crate::filter::FileMeta::default();
+    index
+        .par_notes()
+        .with_min_len(512)
+        .fold(
+            || (start(), 0usize),
+            |(mut acc, mut note_count), (id, note)| {
+                let Some(note) = note.filter(|n| !n.tasks.is_empty()) else {
+                    return (acc, note_count);
+                };
+                let mut note_passes = None;
+                for (i, task) in note.tasks.iter().enumerate() {
+                    let Some(kept) = test(note, task) else {
+                        continue;
+                    };
+                    if !*note_passes.get_or_insert_with(|| notes.matches(index, id, &meta)) {
+                        break;
+                    }
+                    each(&mut acc, id, i as u32, kept);
+                }
+                note_count += usize::from(note_passes == Some(true));
+                (acc, note_count)
+            },
+        )
+        .reduce(|| (start(), 0), |(a, m), (b, n)| (join(a, b), m + n))
 }
 
 /// The tags written on the task's line.
