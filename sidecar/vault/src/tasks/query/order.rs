@@ -386,6 +386,115 @@ pub fn natural(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// Appends to `out` a key whose byte order is [`natural`]'s order of
+/// texts: a character as its lower case, a run of digits as its length
+/// without leading zeros (one byte from `0`, or `9` and four more) then
+/// those digits, then a zero byte and the text itself (`natural`'s last
+/// word). `None` for a text holding a NUL character, which the zero byte
+/// could not tell from the end. Sorting keys compares bytes, where
+/// `natural` compares characters each time: a sort of many texts makes
+/// each key once.
+pub fn natural_key(text: &str, out: &mut Vec<u8>) -> Option<()> {
+    if text.contains('\0') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let c = bytes[at];
+        if c.is_ascii_digit() {
+            let end = at
+                + bytes[at..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+            let run = &bytes[at..end];
+            let run = &run[run.iter().take_while(|c| **c == b'0').count()..];
+            match u8::try_from(run.len()) {
+                Ok(n) if n <= 8 => out.push(b'0' + n),
+                _ => {
+                    out.push(b'9');
+                    out.extend_from_slice(&(run.len() as u32).to_be_bytes());
+                }
+            }
+            out.extend_from_slice(run);
+            at = end;
+        } else if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+            at += 1;
+        } else {
+            let ch = text[at..].chars().next()?;
+            if ch == '\u{130}' {
+                // Lower case `i` and a combining dot: after `i`, before
+                // anything that follows an `i`.
+                out.extend_from_slice(&[b'i', 0xFF]);
+            } else {
+                let mut buf = [0; 4];
+                for lower in ch.to_lowercase() {
+                    out.extend_from_slice(lower.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+            at += ch.len_utf8();
+        }
+    }
+    out.push(0);
+    out.extend_from_slice(bytes);
+    Some(())
+}
+
+/// Places of texts in an order (0 first; equal texts share one): each
+/// text's `prefix` bytes first (a rank worked out by the caller), then the
+/// text as [`natural`] orders it.
+pub fn natural_places<'t>(texts: impl ExactSizeIterator<Item = (&'t [u8], &'t str)>) -> Vec<u32> {
+    let mut keys: Vec<u8> = Vec::new();
+    let mut ends: Vec<usize> = Vec::with_capacity(texts.len());
+    let mut plain: Vec<(&[u8], &str)> = Vec::new();
+    let mut keyed = true;
+    for (prefix, text) in texts {
+        plain.push((prefix, text));
+        if keyed {
+            keys.extend_from_slice(prefix);
+            keyed = natural_key(text, &mut keys).is_some();
+            ends.push(keys.len());
+        }
+    }
+    let mut order: Vec<u32> = (0..plain.len() as u32).collect();
+    let key = |i: u32| {
+        let i = i as usize;
+        &keys[if i == 0 { 0 } else { ends[i - 1] }..ends[i]]
+    };
+    let compare = |a: &u32, b: &u32| -> Ordering {
+        if keyed {
+            key(*a).cmp(key(*b))
+        } else {
+            let (x, y) = (plain[*a as usize], plain[*b as usize]);
+            x.0.cmp(y.0).then_with(|| natural(x.1, y.1))
+        }
+    };
+    order.sort_unstable_by(compare);
+    let mut places = vec![0; plain.len()];
+    let mut place = 0;
+    for at in 0..order.len() {
+        if at > 0 && compare(&order[at - 1], &order[at]).is_ne() {
+            place += 1;
+        }
+        places[order[at] as usize] = place;
+    }
+    places
+}
+
+/// A number's bytes in an order that is its order (`total_cmp`'s for
+/// reals): for keys compared byte by byte.
+pub fn ordered_bytes(value: f64) -> [u8; 8] {
+    let bits = value.to_bits();
+    let bits = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    };
+    bits.to_be_bytes()
+}
+
 /// The plugin's urgency score of a task on `today`: due dates weigh most
 /// (overdue a week or more: 12; two weeks ahead or more: 2.4; linear
 /// between), then a scheduled day reached (5), a start day not reached

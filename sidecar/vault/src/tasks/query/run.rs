@@ -7,13 +7,17 @@
 
 use std::collections::HashMap;
 
+/// Tables a query fills: hashed with foldhash, as the index's.
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 use super::super::select::found;
 use super::super::{Task, TaskSettings};
 use super::TasksQuery;
 use super::filter::{Deps, Env};
 use super::filter::{TextOf, text_of};
 use super::order::{
-    DEFAULT_SORTS, GroupRank, Key, Row, SortKey, date_rank, groups, natural, sort_key, urgency,
+    DEFAULT_SORTS, GroupRank, Key, Order, Row, SortKey, date_rank, groups, natural_places,
+    ordered_bytes, sort_key, urgency,
 };
 use crate::date::Date;
 use crate::filter::{FileMeta, Filter as NoteFilter};
@@ -109,16 +113,7 @@ pub fn run(
     // task many times): one a sort, the line last; the tasks ordered by
     // them (no two tasks tie: the sort need not be stable).
     let width = sorts.len() + 1;
-    let mut keys = vec![0u64; rows.len() * width];
-    for (column, sort) in sorts.iter().enumerate() {
-        let values = sort_column(sort.key, &rows, &row, index, settings, today);
-        for (at, value) in values.into_iter().enumerate() {
-            keys[at * width + column] = if sort.reverse { !value } else { value };
-        }
-    }
-    for (at, r) in rows.iter().enumerate() {
-        keys[at * width + width - 1] = u64::from(row(r).task.line);
-    }
+    let keys = sort_keys(&sorts, &rows, &row, index, settings, today);
     let key = |at: u32| &keys[at as usize * width..][..width];
     let mut order: Vec<u32> = (0..rows.len() as u32).collect();
     let compare = |a: &u32, b: &u32| key(*a).cmp(key(*b));
@@ -167,8 +162,8 @@ fn grouped<'a>(
         }];
     }
     let mut names: Vec<Vec<(GroupRank, String)>> = vec![Vec::new(); levels];
-    let mut seen: Vec<HashMap<String, u32>> = vec![HashMap::new(); levels];
-    let mut known: Vec<HashMap<u64, (u32, u32)>> = vec![HashMap::new(); levels];
+    let mut seen: Vec<Map<String, u32>> = vec![Map::default(); levels];
+    let mut known: Vec<Map<u64, (u32, u32)>> = vec![Map::default(); levels];
     // Each task's group ids a level (most tasks: one), as a run of `pool`.
     let mut pool: Vec<u32> = Vec::new();
     let mut ids: Vec<(u32, u32)> = Vec::with_capacity(rows.len() * levels);
@@ -200,16 +195,19 @@ fn grouped<'a>(
         .iter()
         .zip(&query.groups)
         .map(|(level, g)| {
-            let mut order: Vec<u32> = (0..level.len() as u32).collect();
-            order.sort_by(|a, b| {
-                let o = level[*a as usize].0.cmp(&level[*b as usize].0);
-                if g.reverse { o.reverse() } else { o }
-            });
-            let mut place = vec![0; level.len()];
-            for (at, id) in order.into_iter().enumerate() {
-                place[id as usize] = at as u32;
+            let ranks: Vec<[u8; 8]> = level.iter().map(|(r, _)| ordered_bytes(r.0)).collect();
+            let place = natural_places(
+                level
+                    .iter()
+                    .zip(&ranks)
+                    .map(|((r, _), rank)| (&rank[..], r.1.as_str())),
+            );
+            let last = place.iter().copied().max().unwrap_or(0);
+            if g.reverse {
+                place.into_iter().map(|p| last - p).collect()
+            } else {
+                place
             }
-            place
         })
         .collect();
     // Each (task, heading path) as the path's places back to back, then
@@ -287,60 +285,74 @@ fn grouped<'a>(
     out
 }
 
-/// Each task's value under one sort as a number, in the sort's order
-/// (before `reverse`): numbers kept in order, texts as their places among
-/// the tasks' texts, compared as the plugin compares texts — a note's
-/// (path, file name, folder, root) once a note.
-fn sort_column<'a>(
-    key: Key,
+/// Each task's keys as numbers, in the sorts' orders (`reverse` applied),
+/// one a sort, then its line: numbers kept in order, texts as their places
+/// among the tasks' texts, compared as the plugin compares texts — a
+/// note's (path, file name, folder, root) once a note. Row after row, so
+/// that a task is looked up once.
+fn sort_keys<'a>(
+    sorts: &[Order],
     rows: &[(Hit, f64)],
     row: &dyn Fn(&(Hit, f64)) -> Row<'a>,
     index: &'a VaultIndex,
     settings: &TaskSettings,
     today: Date,
 ) -> Vec<u64> {
-    if let Some(of) = note_text(key) {
-        let places = note_places(index, rows, of, settings);
-        return rows
-            .iter()
-            .map(|(hit, _)| u64::from(places[hit.note.index()]))
-            .collect();
-    }
-    let values: Vec<SortKey> = rows
+    let width = sorts.len() + 1;
+    let note_columns: Vec<Option<Vec<u32>>> = sorts
         .iter()
-        .map(|r| sort_key(key, settings, today, &row(r)))
+        .map(|s| note_text(s.key).map(|of| note_places(index, rows, of, settings)))
         .collect();
-    if !values.iter().any(|v| matches!(v, SortKey::Text(..))) {
-        return values
+    let mut text_columns: Vec<Vec<SortKey>> = vec![Vec::new(); sorts.len()];
+    let mut keys = vec![0u64; rows.len() * width];
+    for (at, r) in rows.iter().enumerate() {
+        let task = row(r);
+        let out = &mut keys[at * width..][..width];
+        for (column, sort) in sorts.iter().enumerate() {
+            out[column] = match &note_columns[column] {
+                Some(places) => u64::from(places[r.0.note.index()]),
+                None => match sort_key(sort.key, settings, today, &task) {
+                    // Order kept: the sign bit flipped.
+                    SortKey::Num(n) => (n as u64) ^ (1 << 63),
+                    SortKey::Real(x) => u64::from_be_bytes(ordered_bytes(x)),
+                    // Placed below, once every task's text is known.
+                    text @ SortKey::Text(..) => {
+                        text_columns[column].push(text);
+                        0
+                    }
+                },
+            };
+        }
+        out[width - 1] = u64::from(task.task.line);
+    }
+    for (column, texts) in text_columns.iter().enumerate() {
+        // A sort gives one kind of key: texts for every task, or none.
+        if texts.len() != rows.len() {
+            continue;
+        }
+        let ranks: Vec<[u8; 1]> = texts
             .iter()
             .map(|v| match v {
-                // Order kept: the sign bit flipped.
-                SortKey::Num(n) => (*n as u64) ^ (1 << 63),
-                // Order kept (`total_cmp`'s): negative numbers' bits
-                // flipped, positive ones' sign bit.
-                SortKey::Real(x) => {
-                    let bits = x.to_bits();
-                    if bits >> 63 == 1 {
-                        !bits
-                    } else {
-                        bits | 1 << 63
-                    }
-                }
-                SortKey::Text(..) => 0,
+                SortKey::Text(rank, _) => [*rank],
+                _ => [0],
             })
             .collect();
-    }
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_unstable_by(|a, b| values[*a].order(&values[*b]));
-    let mut places = vec![0u64; values.len()];
-    let mut place = 0;
-    for (at, i) in order.iter().enumerate() {
-        if at > 0 && values[order[at - 1]].order(&values[*i]).is_ne() {
-            place += 1;
+        let places = natural_places(texts.iter().zip(&ranks).map(|(v, rank)| match v {
+            SortKey::Text(_, text) => (&rank[..], &**text),
+            _ => (&rank[..], ""),
+        }));
+        for (at, place) in places.into_iter().enumerate() {
+            keys[at * width + column] = u64::from(place);
         }
-        places[*i] = place;
     }
-    places
+    for (column, sort) in sorts.iter().enumerate() {
+        if sort.reverse {
+            for at in 0..rows.len() {
+                keys[at * width + column] = !keys[at * width + column];
+            }
+        }
+    }
+    keys
 }
 
 /// The text a sort reads that is its note's, not its task's.
@@ -374,16 +386,11 @@ fn note_places(
             (*id, text_of(of, settings, note, note.tasks.at(0)))
         })
         .collect();
-    let mut order: Vec<usize> = (0..texts.len()).collect();
-    order.sort_unstable_by(|a, b| natural(&texts[*a].1, &texts[*b].1));
+    let order = natural_places(texts.iter().map(|(_, t)| (&[][..], &**t)));
     let size = notes.last().map_or(0, |id| id.index() + 1);
     let mut places = vec![0; size];
-    let mut place = 0;
-    for (at, i) in order.iter().enumerate() {
-        if at > 0 && natural(&texts[order[at - 1]].1, &texts[*i].1).is_ne() {
-            place += 1;
-        }
-        places[texts[*i].0.index()] = place;
+    for ((id, _), place) in texts.iter().zip(order) {
+        places[id.index()] = place;
     }
     places
 }

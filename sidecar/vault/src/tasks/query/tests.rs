@@ -484,9 +484,27 @@ fn texts_compare_as_the_plugin_compares_them() {
         "日本語/01",
         "日本人",
     ];
+    let key = |t: &str| {
+        let mut k = Vec::new();
+        super::order::natural_key(t, &mut k).expect("no NUL");
+        k
+    };
     for a in words {
         for b in words {
             assert_eq!(natural(a, b), natural_by_chars(a, b), "{a:?} vs {b:?}");
+            assert_eq!(key(a).cmp(&key(b)), natural(a, b), "keys of {a:?} vs {b:?}");
+        }
+    }
+    let mut nul = Vec::new();
+    assert!(super::order::natural_key("a\0b", &mut nul).is_none());
+    // Places, with and without a text that cannot be keyed.
+    for extra in ["", "x\0"] {
+        let texts: Vec<&str> = words.iter().copied().chain([extra, "a1"]).collect();
+        let places = super::order::natural_places(texts.iter().map(|t| (&[][..], *t)));
+        for (i, a) in texts.iter().enumerate() {
+            for (j, b) in texts.iter().enumerate() {
+                assert_eq!(places[i].cmp(&places[j]), natural(a, b), "{a:?} vs {b:?}");
+            }
         }
     }
 }
