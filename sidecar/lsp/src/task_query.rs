@@ -10,7 +10,7 @@
 use tower_lsp_server::ls_types::*;
 
 use super::convert::{Encoding, LineIndex};
-use weft_vault::tasks::query::run::{Outcome, run, task_of};
+use weft_vault::tasks::query::run::{Outcome, count, run, task_of};
 use weft_vault::tasks::query::{QueryBlock, QueryContext, QueryError, blocks, check, parse};
 use weft_vault::tasks::{DateKind, TaskSettings};
 use weft_vault::{VaultIndex, date::Date};
@@ -76,19 +76,27 @@ pub(super) fn lenses(
     blocks(text)
         .into_iter()
         .map(|block| {
-            let title = match answer(index, &block, &ctx) {
-                Answer::Found(o) => {
+            // Counts only: the tasks need not be ordered or grouped.
+            let title = match parse(&block.query, &ctx) {
+                Ok(query) => {
+                    let o = count(
+                        &query,
+                        index,
+                        &weft_vault::filter::Filter::All,
+                        ctx.settings,
+                        ctx.today,
+                    );
                     let mut title = format!(
                         "{} in {}",
                         plural(o.matched, "task matches", "tasks match"),
                         plural(o.notes, "note", "notes")
                     );
-                    if o.shown() < o.matched {
-                        title += &format!(" ({} listed)", o.shown());
+                    if o.shown < o.matched {
+                        title += &format!(" ({} listed)", o.shown);
                     }
                     title
                 }
-                Answer::NotRun(e) => format!("Not run: {}", e.message),
+                Err(e) => format!("Not run: {}", e.message),
             };
             lens(Position::new(block.line, 0), title)
         })

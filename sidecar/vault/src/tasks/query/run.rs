@@ -10,7 +10,7 @@ use std::collections::HashMap;
 /// Tables a query fills: hashed with foldhash, as the index's.
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-use super::super::select::found;
+use super::super::select::gather;
 use super::super::{Task, TaskSettings};
 use super::TasksQuery;
 use super::filter::{Deps, Env};
@@ -63,6 +63,105 @@ pub fn run(
     settings: &TaskSettings,
     today: Date,
 ) -> Outcome {
+    let sorts: Vec<_> = query
+        .sorts
+        .iter()
+        .chain(DEFAULT_SORTS.iter())
+        .copied()
+        .collect();
+    // Each task's keys worked out once, as numbers (a sort compares each
+    // task many times): one a sort, the line last; the tasks ordered by
+    // them (no two tasks tie: the sort need not be stable).
+    let (Found { rows, mut keys }, note_count) = rows(query, index, notes, settings, today, &sorts);
+    let row = |(hit, urgency): &(Hit, f64)| {
+        let note = index.note(hit.note);
+        Row {
+            note,
+            task: note.tasks.at(hit.task),
+            urgency: *urgency,
+        }
+    };
+    let matched = rows.len();
+    let width = sorts.len() + 1;
+    finish_keys(&mut keys, &sorts, &rows, &row, index, settings, today);
+    let key = |at: u32| &keys[at as usize * width..][..width];
+    let mut order: Vec<u32> = (0..rows.len() as u32).collect();
+    let compare = |a: &u32, b: &u32| key(*a).cmp(key(*b));
+    if let Some(limit) = query.limit
+        && limit < order.len()
+    {
+        if limit > 0 {
+            order.select_nth_unstable_by(limit - 1, compare);
+        }
+        order.truncate(limit);
+    }
+    order.sort_unstable_by(compare);
+    let rows: Vec<(Hit, f64)> = order.into_iter().map(|at| rows[at as usize]).collect();
+    let groups = grouped(query, &rows, &row, settings);
+    Outcome {
+        matched,
+        notes: note_count,
+        groups,
+    }
+}
+
+/// How many tasks a query finds, in how many notes, and how many it lists
+/// (after `limit` and `limit groups`; a task in two tag groups counts
+/// twice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count {
+    pub matched: usize,
+    pub notes: usize,
+    pub shown: usize,
+}
+
+/// [`run`]'s counts, without ordering or grouping the tasks where the
+/// counts do not depend on it (no `limit groups`, no group by tags): what
+/// a code lens shows.
+pub fn count(
+    query: &TasksQuery,
+    index: &VaultIndex,
+    notes: &NoteFilter,
+    settings: &TaskSettings,
+    today: Date,
+) -> Count {
+    let by_tags = query.groups.iter().any(|g| matches!(g.key, Key::Tag(_)));
+    if query.group_limit.is_some() || by_tags {
+        let outcome = run(query, index, notes, settings, today);
+        return Count {
+            matched: outcome.matched,
+            notes: outcome.notes,
+            shown: outcome.shown(),
+        };
+    }
+    let (Found { rows, .. }, note_count) = rows(query, index, notes, settings, today, &[]);
+    Count {
+        matched: rows.len(),
+        notes: note_count,
+        shown: query.limit.map_or(rows.len(), |l| l.min(rows.len())),
+    }
+}
+
+/// The tasks found, each with its urgency, and its sort keys back to back
+/// (see [`rows`]).
+struct Found {
+    rows: Vec<(Hit, f64)>,
+    keys: Vec<u64>,
+}
+
+/// The tasks of the notes `notes` passes that count under the global
+/// filter and pass every filter, each with its urgency and its keys under
+/// `sorts` (then its line) where a key is a number — on the worker
+/// threads, while the task is at hand; [`finish_keys`] puts in the rest.
+/// And the notes holding them.
+fn rows(
+    query: &TasksQuery,
+    index: &VaultIndex,
+    notes: &NoteFilter,
+    settings: &TaskSettings,
+    today: Date,
+    sorts: &[Order],
+) -> (Found, usize) {
     let visible = |id: NoteId| notes.matches(index, id, &FileMeta::default());
     let mut deps = Deps::default();
     if query.filters.iter().any(|f| f.uses_deps()) {
@@ -86,53 +185,49 @@ pub fn run(
         today,
         deps: &deps,
     };
-    let (found, note_count) = found(index, notes, |note, task| {
-        (settings.counts(task) && query.filters.iter().all(|f| f.matches(&env, note, task)))
-            .then(|| urgency(task, today))
-    });
-    let rows: Vec<(Hit, f64)> = found
-        .into_iter()
-        .map(|(note, task, urgency)| (Hit { note, task }, urgency))
-        .collect();
-    let row = |(hit, urgency): &(Hit, f64)| {
-        let note = index.note(hit.note);
-        Row {
-            note,
-            task: note.tasks.at(hit.task),
-            urgency: *urgency,
-        }
-    };
-    let matched = rows.len();
-    let sorts: Vec<_> = query
-        .sorts
-        .iter()
-        .chain(DEFAULT_SORTS.iter())
-        .copied()
-        .collect();
-    // Each task's keys worked out once, as numbers (a sort compares each
-    // task many times): one a sort, the line last; the tasks ordered by
-    // them (no two tasks tie: the sort need not be stable).
-    let width = sorts.len() + 1;
-    let keys = sort_keys(&sorts, &rows, &row, index, settings, today);
-    let key = |at: u32| &keys[at as usize * width..][..width];
-    let mut order: Vec<u32> = (0..rows.len() as u32).collect();
-    let compare = |a: &u32, b: &u32| key(*a).cmp(key(*b));
-    if let Some(limit) = query.limit
-        && limit < order.len()
-    {
-        if limit > 0 {
-            order.select_nth_unstable_by(limit - 1, compare);
-        }
-        order.truncate(limit);
-    }
-    order.sort_unstable_by(compare);
-    let rows: Vec<(Hit, f64)> = order.into_iter().map(|at| rows[at as usize]).collect();
-    let groups = grouped(query, &rows, &row, settings);
-    Outcome {
-        matched,
-        notes: note_count,
-        groups,
-    }
+    let keyed = !sorts.is_empty();
+    gather(
+        index,
+        notes,
+        |note, task| {
+            (settings.counts(task) && query.filters.iter().all(|f| f.matches(&env, note, task)))
+                .then_some((note, task))
+        },
+        || Found {
+            rows: Vec::new(),
+            keys: Vec::new(),
+        },
+        |found, id, i, (note, task)| {
+            let urgency = urgency(task, today);
+            found.rows.push((Hit { note: id, task: i }, urgency));
+            if !keyed {
+                return;
+            }
+            let row = Row {
+                note,
+                task,
+                urgency,
+            };
+            for sort in sorts {
+                found.keys.push(match is_text(sort.key) {
+                    // Placed by `finish_keys`.
+                    true => 0,
+                    false => match sort_key(sort.key, settings, today, &row) {
+                        // Order kept: the sign bit flipped.
+                        SortKey::Num(n) => (n as u64) ^ (1 << 63),
+                        SortKey::Real(x) => u64::from_be_bytes(ordered_bytes(x)),
+                        SortKey::Text(..) => 0,
+                    },
+                });
+            }
+            found.keys.push(u64::from(task.line));
+        },
+        |mut a, b| {
+            a.rows.extend(b.rows);
+            a.keys.extend(b.keys);
+            a
+        },
+    )
 }
 
 /// The tasks in groups: each task under every heading path its groups
@@ -285,49 +380,35 @@ fn grouped<'a>(
     out
 }
 
-/// Each task's keys as numbers, in the sorts' orders (`reverse` applied),
-/// one a sort, then its line: numbers kept in order, texts as their places
-/// among the tasks' texts, compared as the plugin compares texts — a
-/// note's (path, file name, folder, root) once a note. Row after row, so
-/// that a task is looked up once.
-fn sort_keys<'a>(
+/// Puts into `keys` (see [`rows`]) what takes every task found: a
+/// note's texts (path, file name, folder, root) as the note's place among
+/// the notes found, other texts as their places among the tasks' texts —
+/// compared as the plugin compares texts —; then `reverse`.
+fn finish_keys<'a>(
+    keys: &mut [u64],
     sorts: &[Order],
     rows: &[(Hit, f64)],
     row: &dyn Fn(&(Hit, f64)) -> Row<'a>,
     index: &'a VaultIndex,
     settings: &TaskSettings,
     today: Date,
-) -> Vec<u64> {
+) {
     let width = sorts.len() + 1;
-    let note_columns: Vec<Option<Vec<u32>>> = sorts
-        .iter()
-        .map(|s| note_text(s.key).map(|of| note_places(index, rows, of, settings)))
-        .collect();
-    let mut text_columns: Vec<Vec<SortKey>> = vec![Vec::new(); sorts.len()];
-    let mut keys = vec![0u64; rows.len() * width];
-    for (at, r) in rows.iter().enumerate() {
-        let task = row(r);
-        let out = &mut keys[at * width..][..width];
-        for (column, sort) in sorts.iter().enumerate() {
-            out[column] = match &note_columns[column] {
-                Some(places) => u64::from(places[r.0.note.index()]),
-                None => match sort_key(sort.key, settings, today, &task) {
-                    // Order kept: the sign bit flipped.
-                    SortKey::Num(n) => (n as u64) ^ (1 << 63),
-                    SortKey::Real(x) => u64::from_be_bytes(ordered_bytes(x)),
-                    // Placed below, once every task's text is known.
-                    text @ SortKey::Text(..) => {
-                        text_columns[column].push(text);
-                        0
-                    }
-                },
-            };
+    for (column, sort) in sorts.iter().enumerate() {
+        if let Some(of) = note_text(sort.key) {
+            let places = note_places(index, rows, of, settings);
+            for (at, (hit, _)) in rows.iter().enumerate() {
+                keys[at * width + column] = u64::from(places[hit.note.index()]);
+            }
+            continue;
         }
-        out[width - 1] = u64::from(task.task.line);
-    }
-    for (column, texts) in text_columns.iter().enumerate() {
+        let texts: Vec<SortKey> = rows
+            .iter()
+            .map(|r| sort_key(sort.key, settings, today, &row(r)))
+            .take_while(|k| matches!(k, SortKey::Text(..)))
+            .collect();
         // A sort gives one kind of key: texts for every task, or none.
-        if texts.len() != rows.len() {
+        if texts.is_empty() {
             continue;
         }
         let ranks: Vec<[u8; 1]> = texts
@@ -352,7 +433,20 @@ fn sort_keys<'a>(
             }
         }
     }
-    keys
+}
+
+/// Whether a sort reads a text (then [`finish_keys`] places it).
+fn is_text(key: Key) -> bool {
+    !matches!(
+        key,
+        Key::Status
+            | Key::StatusType
+            | Key::Urgency
+            | Key::Date(_)
+            | Key::Priority
+            | Key::Recurring
+            | Key::Random
+    )
 }
 
 /// The text a sort reads that is its note's, not its task's.

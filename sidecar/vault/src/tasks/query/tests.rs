@@ -508,3 +508,27 @@ fn texts_compare_as_the_plugin_compares_them() {
         }
     }
 }
+
+#[test]
+fn counts_agree_with_the_run() {
+    let settings = TaskSettings::default();
+    for source in [
+        "not done",
+        "not done\nlimit 2",
+        "not done\ngroup by filename\nlimit groups 1",
+        "group by tags",
+        "group by tags\nlimit 3",
+        "done\nsort by due\ngroup by priority",
+        "due before 2020-01-01",
+    ] {
+        let index = fixture::index(VAULT);
+        let query = parse(source, &ctx(&settings)).unwrap_or_else(|e| panic!("{e}"));
+        let all = run(&query, &index, &NoteFilter::All, &settings, TODAY);
+        let counted = super::run::count(&query, &index, &NoteFilter::All, &settings, TODAY);
+        assert_eq!(
+            (counted.matched, counted.notes, counted.shown),
+            (all.matched, all.notes, all.shown()),
+            "{source}"
+        );
+    }
+}
