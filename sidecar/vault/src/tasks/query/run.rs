@@ -259,27 +259,55 @@ fn grouped<'a>(
     let mut names: Vec<Vec<(GroupRank, String)>> = vec![Vec::new(); levels];
     let mut seen: Vec<Map<String, u32>> = vec![Map::default(); levels];
     let mut known: Vec<Map<u64, (u32, u32)>> = vec![Map::default(); levels];
+    // A note's groups, for groups a note's tasks share: by note index.
+    let size = rows.iter().map(|r| r.0.note.index() + 1).max().unwrap_or(0);
+    let mut by_note: Vec<Vec<Option<(u32, u32)>>> = query
+        .groups
+        .iter()
+        .map(|g| {
+            if note_text(g.key).is_some() {
+                vec![None; size]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
     // Each task's group ids a level (most tasks: one), as a run of `pool`.
     let mut pool: Vec<u32> = Vec::new();
     let mut ids: Vec<(u32, u32)> = Vec::with_capacity(rows.len() * levels);
     for r in rows {
-        let at = row(r);
+        let mut at: Option<Row> = None;
         for (level, g) in query.groups.iter().enumerate() {
-            let alike = group_alike(g.key, r.0.note, &at);
+            let note_wide = !by_note[level].is_empty();
+            if note_wide && let Some(cached) = by_note[level][r.0.note.index()] {
+                ids.push(cached);
+                continue;
+            }
+            let at = at.get_or_insert_with(|| row(r));
+            let alike = (!note_wide)
+                .then(|| group_alike(g.key, r.0.note, at))
+                .flatten();
             if let Some(cached) = alike.and_then(|k| known[level].get(&k)) {
                 ids.push(*cached);
                 continue;
             }
             let start = pool.len() as u32;
-            for (rank, heading) in groups(g.key, settings, &at) {
-                let id = *seen[level].entry(heading.clone()).or_insert_with(|| {
-                    names[level].push((rank, heading));
-                    names[level].len() as u32 - 1
-                });
+            for (rank, heading) in groups(g.key, settings, at) {
+                let id = match seen[level].get(&heading) {
+                    Some(id) => *id,
+                    None => {
+                        let id = names[level].len() as u32;
+                        seen[level].insert(heading.clone(), id);
+                        names[level].push((rank, heading));
+                        id
+                    }
+                };
                 pool.push(id);
             }
             let run = (start, pool.len() as u32 - start);
-            if let Some(k) = alike {
+            if note_wide {
+                by_note[level][r.0.note.index()] = Some(run);
+            } else if let Some(k) = alike {
                 known[level].insert(k, run);
             }
             ids.push(run);
@@ -494,6 +522,7 @@ fn note_places(
 fn group_alike(key: Key, note: NoteId, row: &Row) -> Option<u64> {
     let task = row.task;
     Some(match key {
+        // Kept by note index instead.
         Key::Path | Key::Filename | Key::Folder | Key::Root => note.index() as u64,
         Key::StatusType | Key::Status | Key::StatusName => u64::from(task.symbol),
         Key::Priority => task.priority as u64,
