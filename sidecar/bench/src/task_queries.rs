@@ -142,6 +142,10 @@ pub struct TasksReport {
     /// Tasks in the index (every checklist item), and the notes holding them.
     pub tasks: usize,
     pub notes_with_tasks: usize,
+    /// The bytes the tasks keep: their records, and their descriptions'
+    /// text (the floor of what tasks cost in memory).
+    pub record_bytes: usize,
+    pub description_bytes: usize,
     pub open_ms: f64,
     pub rss_after_open_bytes: Option<u64>,
     /// The day the queries are read on.
@@ -155,16 +159,23 @@ pub fn tasks_bench(dir: &Path, options: &TasksBenchOptions) -> io::Result<TasksR
     let (live, open_ms) = crate::generate::open_generated(dir, options.notes)?;
     let index = live.index.read().unwrap_or_else(|e| e.into_inner());
     let today = today();
-    let (mut tasks, mut notes_with_tasks) = (0, 0);
+    let (mut tasks, mut notes_with_tasks, mut description_bytes) = (0, 0, 0);
     for (_, note) in index.notes() {
         tasks += note.tasks.len();
         notes_with_tasks += usize::from(!note.tasks.is_empty());
+        description_bytes += note
+            .tasks
+            .iter()
+            .map(|t| t.description().len())
+            .sum::<usize>();
     }
     let mut report = TasksReport {
         vault: dir.display().to_string(),
         notes: index.notes().count(),
         tasks,
         notes_with_tasks,
+        record_bytes: tasks * std::mem::size_of::<weft_vault::tasks::TaskRecord>(),
+        description_bytes,
         open_ms,
         rss_after_open_bytes: proc_status_bytes("VmRSS"),
         today: format!("{:04}-{:02}-{:02}", today.year, today.month, today.day),
@@ -303,14 +314,16 @@ impl TasksReport {
     pub fn to_markdown(&self) -> String {
         let mb = |b: Option<u64>| b.map_or("?".into(), |b| format!("{:.1} MB", b as f64 / 1e6));
         let mut out = format!(
-            "# weft bench tasks\n\nVault `{}`: {} notes, {} tasks in {} notes; opened in {:.0} ms, \
-             {} resident. Today {}; {} runs each.\n\n\
+            "# weft bench tasks\n\nVault `{}`: {} notes, {} tasks in {} notes (records {}, \
+             descriptions {}); opened in {:.0} ms, {} resident. Today {}; {} runs each.\n\n\
              | query | arguments | matches | notes | p50 / p95 / max |\n\
              |---|---|---|---|---|\n",
             self.vault,
             self.notes,
             self.tasks,
             self.notes_with_tasks,
+            mb(Some(self.record_bytes as u64)),
+            mb(Some(self.description_bytes as u64)),
             self.open_ms,
             mb(self.rss_after_open_bytes),
             self.today,

@@ -211,7 +211,7 @@ impl TaskTest {
             && self
                 .text
                 .as_deref()
-                .is_none_or(|t| contains_folded(&task.description(), t))
+                .is_none_or(|t| contains_folded(task.description(), t))
             && self.heading.as_deref().is_none_or(|h| {
                 heading_of(note, task).is_some_and(|heading| contains_folded(&heading.text, h))
             })
