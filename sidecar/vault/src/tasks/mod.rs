@@ -388,12 +388,28 @@ impl DoubleEndedIterator for Iter<'_> {
 
 impl ExactSizeIterator for Iter<'_> {}
 
-/// A note's tasks as its parse finds them, one line at a time.
-#[derive(Debug, Default)]
+/// A note's tasks as its parse finds them, one line at a time. They grow
+/// in buffers a thread keeps from note to note, and are copied once into
+/// allocations of their exact size: growing each note's own would leave
+/// the sizes it outgrew behind, a vault's load making millions of them.
+#[derive(Debug)]
 pub struct TasksBuilder {
     list: Vec<TaskRecord>,
     text: String,
     more: Vec<TaskMore>,
+}
+
+type Scratch = (Vec<TaskRecord>, String, Vec<TaskMore>);
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = Default::default();
+}
+
+impl Default for TasksBuilder {
+    fn default() -> Self {
+        let (list, text, more) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        TasksBuilder { list, text, more }
+    }
 }
 
 impl TasksBuilder {
@@ -487,18 +503,37 @@ impl TasksBuilder {
         Some(self.list.len() as u32 - 1)
     }
 
-    /// The tasks, kept for as long as their note is: no spare room.
-    pub fn finish(self) -> Tasks {
-        if self.list.is_empty() {
-            return Tasks::default();
-        }
-        Tasks {
-            list: self.list.into_boxed_slice(),
-            rest: Some(Box::new(Rest {
-                text: self.text.into_boxed_str(),
-                more: self.more.into_boxed_slice(),
-            })),
-        }
+    /// The tasks, kept for as long as their note is: no spare room. The
+    /// buffers go back to the thread for its next note.
+    pub fn finish(mut self) -> Tasks {
+        let tasks = if self.list.is_empty() {
+            Tasks::default()
+        } else {
+            Tasks {
+                list: self.list.drain(..).collect(),
+                rest: Some(Box::new(Rest {
+                    text: Box::from(self.text.as_str()),
+                    more: self.more.drain(..).collect(),
+                })),
+            }
+        };
+        self.text.clear();
+        let scratch = (
+            std::mem::take(&mut self.list),
+            std::mem::take(&mut self.text),
+            std::mem::take(&mut self.more),
+        );
+        // A thread keeps one set (a builder inside another's gives its own
+        // back first, or last: either is fine), and not one a huge note
+        // grew.
+        let small = scratch.0.capacity() <= 4096 && scratch.1.capacity() <= 1 << 18;
+        SCRATCH.with(|s| {
+            let mut kept = s.borrow_mut();
+            if small && kept.0.capacity() <= scratch.0.capacity() {
+                *kept = scratch;
+            }
+        });
+        tasks
     }
 }
 
