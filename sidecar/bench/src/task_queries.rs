@@ -359,7 +359,17 @@ mod tests {
         assert_eq!(report.notes, 300);
         assert_eq!(report.today, "2025-02-12");
         assert!(report.tasks > 1000, "{} tasks", report.tasks);
-        assert_eq!(report.queries.len(), 9);
+        // Seven list_tasks calls, then each block run and counted.
+        assert_eq!(report.queries.len(), 11);
+        for pair in report.queries[7..].chunks(2) {
+            assert!(pair[1].query.ends_with("code lens"), "{}", pair[1].query);
+            assert_eq!(
+                (pair[0].matches, pair[0].notes),
+                (pair[1].matches, pair[1].notes),
+                "{}: the lens counts what the run finds",
+                pair[0].query
+            );
+        }
         // Each query finds some tasks, and (but for the whole vault) not
         // all of them.
         for q in &report.queries {

@@ -245,7 +245,7 @@ impl PackedDate {
     }
 }
 
-/// One task as its note keeps it: 48 bytes, a vault holding a million.
+/// One task as its note keeps it: 40 bytes, a vault holding a million.
 /// Its description and rare fields live in the note's [`Tasks`]; read it
 /// through a [`Task`], which joins the two.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -257,14 +257,13 @@ pub struct TaskRecord {
     pub span: std::ops::Range<u32>,
     /// The symbol between the brackets.
     pub symbol: char,
-    /// Where its description is in the note's descriptions: start, length.
-    text_at: [u32; 2],
+    /// Where its description starts in the note's descriptions (it ends
+    /// where the next task's starts).
+    text_start: u32,
     /// By [`DateKind`], in its order.
     dates: [PackedDate; 6],
     /// The nearest enclosing task: its index in the note's tasks, plus one.
     parent: Option<std::num::NonZeroU32>,
-    /// Its rare fields' place in the note's, plus one.
-    more: Option<std::num::NonZeroU32>,
     pub priority: Priority,
     /// The format its fields are written in; `None` when it has none.
     pub format: Option<Format>,
@@ -288,7 +287,8 @@ pub struct Tasks {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Rest {
     text: Box<str>,
-    more: Box<[TaskMore]>,
+    /// By the index of their task, in order.
+    more: Box<[(u32, TaskMore)]>,
 }
 
 impl Tasks {
@@ -305,9 +305,15 @@ impl Tasks {
     /// The task at `index` in line order.
     #[inline]
     pub fn get(&self, index: usize) -> Option<Task<'_>> {
+        let rest = self.rest.as_deref()?;
         Some(Task {
             record: self.list.get(index)?,
-            rest: self.rest.as_deref()?,
+            rest,
+            at: index as u32,
+            end: self
+                .list
+                .get(index + 1)
+                .map_or(rest.text.len() as u32, |next| next.text_start),
         })
     }
 
@@ -323,8 +329,9 @@ impl Tasks {
     #[inline]
     pub fn iter(&self) -> Iter<'_> {
         Iter {
-            records: self.list.iter(),
-            rest: self.rest.as_deref(),
+            tasks: self,
+            front: 0,
+            back: self.len(),
         }
     }
 
@@ -349,18 +356,10 @@ impl<'a> IntoIterator for &'a Tasks {
 
 /// A note's tasks in line order.
 pub struct Iter<'a> {
-    records: std::slice::Iter<'a, TaskRecord>,
-    rest: Option<&'a Rest>,
-}
-
-impl<'a> Iter<'a> {
-    #[inline]
-    fn view(&self, record: &'a TaskRecord) -> Option<Task<'a>> {
-        Some(Task {
-            record,
-            rest: self.rest?,
-        })
-    }
+    tasks: &'a Tasks,
+    /// The next index from the front, and one past the next from the back.
+    front: usize,
+    back: usize,
 }
 
 impl<'a> Iterator for Iter<'a> {
@@ -368,21 +367,28 @@ impl<'a> Iterator for Iter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Task<'a>> {
-        let record = self.records.next()?;
-        self.view(record)
+        if self.front >= self.back {
+            return None;
+        }
+        self.front += 1;
+        self.tasks.get(self.front - 1)
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.records.size_hint()
+        let n = self.back.saturating_sub(self.front);
+        (n, Some(n))
     }
 }
 
 impl DoubleEndedIterator for Iter<'_> {
     #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
-        let record = self.records.next_back()?;
-        self.view(record)
+        if self.front >= self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.tasks.get(self.back)
     }
 }
 
@@ -396,10 +402,10 @@ impl ExactSizeIterator for Iter<'_> {}
 pub struct TasksBuilder {
     list: Vec<TaskRecord>,
     text: String,
-    more: Vec<TaskMore>,
+    more: Vec<(u32, TaskMore)>,
 }
 
-type Scratch = (Vec<TaskRecord>, String, Vec<TaskMore>);
+type Scratch = (Vec<TaskRecord>, String, Vec<(u32, TaskMore)>);
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = Default::default();
@@ -479,23 +485,21 @@ impl TasksBuilder {
             }
         }
         let priority = text(FieldKind::Priority).map_or(Priority::None, Priority::of_value);
-        let text_at = [self.text.len(), fields.description.len()].map(|n| n as u32);
+        let text_start = self.text.len() as u32;
         if u32::try_from(self.text.len() + fields.description.len()).is_err() {
             return None;
         }
         self.text.push_str(&fields.description);
-        let more = (more != TaskMore::default()).then(|| {
-            self.more.push(more);
-            std::num::NonZeroU32::new(self.more.len() as u32)
-        });
+        if more != TaskMore::default() {
+            self.more.push((self.list.len() as u32, more));
+        }
         self.list.push(TaskRecord {
             line: number,
             span: start..start.saturating_add(line.len() as u32),
             symbol,
-            text_at,
+            text_start,
             dates,
             parent: parent.and_then(|p| std::num::NonZeroU32::new(p.saturating_add(1))),
-            more: more.flatten(),
             priority,
             format: fields.format(),
             sub_item,
@@ -543,6 +547,9 @@ impl TasksBuilder {
 pub struct Task<'a> {
     record: &'a TaskRecord,
     rest: &'a Rest,
+    /// Its index in the note's tasks, and where its description ends.
+    at: u32,
+    end: u32,
 }
 
 impl std::ops::Deref for Task<'_> {
@@ -569,16 +576,20 @@ impl<'a> Task<'a> {
     /// among the fields follow it).
     #[inline]
     pub fn description(self) -> &'a str {
-        let [at, len] = self.record.text_at.map(|n| n as usize);
+        let (start, end) = (self.record.text_start as usize, self.end as usize);
         // A record read back from a snapshot could point anywhere.
-        self.rest.text.get(at..at + len).unwrap_or("")
+        self.rest.text.get(start..end).unwrap_or("")
     }
 
     /// Its rare fields, when it has any.
     #[inline]
     pub fn more(self) -> Option<&'a TaskMore> {
-        let at = self.record.more?.get() as usize - 1;
-        self.rest.more.get(at)
+        let more = &self.rest.more;
+        if more.is_empty() {
+            return None;
+        }
+        let at = more.binary_search_by_key(&self.at, |(i, _)| *i).ok()?;
+        Some(&more[at].1)
     }
 
     /// The nearest enclosing task: its index in the note's tasks.

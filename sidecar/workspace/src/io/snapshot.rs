@@ -28,8 +28,8 @@ pub use weft_vault::stamp::{Stamp, now_ns};
 /// what a stored field means (4: masks fold non-ASCII characters; 5: a
 /// note records whether it has a ```` ```base ```` block; 6: its tasks;
 /// 7: whether each task is a sub-item; 8: a note's tasks packed, their
-/// descriptions in one buffer).
-pub const FORMAT: u32 = 8;
+/// descriptions in one buffer; 9: 40-byte task records).
+pub const FORMAT: u32 = 9;
 const MAGIC: &[u8; 8] = b"WEFTSNAP";
 /// Magic, format, payload length, CRC-32.
 const HEADER: usize = 8 + 4 + 8 + 4;
