@@ -208,15 +208,17 @@ pub fn tasks_bench(dir: &Path, options: &TasksBenchOptions) -> io::Result<TasksR
             Box::new(move || compute(index, &notes, settings, &query).total),
         ));
     }
-    // Query blocks, read and run as the code lens and `query_note` do.
+    // Query blocks, read and run as the code lens and `query_note` do, in
+    // a note of their own.
+    let dashboard = move |settings| QueryContext {
+        today,
+        file: Some("Dashboard.md"),
+        properties: None,
+        settings,
+    };
     for (name, source) in BLOCKS {
-        let ctx = QueryContext {
-            today,
-            file: Some("Dashboard.md"),
-            properties: None,
-            settings: &settings,
-        };
-        let block = parse(source, &ctx).map_err(|e| io::Error::other(e.to_string()))?;
+        let block =
+            parse(source, &dashboard(&settings)).map_err(|e| io::Error::other(e.to_string()))?;
         let outcome = run(&block, &index, &Filter::All, &settings, today);
         let times = QueryTimes {
             query: name.to_string(),
@@ -231,13 +233,7 @@ pub fn tasks_bench(dir: &Path, options: &TasksBenchOptions) -> io::Result<TasksR
         prepared.push((
             times,
             Box::new(move || {
-                let ctx = QueryContext {
-                    today,
-                    file: Some("Dashboard.md"),
-                    properties: None,
-                    settings,
-                };
-                parse(source, &ctx)
+                parse(source, &dashboard(settings))
                     .map(|q| run(&q, index, &Filter::All, settings, today).matched)
                     .unwrap_or(0)
             }),
@@ -251,13 +247,7 @@ pub fn tasks_bench(dir: &Path, options: &TasksBenchOptions) -> io::Result<TasksR
         prepared.push((
             lens,
             Box::new(move || {
-                let ctx = QueryContext {
-                    today,
-                    file: Some("Dashboard.md"),
-                    properties: None,
-                    settings,
-                };
-                parse(source, &ctx)
+                parse(source, &dashboard(settings))
                     .map(|q| count(&q, index, &Filter::All, settings, today).matched)
                     .unwrap_or(0)
             }),

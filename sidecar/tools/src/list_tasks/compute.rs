@@ -155,26 +155,6 @@ struct Found<'a> {
     task: u32,
 }
 
-/// What `order` reads of a task, smaller first.
-fn order_key(order: Order, settings: &TaskSettings, task: Task<'_>) -> ([i64; 3], Option<String>) {
-    let date = |k: DateKind| task.date(k).days().unwrap_or(i64::MAX);
-    let priority = -(task.priority as i64);
-    match order {
-        Order::Default => (
-            [
-                settings.statuses.kind(task.symbol) as i64,
-                date(DateKind::Due),
-                priority,
-            ],
-            None,
-        ),
-        Order::Date(kind) => ([date(kind), 0, 0], None),
-        Order::Priority => ([priority, 0, 0], None),
-        Order::Path => ([0; 3], None),
-        Order::Description => ([0; 3], Some(task.description().to_lowercase())),
-    }
-}
-
 /// The tasks of the notes `notes` passes that `query` asks for.
 pub fn compute(
     index: &VaultIndex,
@@ -210,7 +190,7 @@ pub fn compute(
             if keep == 0 {
                 return;
             }
-            let (numbers, text) = order_key(query.order, settings, task);
+            let (numbers, text) = query.order.key(settings, task);
             put(
                 best,
                 Found {

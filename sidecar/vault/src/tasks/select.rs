@@ -7,8 +7,6 @@
 //! caller passes the settings. A task's tags are the note's tags on its
 //! line (THE tag rule, `crate::tags`); its heading is the nearest above.
 
-use std::cmp::Ordering;
-
 use super::status::StatusType;
 use super::when::Days;
 use super::{DateKind, Priority, Task, TaskSettings};
@@ -244,28 +242,8 @@ pub(crate) fn contains_folded(hay: &str, needle: &str) -> bool {
 }
 
 /// The tasks of the notes `notes` passes that `test` passes (giving what
-/// the caller keeps of each, worked out while the task is at hand), as
-/// (note, index in its tasks, what was kept) in the index's order, and how
-/// many notes hold them.
-pub fn found<'i, T: Send>(
-    index: &'i crate::VaultIndex,
-    notes: &crate::filter::Filter,
-    test: impl Fn(&'i Note, Task<'i>) -> Option<T> + Sync,
-) -> (Vec<(crate::NoteId, u32, T)>, usize) {
-    gather(
-        index,
-        notes,
-        test,
-        Vec::new,
-        |hits, id, i, kept| hits.push((id, i, kept)),
-        |mut a, b| {
-            a.extend(b);
-            a
-        },
-    )
-}
-
-/// The tasks [`found`] would list gathered as the caller says: each part
+/// the caller keeps of each, worked out while the task is at hand),
+/// gathered as the caller says: each part
 /// of the notes (in index order, parts on threads) starts from `start`,
 /// takes in its tasks with `each`, and parts are joined in order with
 /// `join` — for callers that keep only some (a page). With how many notes
@@ -364,31 +342,25 @@ impl Order {
         Ok(order)
     }
 
-    /// Compares two tasks (with their notes' paths).
-    pub fn compare(
-        self,
-        settings: &TaskSettings,
-        (a_path, a): (&str, Task<'_>),
-        (b_path, b): (&str, Task<'_>),
-    ) -> Ordering {
-        let date = |t: Task<'_>, k: DateKind| t.date(k).days().unwrap_or(i64::MAX);
-        let place = || a_path.cmp(b_path).then(a.line.cmp(&b.line));
+    /// What the order reads of a task, smaller first: three numbers, then
+    /// a text (the description in lower case, for `Description`); ties go
+    /// by path, then line.
+    pub fn key(self, settings: &TaskSettings, task: Task<'_>) -> ([i64; 3], Option<String>) {
+        let date = |k: DateKind| task.date(k).days().unwrap_or(i64::MAX);
+        let priority = -(task.priority as i64);
         match self {
-            Order::Default => settings
-                .statuses
-                .kind(a.symbol)
-                .cmp(&settings.statuses.kind(b.symbol))
-                .then(date(a, DateKind::Due).cmp(&date(b, DateKind::Due)))
-                .then(b.priority.cmp(&a.priority))
-                .then_with(place),
-            Order::Date(kind) => date(a, kind).cmp(&date(b, kind)).then_with(place),
-            Order::Priority => b.priority.cmp(&a.priority).then_with(place),
-            Order::Path => place(),
-            Order::Description => a
-                .description()
-                .to_lowercase()
-                .cmp(&b.description().to_lowercase())
-                .then_with(place),
+            Order::Default => (
+                [
+                    settings.statuses.kind(task.symbol) as i64,
+                    date(DateKind::Due),
+                    priority,
+                ],
+                None,
+            ),
+            Order::Date(kind) => ([date(kind), 0, 0], None),
+            Order::Priority => ([priority, 0, 0], None),
+            Order::Path => ([0; 3], None),
+            Order::Description => ([0; 3], Some(task.description().to_lowercase())),
         }
     }
 }

@@ -168,7 +168,7 @@ fn orders() {
     let settings = TaskSettings::default();
     let sorted = |order: Order| {
         let mut tasks: Vec<Task> = note.tasks.iter().collect();
-        tasks.sort_by(|a, b| order.compare(&settings, ("w.md", *a), ("w.md", *b)));
+        tasks.sort_by_key(|t| (order.key(&settings, *t), t.line));
         tasks
             .iter()
             .map(|t| {

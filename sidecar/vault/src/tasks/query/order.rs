@@ -232,18 +232,6 @@ pub enum SortKey<'a> {
     Text(u8, std::borrow::Cow<'a, str>),
 }
 
-impl SortKey<'_> {
-    pub fn order(&self, other: &Self) -> Ordering {
-        match (self, other) {
-            (SortKey::Num(a), SortKey::Num(b)) => a.cmp(b),
-            (SortKey::Real(a), SortKey::Real(b)) => a.total_cmp(b),
-            (SortKey::Text(r, a), SortKey::Text(q, b)) => r.cmp(q).then_with(|| natural(a, b)),
-            // One sort gives one kind of key.
-            _ => Ordering::Equal,
-        }
-    }
-}
-
 /// A task's key under one sort (its order: smaller first, before
 /// `reverse`).
 pub fn sort_key<'a>(key: Key, settings: &TaskSettings, today: Date, row: &Row<'a>) -> SortKey<'a> {
